@@ -29,38 +29,48 @@ struct aql_dispatch;
 struct sdma_queue;
 struct signal;
 struct hip_stream;
+struct hip_fence;
 
 /* One visible GPU. `ordinal` is its index after HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES. */
 struct hip_device {
 	int ordinal;
 	const struct kfd_node *node;    /* topology facts; set at init, never changes */
-	struct kfd_gpu *gpu;            /* lazy (kfd_gpu_open); NULL until first use; protected by lock */
-	struct hip_stream *null_stream; /* lazy; protected by lock */
-	struct sdma_queue *sdma;        /* lazy, for copies and fills; protected by sdma_lock */
-	pthread_mutex_t sdma_lock;      /* serialises submissions to `sdma` */
-	pthread_mutex_t lock;           /* protects lazy state, the stream list and `flags` */
+	struct kfd_gpu *gpu;            /* lazy (kfd_gpu_open); set once under lock */
+	struct hip_stream *null_stream; /* lazy; set once under lock */
+	_Atomic bool opened;            /* gpu and null_stream are ready (release after setting them) */
+	pthread_mutex_t lock;           /* protects lazy state, `streams`, `flags`, `limits`, peers */
 	struct hip_stream *streams;     /* every live stream of this device (list by `next`) */
 	unsigned flags;                 /* hipSetDeviceFlags value */
-	size_t limits[8];               /* hipDeviceGetLimit values, by hipLimit_t */
-	atomic_bool initialised;        /* gpu and null_stream ready (acquire/release with lock) */
+	size_t limits[8];               /* hipDeviceSetLimit values, by hipLimit_t */
+	uint32_t peers;                 /* bit n: peer access to device n enabled */
+	struct sdma_queue *sdma;        /* lazy, for copies and fills; protected by sdma_lock */
+	void *staging;                  /* pinned bounce buffer for pageable copies; sdma_lock */
+	pthread_mutex_t sdma_lock;      /* serialises use of `sdma` and `staging` */
+	struct hip_fence *fence_free;   /* recycled fences; protected by fence_lock */
+	pthread_mutex_t fence_lock;
 	void *loader_state;             /* owned by the loader (code objects loaded on this device) */
 };
 
-/* A stream. All fields are private to src/api/stream*.c except as noted. */
+/* A stream. Fields are private to src/api/stream*.c; the loader uses the functions below. */
+#define HIP_STREAM_MAX_WAITS 32
+struct hip_stream_callbacks;
 struct hip_stream {
 	struct hip_device *device;      /* set at creation, never changes */
-	struct aql_queue *queue;        /* the AQL queue kernels and barriers go to */
 	unsigned flags;                 /* hipStreamDefault / hipStreamNonBlocking */
 	int priority;                   /* hipStreamCreateWithPriority value */
 	bool is_null;                   /* the device's legacy null stream */
 	bool is_per_thread;             /* hipStreamPerThread of some thread */
-	pthread_mutex_t lock;           /* serialises enqueues on this stream (order = submission order) */
-	struct signal *last;            /* completion signal of the last enqueued work; protected by lock */
-	uint64_t last_seq;              /* submissions so far; protected by lock */
-	atomic_uint_fast64_t done_seq;  /* submissions known complete (fast idle check, no syscall) */
+	pthread_mutex_t lock;           /* serialises enqueues: submission order is stream order */
+	struct aql_queue *queue;        /* lazy; protected by lock */
+	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
+	int nwaits;                     /* protected by lock */
+	pthread_mutex_t tail_lock;      /* protects tail, tail_on_queue (taken inside lock or alone) */
+	struct hip_fence *tail;         /* the last enqueued work, NULL when none */
+	bool tail_on_queue;             /* tail came from `queue` (a barrier bit orders after it) */
+	_Atomic uint64_t submitted;     /* operations enqueued so far (written under tail_lock) */
+	_Atomic uint64_t done_seq;      /* operations known complete: idle when == submitted */
 	struct hip_stream *next;        /* in device->streams; protected by device->lock */
-	void *callbacks;                /* host-callback worker state (stream_callback.c) */
-	void *waits;                    /* pending event waits before the next submission */
+	struct hip_stream_callbacks *callbacks; /* host-callback worker (stream_callback.c), lazy */
 };
 
 /* Once per process: topology, HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES, HIPKFD_LOG. Returns 0 or
