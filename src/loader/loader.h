@@ -50,7 +50,7 @@ bool loader_isa_compatible(const struct loader_isa *code, const struct loader_is
 /* Finds the code object for `isa_name` (a device ISA name as loader_isa_name() makes) in a clang
  * offload bundle (`__CLANG_OFFLOAD_BUNDLE__`), a compressed bundle (`CCOB`, zstd, header versions
  * 1..3) or a bare AMDGPU ELF (returned as is). Among compatible entries, one naming the features
- * exactly wins over one leaving them unspecified. On success *elf/*elf_size point into `fatbin`
+ * exactly wins over one leaving them unspecified. On success *elf and *elf_size point into `fatbin`
  * or into *decompressed, which the caller frees with free() (NULL when nothing was decompressed).
  * -ENOENT: valid bundle without a matching entry; -ENOEXEC: malformed input. */
 int loader_bundle_find(const void *fatbin, size_t size, const char *isa_name,
@@ -206,6 +206,10 @@ void loader_unload(struct loader_image *img);
 /* Applies the relocations to a host copy of the image laid out at `base_va` (pure; used by
  * loader_load and by tests). `image` holds co->image_size bytes. */
 int loader_relocate(const struct loader_code_object *co, void *image, uint64_t base_va);
+
+/* Builds the whole image in a host buffer of co->image_size bytes: zero-fill, copy the segments'
+ * file bytes, relocate for `base_va`. */
+int loader_image_build(const struct loader_code_object *co, void *image, uint64_t base_va);
 
 /* The AQL kernel_object (GPU VA of the kernel descriptor) and a variable's device address. */
 uint64_t loader_kernel_object(const struct loader_image *img, const struct loader_kernel *k);
