@@ -450,14 +450,21 @@ static int init_waiters(uint32_t n, struct waiter *w, const struct kfd_event_dat
 int sim_ioctl_wait_events(void *arg)
 {
   struct kfd_ioctl_wait_events_args *a = arg;
-  struct kfd_event_data *data = (struct kfd_event_data *)(uintptr_t)a->events_ptr;
-  if (a->num_events && !data)
-    return -EFAULT;
   if (a->num_events > 16 * SIM_SIGNAL_EVENT_LIMIT)
     return -ENOMEM;
+  size_t bytes = (size_t)a->num_events * sizeof(struct kfd_event_data);
+  struct kfd_event_data *data = malloc(bytes ? bytes : 1);
   struct waiter *w = calloc(a->num_events ? a->num_events : 1, sizeof(*w));
-  if (!w)
+  if (!w || !data) {
+    free(w);
+    free(data);
     return -ENOMEM;
+  }
+  if (sim_copy_from_user(data, a->events_ptr, bytes)) {
+    free(w);
+    free(data);
+    return -EFAULT;
+  }
   struct timespec deadline;
   clock_gettime(CLOCK_MONOTONIC, &deadline);
   bool infinite = a->timeout == KFD_EVENT_TIMEOUT_INFINITE;
@@ -496,7 +503,10 @@ int sim_ioctl_wait_events(void *arg)
     if (w[i].queued)
       unlink_waiter(&w[i]);
   pthread_mutex_unlock(&ev_lock);
+  if (!r && result == KFD_IOC_WAIT_RESULT_COMPLETE && sim_copy_to_user(a->events_ptr, data, bytes))
+    r = -EFAULT;
   free(w);
+  free(data);
   a->wait_result = result;
   return r;
 }

@@ -527,3 +527,18 @@ Test(kfd_abi, vram_setting_sizes_the_bank, .init = NULL, .fini = NULL) {
   pclose(p);
   cr_assert(found, "the mem bank reports KFDSIM_VRAM");
 }
+
+Test(kfd_abi, wild_pointers_get_efault_not_a_crash) {
+  struct kfd_ioctl_get_version_args *wild = (void *)0x10;
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_GET_VERSION, wild), -EFAULT);
+  uint64_t h;
+  cr_assert_eq(alloc(TEST_VA, PAGE, KFD_IOC_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0);
+  struct kfd_ioctl_map_memory_to_gpu_args m = { .handle = h, .device_ids_array_ptr = 0x20, .n_devices = 1 };
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_MAP_MEMORY_TO_GPU, &m), -EFAULT);
+  struct kfd_ioctl_wait_events_args w = { .events_ptr = 0x30, .num_events = 2, .timeout = 0 };
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_WAIT_EVENTS, &w), -EFAULT);
+  struct kfd_ioctl_get_process_apertures_new_args ap = { .kfd_process_device_apertures_ptr = 0x40,
+                                                         .num_of_nodes = 1 };
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_GET_PROCESS_APERTURES_NEW, &ap), -EFAULT);
+  cr_assert_eq(free_mem(h), 0);
+}
