@@ -460,14 +460,3 @@ int sim_ioctl_runtime_enable(void *arg)
   return r;
 }
 
-int sim_ioctl_alloc_queue_gws(void *arg)
-{
-  (void)arg;
-  return -ENOSYS;   /* global wave sync is not emulated yet */
-}
-
-int sim_ioctl_get_queue_wave_state(void *arg)
-{
-  (void)arg;
-  return -ENOSYS;   /* CWSR is not emulated: there is never saved wave state */
-}
