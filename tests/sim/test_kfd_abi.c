@@ -583,3 +583,26 @@ Test(kfd_abi, gpu_interrupt_signals_through_the_slot) {
   cr_assert_eq(res, KFD_IOC_WAIT_RESULT_COMPLETE);
   munmap(slots, 4096 * 8);
 }
+
+Test(kfd_abi, child_opens_its_own_process) {
+  uint64_t h;
+  cr_assert_eq(alloc(TEST_VA, PAGE, KFD_IOC_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    /* as libhsakmt does after fork: a new /dev/kfd open and a fresh process */
+    open_gpu();
+    uint64_t mine;
+    int r = alloc(TEST_VA, PAGE, KFD_IOC_ALLOC_MEM_FLAGS_GTT, &mine, NULL);
+    if (r)
+      _exit(10 + -r);
+    if (free_mem(mine))
+      _exit(2);
+    _exit(free_mem(h) == -EINVAL ? 0 : 3);   /* the parent's handle means nothing here */
+  }
+  int status;
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+            "the child's process has none of the parent's buffers and the VA free (%d)", status);
+  cr_assert_eq(free_mem(h), 0, "the parent's buffer is untouched");
+}
