@@ -158,9 +158,10 @@ void *sim_events_mmap(void *addr, size_t len, int prot, int flags, int *err)
 {
   void *p = MAP_FAILED;
   pthread_mutex_lock(&ev_lock);
-  /* kfd_event_mmap: the mapping must have the page's order (here 32 KiB, 8 pages) */
+  /* kfd_event_mmap: no larger than the page's order (32 KiB, 8 pages); user space may map
+   * less (libhsakmt falls back to one page), which limits the usable slots */
   size_t full = SIM_SIGNAL_EVENT_LIMIT * 8;
-  if (signal_page_fd < 0 || len > full || len <= full / 2) {
+  if (signal_page_fd < 0 || !len || len > full) {
     *err = -EINVAL;
   } else {
     p = mmap(addr, len, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED, signal_page_fd, 0);
@@ -505,6 +506,11 @@ int sim_ioctl_wait_events(void *arg)
   pthread_mutex_unlock(&ev_lock);
   if (!r && result == KFD_IOC_WAIT_RESULT_COMPLETE && sim_copy_to_user(a->events_ptr, data, bytes))
     r = -EFAULT;
+  /* kfd_wait_on_events: any error reports FAIL; an event destroyed under a waiter is -EIO */
+  if (r)
+    result = KFD_IOC_WAIT_RESULT_FAIL;
+  else if (result == KFD_IOC_WAIT_RESULT_FAIL)
+    r = -EIO;
   free(w);
   free(data);
   a->wait_result = result;
