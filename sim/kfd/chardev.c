@@ -449,7 +449,9 @@ int sim_ioctl_runtime_enable(void *arg)
   pthread_mutex_lock(&sim_drv.lock);
   if (a->mode_mask & KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK) {
     if (sim_drv.runtime_enabled)
-      r = -EBUSY;
+      r = -EBUSY;       /* "runtime enable call already pending" */
+    else if (sim_queue_count())
+      r = -EEXIST;      /* "user queues already active prior to call" */
     else
       sim_drv.runtime_enabled = true;
   } else {

@@ -444,7 +444,6 @@ int sim_sysfs_build(void)
   if (!mkdtemp(sim_drv.sysfs_root))
     return -errno;
   sim_drv.sysfs_owner = getpid();
-  char text[64];
   int r = mkdirs("%s" KFD_SYSFS "/topology/nodes", sim_drv.sysfs_root);
   if (!r)
     r = mkdirs("%s/sys/class/kfd", sim_drv.sysfs_root);
@@ -466,8 +465,6 @@ int sim_sysfs_build(void)
     if (!r)
       r = write_drm_node(&sim_drv.gpus[i]);
   }
-  snprintf(text, sizeof(text), "%d\n", SIM_KFD_MAJOR);
-  (void)text;
   if (r)
     sim_sysfs_remove();
   return r;
