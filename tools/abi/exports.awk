@@ -1,6 +1,6 @@
 # hipkfd: the exported symbol set of libamdhip64, one "name<TAB>node" line per symbol.
 #
-# Usage: awk -f exports.awk hip_api_functions.tsv libamdhip64.so.5.symbols.txt
+# Usage: awk -f exports.awk hip_api_functions.tsv rocm523_symbols.txt
 #
 # From the API table: every name except the C++ templates that live only in headers, under the
 # node the table gives ("hip_6.4 (newest map)" -> hip_6.4). Names the newest headers declare but
