@@ -84,6 +84,7 @@ Test(error_state, sticky_error_overrides_and_persists) {
   cr_assert_eq(hipGetLastError(), hipErrorIllegalAddress, "cannot be cleared by reading it");
   cr_assert_eq(hipPeekAtLastError(), hipErrorIllegalAddress);
   hip_sticky_error_clear();
+  cr_assert_eq(hipGetLastError(), hipErrorIllegalAddress, "recorded by the calls made during the fault");
   cr_assert_eq(hipGetLastError(), hipSuccess);
   cr_assert_eq(hip_set_error(hipSuccess), hipSuccess);
 }
