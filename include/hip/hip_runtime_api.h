@@ -2009,8 +2009,6 @@ hipError_t hipLinkDestroy(hipLinkState_t state);
 hipError_t hipModuleEnumerateFunctions(hipFunction_t* functions, unsigned int numFunctions, hipModule_t mod);
 hipError_t hipModuleGetFunctionCount(unsigned int* count, hipModule_t mod);
 hipError_t hipModuleLoadFatBinary(hipModule_t* module, const void* fatbin);
-hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY, uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream, void** kernelParams, void** extra, hipEvent_t startEvent __dparm(NULL), hipEvent_t stopEvent __dparm(NULL), uint32_t flags __dparm(0));
-hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX, uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ, uint32_t localWorkSizeX, uint32_t localWorkSizeY, uint32_t localWorkSizeZ, size_t sharedMemBytes, hipStream_t hStream, void** kernelParams, void** extra, hipEvent_t startEvent __dparm(NULL), hipEvent_t stopEvent __dparm(NULL));
 
 /* ---- API: occupancy ---- */
 
