@@ -31,14 +31,6 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) {
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
 
-/* Declared (C++ only, with default arguments) by hip_ext.h, as AMD does; their C definitions
- * belong with the module launch code (until then, the generated not-supported stubs). */
-hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-                                    uint32_t ly, uint32_t lz, size_t shmem, hipStream_t stream, void** params,
-                                    void** extra, hipEvent_t start, hipEvent_t stop, uint32_t flags);
-hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
-                                    uint32_t ly, uint32_t lz, size_t shmem, hipStream_t stream, void** params,
-                                    void** extra, hipEvent_t start, hipEvent_t stop);
 
 /* hipCreateSurfaceObject(hipSurfaceObject_t*, const hipResourceDesc*) */
 HIPKFD_EXPORT hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) __asm__(
