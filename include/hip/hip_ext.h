@@ -1,6 +1,5 @@
-/* hipkfd: AMD extensions to the launch API: hipExtModuleLaunchKernel (work-item sized grid,
- * optional start/stop events), the deprecated hipHccModuleLaunchKernel, and the
- * hipExtLaunchKernelGGL template over hipExtLaunchKernel (declared in hip_runtime_api.h). */
+/* hipkfd: AMD extensions to the launch API: the hipExtLaunchKernelGGL template over
+ * hipExtLaunchKernel (launch with start/stop events and flags). */
 #ifndef HIPKFD_HIP_EXT_H
 #define HIPKFD_HIP_EXT_H
 
@@ -11,24 +10,8 @@
 #include <tuple>
 #include <utility>
 
-/* Launch f with a grid of globalWorkSize work-items (not blocks) in work-groups of
- * localWorkSize; startEvent/stopEvent, when given, are stamped around the dispatch. */
-extern "C" hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
-                                               uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
-                                               uint32_t localWorkSizeX, uint32_t localWorkSizeY,
-                                               uint32_t localWorkSizeZ, size_t sharedMemBytes,
-                                               hipStream_t hStream, void **kernelParams,
-                                               void **extra, hipEvent_t startEvent = nullptr,
-                                               hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
-
-extern "C" hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
-                                               uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
-                                               uint32_t localWorkSizeX, uint32_t localWorkSizeY,
-                                               uint32_t localWorkSizeZ, size_t sharedMemBytes,
-                                               hipStream_t hStream, void **kernelParams,
-                                               void **extra, hipEvent_t startEvent = nullptr,
-                                               hipEvent_t stopEvent = nullptr)
-    __attribute__((deprecated("use hipExtModuleLaunchKernel instead")));
+/* hipExtModuleLaunchKernel and hipHccModuleLaunchKernel (grid sized in work-items, optional
+ * start/stop events) are declared with the rest of the host API in hip_runtime_api.h. */
 
 namespace hipkfd_detail {
 /* The argument array of a launch: each argument converted to the kernel's parameter type, then
