@@ -1,6 +1,7 @@
 // Cooperative groups: thread_block, grid_group (grid sync), multi_grid_group, static and dynamic
 // tiles, coalesced groups (hip_cooperative_groups.h).
 // EXPECT-ASM: ds_gws_barrier
+// EXPECT-ASM: hidden_multigrid_sync_arg
 // EXPECT-ASM: s_barrier
 #include <hip/hip_cooperative_groups.h>
 #include <hip/hip_runtime.h>

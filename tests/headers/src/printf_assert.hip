@@ -1,5 +1,6 @@
 // Device printf (hostcall), assert and abort.
 // EXPECT-ASM: s_trap 2
+// EXPECT-ASM: hidden_hostcall_buffer
 #include <hip/hip_runtime.h>
 #include <cassert>
 #include <cstdio>
