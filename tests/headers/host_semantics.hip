@@ -27,6 +27,10 @@ static void integer_intrinsics() {
   EXPECT_EQ(__clz(1), 31);
   EXPECT_EQ(__clz(0), 32);
   EXPECT_EQ(__clz(-1), 0);
+  EXPECT_EQ(__clz(0x00010000u), 15u);
+  EXPECT_EQ(__lastbit_u32_u32(8u), 3u);
+  EXPECT_EQ(__lastbit_u32_u32(0u), 0xFFFFFFFFu);
+  EXPECT_EQ(__lastbit_u32_u64(1ull << 40), 40u);
   EXPECT_EQ(__clzll(1), 63);
   EXPECT_EQ(__clzll(0), 64);
   EXPECT_EQ(__ffs(0), 0);

@@ -58,6 +58,7 @@ __HIPKFD_HD__ unsigned int __popc(unsigned int x) { return __builtin_popcount(x)
 __HIPKFD_HD__ unsigned int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 /* Leading zeros of 0 is the width (CUDA semantics), which the plain builtins leave undefined. */
 __HIPKFD_HD__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+__HIPKFD_HD__ unsigned int __clz(unsigned int x) { return x == 0 ? 32u : (unsigned int)__builtin_clz(x); }
 __HIPKFD_HD__ int __clzll(long long x) {
   return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
 }
@@ -68,6 +69,14 @@ __HIPKFD_HD__ int __ffsll(long long x) { return __builtin_ffsll(x); }
 __HIPKFD_HD__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
 __HIPKFD_HD__ int __ffsll(long x) { return __builtin_ffsll((long long)x); }
 __HIPKFD_HD__ int __ffsll(unsigned long x) { return __builtin_ffsll((long long)x); }
+/* Index of the least significant set bit, 0-based; 0xffffffff (-1) when no bit is set: __ffs
+ * without its +1 (the HIP-Clang extension the kernel-language page describes). */
+__HIPKFD_HD__ unsigned int __lastbit_u32_u32(unsigned int x) {
+  return x == 0 ? 0xffffffffu : (unsigned int)__builtin_ctz(x);
+}
+__HIPKFD_HD__ unsigned int __lastbit_u32_u64(unsigned long long x) {
+  return x == 0 ? 0xffffffffu : (unsigned int)__builtin_ctzll(x);
+}
 __HIPKFD_HD__ unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
 __HIPKFD_HD__ unsigned long long __brevll(unsigned long long x) {
   return __builtin_bitreverse64(x);

@@ -11,6 +11,10 @@
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(X) X
 
+/* The first parameter of kernels written for the pre-GGL launch API; HIP-Clang passes it as an
+ * ordinary argument (callers pass 0). */
+typedef int hipLaunchParm;
+
 #if defined(__HIPKFD_HIP_CLANG__)
 /* One macro level only: a HIP_KERNEL_NAME(k<a, b>) argument must reach the launch unexpanded
  * by an intermediate macro, or its comma would split it. */

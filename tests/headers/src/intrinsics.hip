@@ -29,7 +29,10 @@ __global__ void intrinsics_kernel(const unsigned int *in, unsigned long long *ou
                          (unsigned)__hip_ds_bpermute(4, (int)x) + (unsigned)__hip_ds_permute(4, (int)x) +
                          (unsigned)__hip_ds_swizzle((int)x, 0x1f) +
                          (unsigned)__hip_move_dpp((int)x, 0x111, 0xf, 0xf, false) +
-                         (unsigned)__hip_ds_bpermutef(4, 1.0f) + __ldg(&in[0]);
+                         (unsigned)__hip_ds_bpermutef(4, 1.0f) + __ldg(&in[0]) + __clz(x) +
+                         __lastbit_u32_u32(x) + __lastbit_u32_u64(0ull + x);
+  __syncwarp();
+  __syncwarp(~0ull);
   long long stop = clock64();
   out[threadIdx.x] = r + (unsigned long long)(stop - start) + (unsigned long long)c0 +
                      (unsigned long long)w;
