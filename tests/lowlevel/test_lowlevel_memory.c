@@ -177,3 +177,22 @@ Test(memory, get_info)
   cr_assert_gt(total, 0u);
   cr_assert_leq(free_b, total);
 }
+
+Test(memory, managed)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct mem_info info;
+  char *p = NULL;
+  int err = mem_alloc(gpu, 10000, MEM_MANAGED, 0, (void **)&p);
+
+  if (err == -ENOSYS)
+    cr_skip_test("the driver has no SVM API");
+  cr_assert_eq(err, 0);
+  check_rw(p, 10000, 3);
+  cr_assert_eq(mem_lookup(p + 9999, &info), 0);
+  cr_assert_eq(info.kind, MEM_MANAGED);
+  cr_assert_eq(info.base, p);
+  cr_assert_eq(mem_free(p + 1), -EINVAL);
+  cr_assert_eq(mem_free(p), 0);
+  cr_assert_eq(mem_lookup(p, &info), -ENOENT);
+}
