@@ -110,7 +110,7 @@ static int alloc_cwsr(struct aql_queue *q, struct kfd_ioctl_create_queue_args *a
 {
   const struct kfd_node *n = q->gpu->node;
   uint32_t xcc = n->num_xcc ? n->num_xcc : 1;
-  uint32_t size = n->ctl_stack_size + n->wg_data_size;
+  uint32_t size = n->cwsr_size;
   uint64_t total = ((uint64_t)(size + n->debugger_bytes) * xcc + PAGE - 1) & ~(uint64_t)(PAGE - 1);
   int err;
 

@@ -187,7 +187,7 @@ Test(memory, managed)
 
   if (err == -ENOSYS)
     cr_skip_test("the driver has no SVM API");
-  cr_assert_eq(err, 0);
+  cr_assert_eq(err, 0, "managed allocation: %d", err);
   check_rw(p, 10000, 3);
   cr_assert_eq(mem_lookup(p + 9999, &info), 0);
   cr_assert_eq(info.kind, MEM_MANAGED);
