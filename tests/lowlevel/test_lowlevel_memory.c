@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void check_rw(void *p, size_t size, uint8_t seed)
 {
@@ -255,4 +256,34 @@ Test(memory, concurrent_alloc_lookup_free)
     pthread_join(t[i], NULL);
     cr_assert_eq(w[i].failures, 0, "thread %d", i);
   }
+}
+
+Test(memory, ipc_export_import_same_process)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  uint32_t *src = NULL, *view = NULL;
+  uint64_t offset = 0;
+  size_t size = 0;
+  int fd = -1;
+
+  cr_assert_eq(mem_alloc(gpu, 3u << 20, MEM_DEVICE, 0, (void **)&src), 0);
+  for (int i = 0; i < 1024; i++)
+    src[i] = 0xc0de0000u + (uint32_t)i;
+  cr_assert_eq(mem_ipc_export(src + 256, &fd, &offset, &size), 0);
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(offset, 1024u);
+  cr_assert_geq(size, 3u << 20);
+  cr_assert_eq(mem_ipc_import(gpu, fd, size, (void **)&view), 0);
+  cr_assert_neq(view, src, "the import has its own address");
+  struct mem_info info;
+  cr_assert_eq(mem_lookup(view + 5, &info), 0);
+  cr_assert_eq(info.base, view);
+  if (info.host_ptr) {
+    cr_assert_eq(view[7], 0xc0de0007u, "same memory through the import");
+    view[8] = 42;
+    cr_assert_eq(src[8], 42u);
+  }
+  cr_assert_eq(mem_free(view), 0);
+  close(fd);
+  cr_assert_eq(mem_free(src), 0);
 }
