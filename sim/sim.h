@@ -74,4 +74,13 @@ void sim_cp_queue_destroy(struct sim_cp_queue *q);
 /* Wake the GPU's command processor now (doorbell written, or user space is about to wait). */
 void sim_cp_kick(struct sim_gpu *gpu);
 
+/* ---- sim/cp: the GPU clock (sim/cp/clock.c) ----------------------------------------------- */
+
+/* The GPU timestamp counter, in ticks of SIM_GPU_CLOCK_HZ: CLOCK_MONOTONIC_RAW scaled to the
+ * 100 MHz reference clock gfx9 parts count in. AQL completion-signal timestamps and SDMA
+ * TIMESTAMP packets use it; GET_CLOCK_COUNTERS' gpu_clock_counter must return it too, so that
+ * ROCr's GPU-to-host time translation is consistent. */
+#define SIM_GPU_CLOCK_HZ 100000000ull
+uint64_t sim_gpu_clock_counter(void);
+
 #endif

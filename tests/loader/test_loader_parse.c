@@ -9,7 +9,7 @@
 
 static struct loader_code_object *open_co(const char *name)
 {
-  size_t size;
+  size_t size = 0;
   void *p = read_co(name, &size);
   cr_assert_not_null(p, "missing %s", name);
   struct loader_code_object *co;
@@ -165,7 +165,7 @@ static int open_bytes(const void *p, size_t n)
 
 Test(parse, malformed_headers_rejected)
 {
-  size_t size;
+  size_t size = 0;
   uint8_t *p = read_co("parse_v5_gfx942.co", &size);
   uint8_t *c = malloc(size);
   cr_assert_eq(open_bytes(p, size), 0);
@@ -197,7 +197,7 @@ static uint8_t *find_bytes(uint8_t *p, size_t n, const char *s)
 
 Test(parse, malformed_metadata_rejected)
 {
-  size_t size;
+  size_t size = 0;
   uint8_t *p = read_co("parse_v5_gfx942.co", &size);
   uint8_t *c = malloc(size);
 

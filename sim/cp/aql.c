@@ -1,0 +1,291 @@
+/* The AQL packet processor: walks a queue's ring by dispatch id, one packet at a time, in order.
+ *
+ * Ring protocol (HSA spec, amd_hsa_queue.h): user space bumps write_dispatch_id, writes a
+ * packet body, release-stores its 16-bit header and rings the doorbell. The CP reads packet
+ * `read_dispatch_id % slots` once its header type is no longer INVALID, executes it, then
+ * releases the slot the way the CP's AQL release does: header back to INVALID, then
+ * read_dispatch_id + 1 (so a producer that sees the new read index finds an INVALID header).
+ *
+ * Packets run to completion one after another, so the barrier bit (wait for earlier packets)
+ * always holds. Memory is coherent host memory: acquire and release fences are ordering points
+ * (a full fence each), nothing more.
+ */
+#include <string.h>
+
+#include "aql_packets.h"
+#include "cp_internal.h"
+#include "isa/isa.h"
+
+#define AQL_MAX_BATCH 64          /* packets per call before the worker re-checks stop */
+#define AQL_MAX_WORKGROUP 1024u   /* work-items per workgroup on gfx9 */
+#define AQL_MAX_LDS (64u << 10)   /* group segment bytes per workgroup on gfx90a/gfx942 */
+#define CP_QERR_GROUP_TOO_LARGE 0x40u
+
+/* ---- errors ---- */
+
+/* Stop the queue and tell user space why: ROCr 5.2.3 waits on amd_queue_t's
+ * queue_inactive_signal for a non-zero value and decodes the CP_QERR_* bits; the signal is an
+ * interrupt signal, so storing it also raises its event. */
+static enum cp_status aql_fail(struct sim_cp_queue *q, uint32_t code, const char *why)
+{
+  atomic_store(&q->failed, true);
+  sim_log("cp: gpu %u AQL queue %u stopped: %s (queue error 0x%x)", sim_gpu_id(q->gpu),
+          q->desc.queue_id, why, code);
+  if (!q->amd_queue_va)
+    return CP_FAILED;
+  volatile uint64_t *sig = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  uint64_t fault_va;
+  if (sig && *sig && cp_signal_store(q->gpu, *sig, (int64_t)code, &fault_va))
+    sim_log("cp: queue_inactive_signal unreachable at 0x%llx", (unsigned long long)fault_va);
+  return CP_FAILED;
+}
+
+/* A GPU page fault by this queue: the memory-exception event (what the kernel's VM fault
+ * handler raises), then the queue error. */
+static enum cp_status aql_fault(struct sim_cp_queue *q, uint64_t va, bool write)
+{
+  sim_log("cp: gpu %u AQL queue %u page fault at 0x%llx (%s)", sim_gpu_id(q->gpu),
+          q->desc.queue_id, (unsigned long long)va, write ? "write" : "read");
+  sim_event_memory_fault(q->gpu, va, write);
+  return aql_fail(q, CP_QERR_MEMORY_VIOLATION, "memory violation");
+}
+
+/* ---- packets ---- */
+
+static enum cp_status aql_complete(struct sim_cp_queue *q, uint64_t signal, uint64_t start)
+{
+  if (!signal)
+    return CP_DONE;
+  uint64_t end = sim_gpu_clock_counter();
+  uint64_t fault_va;
+  /* Timestamps first: whoever sees the decrement may read them. */
+  if (cp_signal_timestamp(q->gpu, signal, CP_SIGNAL_START_TS_OFF, start, &fault_va) ||
+      cp_signal_timestamp(q->gpu, signal, CP_SIGNAL_END_TS_OFF, end, &fault_va) ||
+      cp_signal_add(q->gpu, signal, -1, &fault_va))
+    return aql_fault(q, fault_va, true);
+  return CP_DONE;
+}
+
+static enum cp_status aql_barrier(struct sim_cp_queue *q, const struct aql_barrier *b, bool is_or)
+{
+  bool any_dep = false, any_zero = false, all_zero = true;
+  for (unsigned i = 0; i < 5; i++) {
+    if (!b->dep_signal[i])
+      continue; /* a null handle is ignored */
+    int64_t v;
+    if (!cp_signal_load(q->gpu, b->dep_signal[i], &v))
+      return aql_fault(q, b->dep_signal[i] + CP_SIGNAL_VALUE_OFF, false);
+    any_dep = true;
+    if (v == 0)
+      any_zero = true;
+    else
+      all_zero = false;
+  }
+  /* AND: every dependency reached 0. OR: one did (or there are none). */
+  bool satisfied = is_or ? (!any_dep || any_zero) : all_zero;
+  return satisfied ? CP_DONE : CP_BLOCKED;
+}
+
+static enum cp_status aql_barrier_value(struct sim_cp_queue *q, const struct aql_amd_barrier_value *b)
+{
+  if (!b->signal)
+    return CP_DONE;
+  int64_t v;
+  if (!cp_signal_load(q->gpu, b->signal, &v))
+    return aql_fault(q, b->signal + CP_SIGNAL_VALUE_OFF, false);
+  v &= b->mask;
+  bool ok;
+  switch (b->cond) {
+  case 0: ok = v == b->value; break;
+  case 1: ok = v != b->value; break;
+  case 2: ok = v < b->value; break;
+  case 3: ok = v >= b->value; break;
+  default: return aql_fail(q, CP_QERR_INVALID_VENDOR_PACKET, "barrier-value condition");
+  }
+  return ok ? CP_DONE : CP_BLOCKED;
+}
+
+static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
+{
+  return sim_gpuvm_translate(ctx, va, len, write);
+}
+
+/* s_sendmsg from a wave: MSG_INTERRUPT carries M0 as the context id; the SQ interrupt path keeps
+ * its low 24 bits (kfd_int_process_v9.c). */
+static void isa_sendmsg(void *ctx, uint32_t msg, uint32_t m0)
+{
+  if (msg == 1)
+    sim_event_interrupt(ctx, m0 & 0xffffffu, 24);
+  else
+    sim_log("cp: s_sendmsg %u (m0 0x%x) ignored", msg, m0);
+}
+
+static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kernel_dispatch *p,
+                                   uint64_t packet_va, uint64_t dispatch_id)
+{
+  unsigned dims = p->setup & 3u;
+  if (dims < 1)
+    return aql_fail(q, CP_QERR_INVALID_DIM, "dispatch with 0 dimensions");
+  uint32_t items = 1;
+  for (unsigned i = 0; i < dims; i++) {
+    if (!p->workgroup_size[i] || !p->grid_size[i])
+      return aql_fail(q, CP_QERR_INVALID_DIM, "empty grid or workgroup dimension");
+    items *= p->workgroup_size[i];
+  }
+  if (items > AQL_MAX_WORKGROUP)
+    return aql_fail(q, CP_QERR_GROUP_TOO_LARGE, "workgroup larger than 1024 work-items");
+  if (p->group_segment_size > AQL_MAX_LDS)
+    return aql_fail(q, CP_QERR_INVALID_GROUP_MEM, "group segment larger than LDS");
+  if (!p->kernel_object)
+    return aql_fail(q, CP_QERR_INVALID_CODE, "null kernel object");
+
+  struct isa_dispatch d = {
+    .target = sim_gpu_gfx(q->gpu) == SIM_GFX942 ? ISA_GFX942 : ISA_GFX90A,
+    .mem_ctx = q->gpu,
+    .translate = isa_translate,
+    .msg_ctx = q->gpu,
+    .sendmsg = isa_sendmsg,
+    .packet_va = packet_va,
+    .queue_va = q->amd_queue_va,
+    .dispatch_id = dispatch_id,
+    .setup_dims = (uint16_t)dims,
+    .private_segment_size = p->private_segment_size,
+    .group_segment_size = p->group_segment_size,
+    .kernel_object = p->kernel_object,
+    .kernarg_address = p->kernarg_address,
+    .host_threads = 0,
+  };
+  for (unsigned i = 0; i < 3; i++) {
+    d.workgroup_size[i] = i < dims ? p->workgroup_size[i] : 1;
+    d.grid_size[i] = i < dims ? p->grid_size[i] : 1;
+  }
+  struct isa_result r;
+  memset(&r, 0, sizeof(r));
+  isa_dispatch_run(&d, &r);
+  switch (r.status) {
+  case ISA_OK:
+    return CP_DONE;
+  case ISA_PAGE_FAULT:
+    return aql_fault(q, r.fault_va, r.fault_write);
+  case ISA_ILLEGAL_INSTR:
+    sim_log("cp: %s", r.message);
+    return aql_fail(q, CP_QERR_ILLEGAL_INSTRUCTION, "illegal instruction");
+  case ISA_TRAP:
+    sim_log("cp: %s", r.message);
+    return aql_fail(q, CP_QERR_DEBUG_TRAP, "wave trap");
+  case ISA_BAD_DISPATCH:
+    sim_log("cp: %s", r.message);
+    return aql_fail(q, CP_QERR_INVALID_CODE, "invalid kernel descriptor");
+  }
+  return aql_fail(q, CP_QERR_INVALID_PACKET, "unknown interpreter status");
+}
+
+static enum cp_status aql_vendor(struct sim_cp_queue *q, const union aql_packet *pkt)
+{
+  switch (pkt->pm4_ib.amd_format) {
+  case AQL_AMD_FORMAT_PM4_IB: {
+    uint64_t fault_va = 0;
+    bool fault_write = false;
+    uint32_t code = cp_pm4_vendor_packet(q, pkt->dw, &fault_va, &fault_write);
+    if (code == CP_QERR_MEMORY_VIOLATION)
+      return aql_fault(q, fault_va, fault_write);
+    return code ? aql_fail(q, code, "unsupported PM4 in vendor packet") : CP_DONE;
+  }
+  case AQL_AMD_FORMAT_BARRIER_VALUE:
+    return aql_barrier_value(q, &pkt->barrier_value);
+  default:
+    return aql_fail(q, CP_QERR_INVALID_VENDOR_PACKET, "unknown AMD vendor packet format");
+  }
+}
+
+static enum cp_status aql_execute(struct sim_cp_queue *q, const union aql_packet *pkt,
+                                  uint64_t packet_va, uint64_t dispatch_id)
+{
+  uint16_t h = pkt->header;
+  uint64_t start = sim_gpu_clock_counter();
+  if (AQL_HDR_ACQUIRE_SCOPE(h))
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+
+  enum cp_status st;
+  uint64_t signal;
+  switch (AQL_HDR_TYPE(h)) {
+  case AQL_TYPE_KERNEL_DISPATCH:
+    st = aql_dispatch(q, &pkt->dispatch, packet_va, dispatch_id);
+    signal = pkt->dispatch.completion_signal;
+    break;
+  case AQL_TYPE_BARRIER_AND:
+  case AQL_TYPE_BARRIER_OR:
+    st = aql_barrier(q, &pkt->barrier, AQL_HDR_TYPE(h) == AQL_TYPE_BARRIER_OR);
+    signal = pkt->barrier.completion_signal;
+    break;
+  case AQL_TYPE_VENDOR_SPECIFIC:
+    st = aql_vendor(q, pkt);
+    signal = pkt->pm4_ib.completion_signal; /* at +56 in every AMD vendor format */
+    break;
+  case AQL_TYPE_AGENT_DISPATCH:
+    /* Agent dispatches are for host agents; a GPU's CP rejects them (ROCr never sends one). */
+    return aql_fail(q, CP_QERR_INVALID_PACKET, "agent dispatch packet on a GPU queue");
+  default:
+    return aql_fail(q, CP_QERR_INVALID_PACKET, "unknown packet type");
+  }
+  if (st != CP_DONE)
+    return st;
+  if (AQL_HDR_RELEASE_SCOPE(h))
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return aql_complete(q, signal, start);
+}
+
+/* ---- the ring ---- */
+
+bool cp_aql_has_work(struct sim_cp_queue *q)
+{
+  uint64_t base, size;
+  if (!cp_queue_ring(q, &base, &size))
+    return false;
+  volatile uint64_t *rd = cp_mem_u64(q->gpu, q->desc.read_pointer, false);
+  volatile uint64_t *wr = cp_mem_u64(q->gpu, q->desc.write_pointer, false);
+  if (!rd || !wr)
+    return true; /* cp_aql_run reports the fault */
+  return __atomic_load_n(wr, __ATOMIC_ACQUIRE) > __atomic_load_n(rd, __ATOMIC_ACQUIRE);
+}
+
+enum cp_status cp_aql_run(struct sim_cp_queue *q)
+{
+  uint64_t base, size;
+  if (!cp_queue_ring(q, &base, &size))
+    return CP_DONE;
+  uint64_t slots = size / AQL_PACKET_SIZE;
+
+  for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
+    volatile uint64_t *rdp = cp_mem_u64(q->gpu, q->desc.read_pointer, true);
+    if (!rdp)
+      return aql_fault(q, q->desc.read_pointer, true);
+    volatile uint64_t *wrp = cp_mem_u64(q->gpu, q->desc.write_pointer, false);
+    if (!wrp)
+      return aql_fault(q, q->desc.write_pointer, false);
+    uint64_t rd = __atomic_load_n(rdp, __ATOMIC_ACQUIRE);
+    uint64_t wr = __atomic_load_n(wrp, __ATOMIC_ACQUIRE);
+    if (rd >= wr)
+      return CP_DONE;
+
+    uint64_t slot_va = base + (rd % slots) * AQL_PACKET_SIZE;
+    volatile uint16_t *slot = sim_gpuvm_translate(q->gpu, slot_va, AQL_PACKET_SIZE, true);
+    if (!slot)
+      return aql_fault(q, slot_va, false);
+    /* Acquire: the body written before the header's release-store is visible after this. */
+    uint16_t h = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (AQL_HDR_TYPE(h) == AQL_TYPE_INVALID)
+      return CP_BLOCKED; /* the producer has reserved the slot but not published it yet */
+    union aql_packet pkt;
+    memcpy(&pkt, (const void *)slot, sizeof(pkt));
+    pkt.header = h;
+
+    enum cp_status st = aql_execute(q, &pkt, slot_va, rd);
+    if (st != CP_DONE)
+      return st;
+    /* Release the slot: header first, then the read index that lets the producer reuse it. */
+    __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
+    __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
+  }
+  return CP_DONE;
+}

@@ -1,0 +1,133 @@
+/* kfdsim command processors: state shared by the scheduler (cp_sched.c), the AQL engine (aql.c,
+ * pm4.c), the SDMA engine (sdma.c) and the GPU memory helpers (cp_mem.c). Not a public header.
+ *
+ * Threads: one doorbell watcher per GPU (it exists while the GPU has queues) and one worker per
+ * queue. The watcher polls the doorbells of its GPU's queues, briefly after activity and then
+ * every CP_IDLE_POLL_NS, and wakes the workers; a worker sleeps on the GPU's condition variable
+ * while its ring is empty, so an idle process costs one timed wakeup per GPU per millisecond.
+ */
+#ifndef KFDSIM_CP_INTERNAL_H
+#define KFDSIM_CP_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim.h"
+
+#define CP_IDLE_POLL_NS 1000000ull   /* watcher period when nothing happened recently */
+#define CP_BUSY_POLL_NS 20000ull     /* watcher period right after doorbell activity */
+#define CP_BUSY_WINDOW_NS 5000000ull /* how long "recently" lasts */
+
+/* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
+ * (AqlQueue::DynamicScratchHandler): one bit per cause. */
+#define CP_QERR_INVALID_DIM 0x2u
+#define CP_QERR_INVALID_GROUP_MEM 0x4u
+#define CP_QERR_INVALID_CODE 0x8u
+#define CP_QERR_INVALID_PACKET 0x20u
+#define CP_QERR_INVALID_VENDOR_PACKET 0x100u
+#define CP_QERR_MEMORY_VIOLATION 0x20000000u
+#define CP_QERR_ILLEGAL_INSTRUCTION 0x40000000u
+#define CP_QERR_DEBUG_TRAP 0x80000000u
+
+/* sim_queue_desc.type values (kfd_ioctl.h KFD_IOC_QUEUE_TYPE_*), spelled here so that sim/cp
+ * does not depend on which UAPI header is on the include path. */
+#define CP_QUEUE_TYPE_COMPUTE_AQL 0x2u
+#define CP_QUEUE_TYPE_SDMA 0x1u
+#define CP_QUEUE_TYPE_SDMA_XGMI 0x3u
+#define CP_QUEUE_TYPE_SDMA_BY_ENG_ID 0x4u
+
+struct cp_gpu;
+
+/* Why a queue worker stopped making progress. */
+enum cp_status {
+  CP_DONE = 0,   /* the packet was consumed */
+  CP_BLOCKED,    /* waiting on memory (header, dependency, poll): retry after a back-off */
+  CP_FAILED,     /* the queue hit an error and was stopped (already reported) */
+};
+
+struct sim_cp_queue {
+  struct cp_gpu *cg;
+  struct sim_gpu *gpu;
+  struct sim_queue_desc desc; /* ring fields protected by cg->lock; the rest is immutable */
+  pthread_t thread;
+  unsigned fork_generation;   /* the worker exists only in the process that created it */
+  bool stop;                  /* protected by cg->lock */
+  atomic_bool failed;         /* set once by the worker; the queue then consumes nothing */
+  uint64_t seen_doorbell;     /* watcher-private */
+  struct sim_cp_queue *next;  /* cg->queues list, protected by cg->lock */
+
+  /* Engine state, worker-private. */
+  uint64_t amd_queue_va;      /* AQL: the amd_queue_t, from read_pointer; 0 if unknown */
+  uint64_t sdma_poll_tries;   /* SDMA: POLL_REGMEM retries of the current packet */
+  uint64_t sdma_atomic_tries; /* SDMA: ATOMIC loop retries of the current packet */
+};
+
+/* Per-GPU command processor state. */
+struct cp_gpu {
+  struct sim_gpu *gpu;
+  pthread_mutex_t lock;
+  pthread_cond_t cond;        /* broadcast on every kick, doorbell change or queue change */
+  uint64_t kicks;             /* protected by lock: bumped with every broadcast */
+  struct sim_cp_queue *queues;/* protected by lock */
+  unsigned nqueues;           /* protected by lock */
+  pthread_t watcher;
+  bool watcher_running;       /* protected by lock */
+  bool watcher_stop;          /* protected by lock */
+};
+
+/* ---- cp_sched.c ---- */
+/* Sleep until the GPU is kicked or `timeout_ns` passes. Returns false when the queue must stop. */
+bool cp_queue_wait(struct sim_cp_queue *q, uint64_t timeout_ns);
+/* Back-off for a worker blocked on memory: `tries` counts consecutive blocked attempts. */
+bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries);
+uint64_t cp_now_ns(void);
+/* The ring as UPDATE_QUEUE last left it; false when the queue is inactive. */
+bool cp_queue_ring(struct sim_cp_queue *q, uint64_t *base, uint64_t *size);
+
+/* ---- aql.c / sdma.c ---- */
+/* Process what the ring holds. Returns CP_DONE when the ring is empty, CP_BLOCKED when the head
+ * packet waits on memory, CP_FAILED when the queue stopped on an error. */
+enum cp_status cp_aql_run(struct sim_cp_queue *q);
+enum cp_status cp_sdma_run(struct sim_cp_queue *q);
+bool cp_aql_has_work(struct sim_cp_queue *q);
+bool cp_sdma_has_work(struct sim_cp_queue *q);
+
+/* ---- pm4.c ---- */
+/* Execute an AMD vendor-specific AQL packet (PM4 IB). Returns 0, or a CP_QERR_* bit set. */
+uint32_t cp_pm4_vendor_packet(struct sim_cp_queue *q, const uint32_t packet[16],
+                              uint64_t *fault_va, bool *fault_write);
+
+/* ---- cp_mem.c: GPU memory through the GPU's page table ---- */
+/* Each returns 0, or -EFAULT with *fault_va set to the first unmapped page touched. */
+int cp_mem_read(struct sim_gpu *gpu, uint64_t va, void *dst, uint64_t len, uint64_t *fault_va);
+int cp_mem_write(struct sim_gpu *gpu, uint64_t va, const void *src, uint64_t len,
+                 uint64_t *fault_va);
+/* GPU-to-GPU copy, split at mapping boundaries (either side may change mapping). */
+int cp_mem_copy(struct sim_gpu *gpu, uint64_t dst_va, uint64_t src_va, uint64_t len,
+                uint64_t *fault_va, bool *fault_write);
+/* Fill with a repeating pattern of `elem` bytes (1, 2, 4 or 8). */
+int cp_mem_fill(struct sim_gpu *gpu, uint64_t dst_va, uint64_t pattern, unsigned elem,
+                uint64_t len, uint64_t *fault_va);
+/* Aligned 32/64-bit words for atomics and polls: NULL when unmapped or misaligned. */
+volatile uint32_t *cp_mem_u32(struct sim_gpu *gpu, uint64_t va, bool write);
+volatile uint64_t *cp_mem_u64(struct sim_gpu *gpu, uint64_t va, bool write);
+
+/* ---- signal.c: amd_signal_t as the CP sees it ---- */
+#define CP_SIGNAL_VALUE_OFF 8u     /* amd_signal_t.value */
+#define CP_SIGNAL_MAILBOX_OFF 16u  /* amd_signal_t.event_mailbox_ptr */
+#define CP_SIGNAL_EVENT_ID_OFF 24u /* amd_signal_t.event_id */
+#define CP_SIGNAL_START_TS_OFF 32u /* amd_signal_t.start_ts */
+#define CP_SIGNAL_END_TS_OFF 40u   /* amd_signal_t.end_ts */
+/* Load a signal's value; false when the signal is not mapped. */
+bool cp_signal_load(struct sim_gpu *gpu, uint64_t signal_va, int64_t *value);
+/* Atomically add `delta` to the value, then raise the signal's interrupt if it has a mailbox. */
+int cp_signal_add(struct sim_gpu *gpu, uint64_t signal_va, int64_t delta, uint64_t *fault_va);
+/* Store a value (release), then raise the interrupt. */
+int cp_signal_store(struct sim_gpu *gpu, uint64_t signal_va, int64_t value, uint64_t *fault_va);
+/* Record a profiling timestamp in start_ts or end_ts. */
+int cp_signal_timestamp(struct sim_gpu *gpu, uint64_t signal_va, unsigned off, uint64_t ticks,
+                        uint64_t *fault_va);
+
+#endif

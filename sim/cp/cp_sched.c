@@ -1,0 +1,392 @@
+/* The command processors' threads: one doorbell watcher per GPU and one worker per queue.
+ *
+ * Doorbells are plain memory in the doorbell page: user space writes them without telling
+ * anyone, so somebody must look. The watcher looks at every doorbell of its GPU, every
+ * CP_BUSY_POLL_NS for CP_BUSY_WINDOW_NS after it last saw one change and every CP_IDLE_POLL_NS
+ * after that, sleeping on a condition variable that sim_cp_kick() signals (the driver kicks on
+ * queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
+ * period). Workers sleep on the same condition variable while their ring is empty. An idle
+ * process therefore costs one short timed wakeup per GPU per millisecond.
+ *
+ * Locking: g_lock (global) serialises queue creation and destruction and guards the GPU table;
+ * cg->lock guards a GPU's queue list, the queues' ring fields and stop flags, and `kicks`.
+ * After fork() the child has none of these threads: queues created before the fork are
+ * forgotten (freed without joining), and the child starts afresh.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cp_internal.h"
+
+#define CP_MAX_GPUS 64
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Written under g_lock; read without it by sim_cp_kick (entries are never freed, only forgotten
+ * after fork, so a reader never sees a dangling pointer). */
+static struct cp_gpu *_Atomic g_gpus[CP_MAX_GPUS];
+static unsigned g_fork_generation;         /* bumped in the child after fork() */
+static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
+
+uint64_t cp_now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static struct timespec deadline_after(uint64_t ns)
+{
+  uint64_t t = cp_now_ns() + ns;
+  struct timespec ts = {.tv_sec = (time_t)(t / 1000000000ull), .tv_nsec = (long)(t % 1000000000ull)};
+  return ts;
+}
+
+/* ---- fork ---- */
+
+static void atfork_prepare(void) { pthread_mutex_lock(&g_lock); }
+static void atfork_parent(void) { pthread_mutex_unlock(&g_lock); }
+static void atfork_child(void)
+{
+  /* The threads did not survive; neither may their locks be trusted. Forget every GPU. */
+  for (unsigned i = 0; i < CP_MAX_GPUS; i++)
+    atomic_store(&g_gpus[i], NULL);
+  g_fork_generation++;
+  pthread_mutex_unlock(&g_lock);
+}
+static void atfork_register(void) { pthread_atfork(atfork_prepare, atfork_parent, atfork_child); }
+
+/* ---- per-GPU state ---- */
+
+static void cg_broadcast_locked(struct cp_gpu *cg)
+{
+  cg->kicks++;
+  pthread_cond_broadcast(&cg->cond);
+}
+
+/* The GPU's state, or NULL. Lock-free. */
+static struct cp_gpu *cg_find(struct sim_gpu *gpu)
+{
+  for (unsigned i = 0; i < CP_MAX_GPUS; i++) {
+    struct cp_gpu *cg = atomic_load(&g_gpus[i]);
+    if (cg && cg->gpu == gpu)
+      return cg;
+  }
+  return NULL;
+}
+
+/* The GPU's state, created on first use. Caller holds g_lock. */
+static struct cp_gpu *cg_lookup(struct sim_gpu *gpu)
+{
+  struct cp_gpu *found = cg_find(gpu);
+  if (found)
+    return found;
+  for (unsigned i = 0; i < CP_MAX_GPUS; i++) {
+    if (atomic_load(&g_gpus[i]))
+      continue;
+    struct cp_gpu *cg = calloc(1, sizeof(*cg));
+    if (!cg)
+      return NULL;
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&cg->cond, &attr);
+    pthread_condattr_destroy(&attr);
+    pthread_mutex_init(&cg->lock, NULL);
+    cg->gpu = gpu;
+    atomic_store(&g_gpus[i], cg);
+    return cg;
+  }
+  return NULL;
+}
+
+static uint64_t doorbell_read(const struct sim_cp_queue *q)
+{
+  return __atomic_load_n(q->desc.doorbell, __ATOMIC_ACQUIRE);
+}
+
+static void *watcher_main(void *arg)
+{
+  struct cp_gpu *cg = arg;
+  uint64_t last_activity = 0;
+
+  pthread_mutex_lock(&cg->lock);
+  while (!cg->watcher_stop) {
+    bool changed = false;
+    for (struct sim_cp_queue *q = cg->queues; q; q = q->next) {
+      uint64_t db = doorbell_read(q);
+      if (db != q->seen_doorbell) {
+        q->seen_doorbell = db;
+        changed = true;
+      }
+    }
+    uint64_t now = cp_now_ns();
+    if (changed) {
+      last_activity = now;
+      cg_broadcast_locked(cg);
+    }
+    uint64_t period = now - last_activity < CP_BUSY_WINDOW_NS ? CP_BUSY_POLL_NS : CP_IDLE_POLL_NS;
+    struct timespec until = deadline_after(period);
+    pthread_cond_timedwait(&cg->cond, &cg->lock, &until);
+  }
+  pthread_mutex_unlock(&cg->lock);
+  return NULL;
+}
+
+/* ---- waiting ---- */
+
+bool cp_queue_wait(struct sim_cp_queue *q, uint64_t timeout_ns)
+{
+  struct cp_gpu *cg = q->cg;
+  pthread_mutex_lock(&cg->lock);
+  uint64_t seen = cg->kicks;
+  struct timespec until = deadline_after(timeout_ns);
+  while (!q->stop && cg->kicks == seen)
+    if (pthread_cond_timedwait(&cg->cond, &cg->lock, &until) == ETIMEDOUT)
+      break;
+  bool run = !q->stop;
+  pthread_mutex_unlock(&cg->lock);
+  return run;
+}
+
+bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries)
+{
+  /* Yield a few times (a producer is usually mid-write), then sleep ever longer, up to the
+   * idle poll period, so a queue parked on a barrier or POLL_REGMEM costs no core. */
+  if (tries < 8) {
+    sched_yield();
+    pthread_mutex_lock(&q->cg->lock);
+    bool run = !q->stop;
+    pthread_mutex_unlock(&q->cg->lock);
+    return run;
+  }
+  uint64_t ns = tries < 32 ? 20000ull : tries < 64 ? 200000ull : CP_IDLE_POLL_NS;
+  return cp_queue_wait(q, ns);
+}
+
+/* ---- the worker ---- */
+
+static bool queue_is_aql(const struct sim_cp_queue *q)
+{
+  return q->desc.type == CP_QUEUE_TYPE_COMPUTE_AQL;
+}
+
+static bool queue_has_work(struct sim_cp_queue *q)
+{
+  if (atomic_load(&q->failed))
+    return false;
+  return queue_is_aql(q) ? cp_aql_has_work(q) : cp_sdma_has_work(q);
+}
+
+static void *worker_main(void *arg)
+{
+  struct sim_cp_queue *q = arg;
+  unsigned tries = 0;
+
+  for (;;) {
+    pthread_mutex_lock(&q->cg->lock);
+    uint64_t seen = q->cg->kicks;
+    bool stop = q->stop;
+    pthread_mutex_unlock(&q->cg->lock);
+    if (stop)
+      break;
+
+    enum cp_status st = CP_DONE;
+    if (queue_has_work(q))
+      st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
+
+    if (st == CP_BLOCKED) {
+      if (!cp_queue_backoff(q, tries++))
+        break;
+      continue;
+    }
+    tries = 0;
+    if (queue_has_work(q))
+      continue;
+    /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
+     * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
+    pthread_mutex_lock(&q->cg->lock);
+    struct timespec until = deadline_after(100000000ull);
+    while (!q->stop && q->cg->kicks == seen)
+      if (pthread_cond_timedwait(&q->cg->cond, &q->cg->lock, &until) == ETIMEDOUT)
+        break;
+    pthread_mutex_unlock(&q->cg->lock);
+  }
+  return NULL;
+}
+
+/* ---- the interface in sim.h ---- */
+
+static bool is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int desc_check(const struct sim_queue_desc *d)
+{
+  switch (d->type) {
+  case CP_QUEUE_TYPE_COMPUTE_AQL:
+  case CP_QUEUE_TYPE_SDMA:
+  case CP_QUEUE_TYPE_SDMA_XGMI:
+  case CP_QUEUE_TYPE_SDMA_BY_ENG_ID:
+    break;
+  default:
+    return -EINVAL;
+  }
+  if (!d->doorbell || !d->read_pointer || !d->write_pointer)
+    return -EINVAL;
+  /* kfd_chardev.c: the ring size is a power of two (or 0 for an inactive queue). */
+  if (d->ring_size && !is_pow2(d->ring_size))
+    return -EINVAL;
+  if (d->type == CP_QUEUE_TYPE_COMPUTE_AQL && d->ring_size && d->ring_size < 64)
+    return -EINVAL;
+  return 0;
+}
+
+/* amd_queue_t holds write_dispatch_id at +56 and read_dispatch_id at +128 (amd_hsa_queue.h).
+ * ROCr and our runtime hand those two fields to CREATE_QUEUE; when they sit exactly that far
+ * apart the CP knows where the amd_queue_t is (for queue_inactive_signal and the dispatch's
+ * queue pointer). */
+static uint64_t aql_find_amd_queue(const struct sim_queue_desc *d)
+{
+  if (d->read_pointer >= 128 && d->write_pointer >= 56 && d->read_pointer - 128 == d->write_pointer - 56)
+    return d->read_pointer - 128;
+  return 0;
+}
+
+int sim_cp_queue_create(struct sim_gpu *gpu, const struct sim_queue_desc *desc,
+                        struct sim_cp_queue **out)
+{
+  *out = NULL;
+  if (!gpu || !desc)
+    return -EINVAL;
+  int err = desc_check(desc);
+  if (err)
+    return err;
+  pthread_once(&g_atfork_once, atfork_register);
+
+  struct sim_cp_queue *q = calloc(1, sizeof(*q));
+  if (!q)
+    return -ENOMEM;
+  q->gpu = gpu;
+  q->desc = *desc;
+  if (desc->type == CP_QUEUE_TYPE_COMPUTE_AQL)
+    q->amd_queue_va = aql_find_amd_queue(desc);
+  q->seen_doorbell = doorbell_read(q);
+
+  pthread_mutex_lock(&g_lock);
+  q->fork_generation = g_fork_generation;
+  struct cp_gpu *cg = cg_lookup(gpu);
+  if (!cg) {
+    err = -ENOMEM;
+    goto fail_gpu;
+  }
+  q->cg = cg;
+  if (!cg->watcher_running) {
+    cg->watcher_stop = false;
+    if (pthread_create(&cg->watcher, NULL, watcher_main, cg)) {
+      err = -ENOMEM;
+      goto fail_gpu;
+    }
+    cg->watcher_running = true;
+  }
+  if (pthread_create(&q->thread, NULL, worker_main, q)) {
+    err = -ENOMEM;
+    goto fail_gpu;
+  }
+  pthread_mutex_lock(&cg->lock);
+  q->next = cg->queues;
+  cg->queues = q;
+  cg->nqueues++;
+  cg_broadcast_locked(cg);
+  pthread_mutex_unlock(&cg->lock);
+  pthread_mutex_unlock(&g_lock);
+  sim_log("cp: gpu %u queue %u type %u ring 0x%llx+0x%llx started", sim_gpu_id(gpu),
+          desc->queue_id, desc->type, (unsigned long long)desc->ring_base,
+          (unsigned long long)desc->ring_size);
+  *out = q;
+  return 0;
+
+fail_gpu:
+  pthread_mutex_unlock(&g_lock);
+  free(q);
+  return err;
+}
+
+int sim_cp_queue_update(struct sim_cp_queue *q, uint64_t ring_base, uint64_t ring_size,
+                        uint32_t percentage, uint32_t priority)
+{
+  if (!q)
+    return -EINVAL;
+  if (ring_size && !is_pow2(ring_size))
+    return -EINVAL;
+  if (q->fork_generation != g_fork_generation)
+    return -ESRCH;
+  pthread_mutex_lock(&q->cg->lock);
+  q->desc.ring_base = ring_base;
+  q->desc.ring_size = ring_size;
+  q->desc.percentage = percentage;
+  q->desc.priority = priority;
+  cg_broadcast_locked(q->cg);
+  pthread_mutex_unlock(&q->cg->lock);
+  return 0;
+}
+
+void sim_cp_queue_destroy(struct sim_cp_queue *q)
+{
+  if (!q)
+    return;
+  pthread_mutex_lock(&g_lock);
+  if (q->fork_generation != g_fork_generation) {
+    /* Created by the parent before fork(): no thread here to stop. */
+    pthread_mutex_unlock(&g_lock);
+    free(q);
+    return;
+  }
+  struct cp_gpu *cg = q->cg;
+  pthread_mutex_lock(&cg->lock);
+  q->stop = true;
+  for (struct sim_cp_queue **p = &cg->queues; *p; p = &(*p)->next) {
+    if (*p == q) {
+      *p = q->next;
+      break;
+    }
+  }
+  cg->nqueues--;
+  bool last = cg->nqueues == 0;
+  if (last)
+    cg->watcher_stop = true;
+  cg_broadcast_locked(cg);
+  pthread_mutex_unlock(&cg->lock);
+
+  /* The worker finishes the packet in flight (a dispatch runs to completion), then exits. */
+  pthread_join(q->thread, NULL);
+  if (last && cg->watcher_running) {
+    pthread_join(cg->watcher, NULL);
+    cg->watcher_running = false;
+  }
+  pthread_mutex_unlock(&g_lock);
+  sim_log("cp: gpu %u queue %u stopped", sim_gpu_id(q->gpu), q->desc.queue_id);
+  free(q);
+}
+
+void sim_cp_kick(struct sim_gpu *gpu)
+{
+  struct cp_gpu *cg = cg_find(gpu);
+  if (cg) {
+    pthread_mutex_lock(&cg->lock);
+    cg_broadcast_locked(cg);
+    pthread_mutex_unlock(&cg->lock);
+  }
+}
+
+/* Snapshot of the ring fields UPDATE_QUEUE may change. */
+bool cp_queue_ring(struct sim_cp_queue *q, uint64_t *base, uint64_t *size)
+{
+  pthread_mutex_lock(&q->cg->lock);
+  *base = q->desc.ring_base;
+  *size = q->desc.ring_size;
+  /* kfd_priv.h QUEUE_IS_ACTIVE: a ring, an address and a non-zero percentage. */
+  bool active = q->desc.ring_size && q->desc.ring_base && q->desc.percentage;
+  pthread_mutex_unlock(&q->cg->lock);
+  return active;
+}

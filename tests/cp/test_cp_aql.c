@@ -1,0 +1,311 @@
+/* The AQL packet processor against a fake driver: ring protocol, barriers, completion signals
+ * and their interrupts, timestamps, vendor packets and queue errors. */
+#include <criterion/criterion.h>
+
+#include "cp_harness.h"
+
+static void *kernel_object(uint32_t kind, uint64_t *va)
+{
+  void *p;
+  *va = gva_alloc(64, &p);
+  *(uint32_t *)p = kind;
+  return p;
+}
+
+Test(cp_aql, dispatch_runs_and_completion_signal_decrements)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, out_va, args_va;
+  void *out, *args;
+  kernel_object(FAKE_KERNEL_STORE, &ko);
+  out_va = gva_alloc(4, &out);
+  args_va = gva_alloc(8, &args);
+  memcpy(args, &out_va, 8);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 256, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(*(uint32_t *)out, 256u * 64u, "the fake kernel saw grid %u", *(uint32_t *)out);
+  WAIT_UNTIL(aql_read_index(&a) == 1);
+  cr_assert_eq(*(uint16_t *)a.ring, 1, "the consumed slot's header is INVALID again");
+  cr_assert_eq(fake_dispatch_count(), 1);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, ring_wraps_many_times)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 4), 0);
+  struct hsig done = sig_new(40, 0, 0);
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  for (unsigned i = 0; i < 40; i++) {
+    WAIT_UNTIL(a.next - aql_read_index(&a) < a.slots); /* the producer's "queue full" wait */
+    aql_barrier_pkt(pkt, 3, none, done.va);
+    aql_submit(&a, pkt);
+  }
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(aql_read_index(&a), 40);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, barrier_and_waits_for_every_dependency)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig d0 = sig_new(1, 0, 0), d1 = sig_new(1, 0, 0);
+  struct hsig b = sig_new(1, 0, 0), after = sig_new(1, 0, 0);
+  uint64_t deps[5] = {d0.va, 0, d1.va, 0, 0};
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 3, deps, b.va);
+  aql_submit(&a, pkt);
+  aql_barrier_pkt(pkt, 3, none, after.va);
+  aql_submit(&a, pkt);
+
+  sig_set(d0, 0);
+  usleep(20000); /* give a broken CP the chance to run ahead; the assertion is on order, not time */
+  cr_assert_eq(sig_value(b), 1, "barrier-AND completed with one dependency outstanding");
+  cr_assert_eq(sig_value(after), 1, "a packet ran ahead of an unsatisfied barrier");
+  cr_assert_eq(aql_read_index(&a), 0);
+
+  sig_set(d1, 0);
+  WAIT_UNTIL(sig_value(after) == 0);
+  cr_assert_eq(sig_value(b), 0);
+  /* Completion order shows in the timestamps: the barrier ended before the next packet began. */
+  cr_assert_leq(b.host[5], after.host[4]);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, barrier_or_waits_for_any_dependency)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig d0 = sig_new(1, 0, 0), d1 = sig_new(5, 0, 0), b = sig_new(1, 0, 0);
+  uint64_t deps[5] = {0, d0.va, 0, d1.va, 0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 5, deps, b.va);
+  aql_submit(&a, pkt);
+  usleep(20000);
+  cr_assert_eq(sig_value(b), 1, "barrier-OR completed with no dependency at 0");
+  sig_set(d1, 0);
+  WAIT_UNTIL(sig_value(b) == 0);
+  cr_assert_eq(sig_value(d0), 1);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, interrupt_signal_writes_mailbox_and_raises_event)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  void *mb;
+  uint64_t mailbox_va = gva_alloc(8, &mb);
+  *(uint64_t *)mb = ~0ull; /* UNSIGNALED_EVENT_SLOT */
+  struct hsig s = sig_new(1, mailbox_va, 77);
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 3, none, s.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_interrupt_count() == 1);
+  cr_assert_eq(sig_value(s), 0);
+  cr_assert_eq(*(uint32_t *)mb, 77u);
+  cr_assert_eq(fake_last_interrupt_id(), 77u);
+  cr_assert_eq(fake_last_interrupt_bits(), 32u);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, timestamps_are_monotonic)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig s[6];
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  uint64_t before = sim_gpu_clock_counter();
+  for (unsigned i = 0; i < 6; i++) {
+    s[i] = sig_new(1, 0, 0);
+    aql_barrier_pkt(pkt, 3, none, s[i].va);
+    aql_submit(&a, pkt);
+  }
+  WAIT_UNTIL(sig_value(s[5]) == 0);
+  uint64_t after = sim_gpu_clock_counter();
+  uint64_t last = before;
+  for (unsigned i = 0; i < 6; i++) {
+    uint64_t start = (uint64_t)s[i].host[4], end = (uint64_t)s[i].host[5];
+    cr_assert_leq(last, start, "packet %u started before the previous one ended", i);
+    cr_assert_leq(start, end);
+    last = end;
+  }
+  cr_assert_leq(last, after);
+  sim_cp_queue_destroy(a.q);
+}
+
+/* ROCr 5.2.3's AqlQueue::ExecutePM4 for GpuAgent::InvalidateCodeCaches on gfx9. */
+Test(cp_aql, vendor_pm4_ib_with_acquire_mem_completes)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  void *ibp;
+  uint64_t ib_va = gva_alloc(4096, &ibp);
+  uint32_t *ib = ibp;
+  ib[0] = (3u << 30) | ((7u - 2) << 16) | (0x58u << 8); /* ACQUIRE_MEM, 7 dwords */
+  ib[1] = (1u << 29) | (1u << 27) | (1u << 23) | (1u << 18);
+  ib[2] = 0xffffffffu;
+  ib[3] = 0xff;
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16] = {0};
+  pkt[0] = 0 | (1u << 16);                              /* VENDOR_SPECIFIC, AMD format PM4_IB */
+  pkt[1] = (3u << 30) | ((4u - 2) << 16) | (0x3fu << 8); /* INDIRECT_BUFFER */
+  pkt[2] = (uint32_t)ib_va & ~3u;
+  pkt[3] = (uint32_t)(ib_va >> 32) & 0xffffu;
+  pkt[4] = 7u | (1u << 23);
+  pkt[5] = 0xa;
+  memcpy(&pkt[14], &done.va, 8);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  WAIT_UNTIL(aql_read_index(&a) == 1);
+  cr_assert_eq(sig_value(a.inactive), 0, "no queue error");
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, barrier_value_packet_waits_for_masked_condition)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig watched = sig_new(0x13, 0, 0), done = sig_new(1, 0, 0);
+  uint32_t pkt[16] = {0};
+  pkt[0] = 0 | (2u << 16); /* AMD BARRIER_VALUE */
+  memcpy(&pkt[2], &watched.va, 8);
+  int64_t value = 0x20, mask = 0xf0;
+  memcpy(&pkt[4], &value, 8);
+  memcpy(&pkt[6], &mask, 8);
+  pkt[8] = 0; /* EQ */
+  memcpy(&pkt[14], &done.va, 8);
+  aql_submit(&a, pkt);
+  usleep(20000);
+  cr_assert_eq(sig_value(done), 1);
+  sig_set(watched, 0x2f);
+  WAIT_UNTIL(sig_value(done) == 0);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, illegal_instruction_stops_queue_with_rocr_error_code)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  void *mb;
+  uint64_t mailbox_va = gva_alloc(8, &mb);
+  a.inactive.host[2] = (int64_t)mailbox_va; /* an interrupt signal, as ROCr creates it */
+  ((uint32_t *)a.inactive.host)[6] = 9;
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_ILLEGAL, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0), next = sig_new(1, 0, 0);
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  aql_barrier_pkt(pkt, 3, none, next.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) != 0);
+  cr_assert_eq(sig_value(a.inactive), 0x40000000, "ROCr decodes 0x40000000 as illegal instruction");
+  WAIT_UNTIL(fake_interrupt_count() == 1); /* the value is stored before the interrupt */
+  cr_assert_eq(fake_last_interrupt_id(), 9u);
+  usleep(20000);
+  cr_assert_eq(sig_value(done), 1, "a failed dispatch does not complete");
+  cr_assert_eq(sig_value(next), 1, "a stopped queue consumes nothing more");
+  cr_assert_eq(aql_read_index(&a), 0);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, kernel_page_fault_raises_memory_exception_and_queue_error)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_FAULT, &ko);
+  args_va = gva_alloc(8, &args);
+  uint64_t bad = 0x7770000123ull;
+  memcpy(args, &bad, 8);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, 0);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_fault_count() == 1);
+  cr_assert_eq(fake_last_fault_va(), bad);
+  WAIT_UNTIL(sig_value(a.inactive) != 0);
+  cr_assert_eq(sig_value(a.inactive), 0x20000000);
+
+  /* The simulator stays usable: a new queue works. */
+  struct haql b;
+  cr_assert_eq(aql_open(&b, 16), 0);
+  struct hsig done = sig_new(1, 0, 0);
+  uint64_t none[5] = {0};
+  aql_barrier_pkt(pkt, 3, none, done.va);
+  aql_submit(&b, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  sim_cp_queue_destroy(a.q);
+  sim_cp_queue_destroy(b.q);
+}
+
+Test(cp_aql, unmapped_completion_signal_is_a_page_fault)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 3, none, 0x6660000000ull);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_fault_count() == 1);
+  cr_assert_eq(fake_last_fault_va() & ~63ull, 0x6660000000ull);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, agent_dispatch_is_rejected_as_invalid_packet)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint32_t pkt[16] = {0};
+  pkt[0] = aql_header(4, false);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) != 0);
+  cr_assert_eq(sig_value(a.inactive), 0x20);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, destroy_while_blocked_on_barrier_returns)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig never = sig_new(1, 0, 0);
+  uint64_t deps[5] = {never.va, 0, 0, 0, 0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 3, deps, 0);
+  aql_submit(&a, pkt);
+  usleep(5000);
+  sim_cp_queue_destroy(a.q); /* must not hang */
+  cr_assert_eq(sig_value(never), 1);
+}
+
+Test(cp_aql, bad_descriptors_are_rejected)
+{
+  struct sim_cp_queue *q = (void *)1;
+  struct sim_queue_desc d = {.type = 2, .ring_size = 100, .read_pointer = 8, .write_pointer = 8};
+  volatile uint64_t db = 0;
+  d.doorbell = &db;
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "ring size not a power of two");
+  cr_assert_null(q);
+  d.ring_size = 4096;
+  d.type = 9;
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "unknown queue type");
+  d.type = 2;
+  d.doorbell = NULL;
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "no doorbell");
+}
