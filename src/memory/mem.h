@@ -84,6 +84,11 @@ int mem_map_to_gpu(void *ptr, struct kfd_gpu *gpu);
  * or 0 if it belongs to no allocation. */
 uint64_t mem_gpu_va(const void *host_ptr);
 
+/* The KFD handle of the kernel allocation that starts at [in] p (not sub-allocated: allocate
+ * with MEM_FLAG_NO_SUBALLOC), for ioctls that take one (events page, dma-buf export).
+ * [out] handle. Returns 0, -ENOENT, or -EINVAL for a sub-allocated or interior pointer. */
+int mem_kfd_handle(const void *p, uint64_t *handle);
+
 /* Release every cached free chunk of [in] gpu back to the kernel (hipDeviceReset, tests).
  * Returns the number of bytes returned. */
 size_t mem_trim(struct kfd_gpu *gpu);
