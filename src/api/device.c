@@ -188,8 +188,12 @@ hipError_t hipDeviceSynchronize(void)
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	hip_device_sync_all(d);
-	int qerr = hip_stream_error(d->null_stream);
-	HIP_RETURN(qerr ? hip_error_from_errno(qerr) : hipSuccess);
+	int qerr = 0;
+	pthread_mutex_lock(&d->lock);
+	for (struct hip_stream *s = d->streams; s && !qerr; s = s->next)
+		qerr = hip_stream_error(s);
+	pthread_mutex_unlock(&d->lock);
+	HIP_RETURN(qerr ? hip_gpu_error(qerr) : hipSuccess);
 }
 
 /* Destroys the current device's streams after waiting for them, and forgets its flags and limits.
@@ -201,6 +205,7 @@ hipError_t hipDeviceReset(void)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	hip_device_sync_all(d);
 	hip_device_streams_reset(d);
+	hip_sticky_error_clear();
 	pthread_mutex_lock(&d->lock);
 	d->flags = 0;
 	for (size_t i = 0; i < sizeof(d->limits) / sizeof(d->limits[0]); i++)

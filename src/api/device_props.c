@@ -1,7 +1,8 @@
 /* hipGetDeviceProperties: every hipDeviceProp_t field from the KFD topology.
  *
  * Two layouts are exported, as ROCm 6+ does: hipGetDevicePropertiesR0600 (what ROCm 6/7 headers
- * call) and the R0000 layout for the unversioned hipGetDeviceProperties of ROCm 5 binaries.
+ * call) and hipGetDevicePropertiesR0000, which rt-abi's abi_compat.c exports under the unversioned
+ * name for ROCm 5 binaries.
  * Constants that the topology does not carry are the values AMD's runtime reports for gfx9
  * Instinct parts (cited at each).
  */
@@ -13,11 +14,6 @@
 #include "device_props.h"
 #include "error.h"
 #include "internal.h"
-
-/* hipGetDeviceProperties and hipChooseDevice are macros for the R0600 names in our header; this
- * file defines the unversioned R0000 symbols too. */
-#undef hipGetDeviceProperties
-#undef hipChooseDevice
 
 /* gfx9 parts whose ISA has the sramecc and xnack target features (LLVM AMDGPUUsage.rst,
  * "Processors" table): they appear in the target id as ":sramecc±:xnack±". */
@@ -271,12 +267,6 @@ hipError_t hipGetDevicePropertiesR0000(hipDeviceProp_tR0000 *prop, int device)
 	HIP_RETURN(hipSuccess);
 }
 
-/* The unversioned symbol of ROCm 5 binaries: the R0000 layout. */
-hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000 *prop, int device)
-{
-	return hipGetDevicePropertiesR0000(prop, device);
-}
-
 /* hipChooseDevice: the device matching most of the nonzero fields of `want` (each counts when the
  * device's value is at least the wanted one), as AMD's runtime scores them. */
 static int choose(const hipDeviceProp_tR0600 *want)
@@ -346,9 +336,4 @@ hipError_t hipChooseDeviceR0000(int *device, const hipDeviceProp_tR0000 *prop)
 	want.warpSize = prop->warpSize;
 	*device = choose(&want);
 	HIP_RETURN(hipSuccess);
-}
-
-hipError_t hipChooseDevice(int *device, const hipDeviceProp_tR0000 *prop)
-{
-	return hipChooseDeviceR0000(device, prop);
 }

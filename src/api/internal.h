@@ -154,6 +154,10 @@ hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyK
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
+/* A failure seen while waiting for GPU work: queue faults become sticky hipErrorIllegalAddress /
+ * hipErrorLaunchFailure; other errnos map through hip_error_from_errno. */
+hipError_t hip_gpu_error(int err);
+
 /* Translate the runtime init result for an API entry: hipErrorNoDevice when no GPU. */
 hipError_t hip_init_error(void);
 

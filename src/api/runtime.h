@@ -104,6 +104,10 @@ struct hip_device *hip_stream_device(struct hip_stream *s);
  * (-EFAULT when the queue already faulted). */
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d);
 
+/* GPU address of the stream's amd_queue_t (a kernel's hidden queue_ptr), creating the stream's AQL
+ * queue if it does not exist yet. 0 if it cannot be created. */
+uint64_t hip_stream_queue_va(struct hip_stream *s);
+
 /* Wait until every piece of work enqueued so far on `s` has completed (and its host callbacks have
  * run). Returns 0 or -errno (-EFAULT / -EIO for a queue error). */
 int hip_stream_sync(struct hip_stream *s);

@@ -349,6 +349,15 @@ struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
 	return q;
 }
 
+uint64_t hip_stream_queue_va(struct hip_stream *s)
+{
+	int err;
+	pthread_mutex_lock(&s->lock);
+	struct aql_queue *q = hip_stream_queue(s, &err);
+	pthread_mutex_unlock(&s->lock);
+	return q ? aql_queue_va(q) : 0;
+}
+
 /* Collect the signals a packet on the stream's queue must wait for. The stream's own tail counts
  * only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for it. */
 static int deps_signals(struct hip_stream_deps *deps, bool with_own, struct signal **sigs)

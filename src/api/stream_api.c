@@ -4,6 +4,21 @@
 #include "error.h"
 #include "internal.h"
 
+/* A GPU-side failure seen by a wait: a memory fault on a queue poisons the process as in AMD's
+ * runtime (hipErrorIllegalAddress, sticky), any other queue error is a launch failure. */
+hipError_t hip_gpu_error(int err)
+{
+	hipError_t e;
+	if (err == -EFAULT)
+		e = hipErrorIllegalAddress;
+	else if (err == -EIO)
+		e = hipErrorLaunchFailure;
+	else
+		return hip_error_from_errno(err);
+	hip_sticky_error_set(e);
+	return e;
+}
+
 /* HIP's stream priorities (hip::Stream::Priority in AMD's runtime): -1 high, 0 normal, 1 low. */
 #define PRIORITY_HIGH (-1)
 #define PRIORITY_LOW 1
@@ -77,7 +92,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	if (!s)
 		HIP_RETURN(herr);
 	int err = hip_stream_sync(s);
-	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 }
 
 hipError_t hipStreamSynchronize_spt(hipStream_t stream)
@@ -93,7 +108,7 @@ hipError_t hipStreamQuery(hipStream_t stream)
 		HIP_RETURN(herr);
 	int err = hip_stream_error(s);
 	if (err)
-		HIP_RETURN(hip_error_from_errno(err));
+		HIP_RETURN(hip_gpu_error(err));
 	HIP_RETURN(hip_stream_idle(s) ? hipSuccess : hipErrorNotReady);
 }
 

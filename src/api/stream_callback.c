@@ -37,7 +37,7 @@ static void run_item(struct hip_stream *s, struct callback_item *it)
 	if (!err)
 		err = hip_stream_error(s);
 	if (it->callback)
-		it->callback(it->handle, err ? hip_error_from_errno(err) : hipSuccess, it->user_data);
+		it->callback(it->handle, err ? hip_gpu_error(err) : hipSuccess, it->user_data);
 	else
 		it->host_fn(it->user_data);
 	hip_fence_signal(it->done);
