@@ -220,8 +220,11 @@ hipError_t hipSetDeviceFlags(unsigned flags)
 	struct hip_device *d = hip_device_peek(current_ordinal);
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	/* The schedule field is one of Auto/Spin/Yield/BlockingSync (3 is not a value). */
-	if ((flags & ~known) || (flags & hipDeviceScheduleMask) == 3)
+	/* The schedule field holds one of Auto/Spin/Yield/BlockingSync, not a combination. */
+	unsigned sched = flags & hipDeviceScheduleMask;
+	if ((flags & ~known) || (sched != hipDeviceScheduleAuto && sched != hipDeviceScheduleSpin &&
+				 sched != hipDeviceScheduleYield &&
+				 sched != hipDeviceScheduleBlockingSync))
 		HIP_RETURN(hipErrorInvalidValue);
 	pthread_mutex_lock(&d->lock);
 	d->flags = flags;
