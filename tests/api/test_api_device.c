@@ -1,6 +1,7 @@
 /* Devices: count, properties (both layouts), attributes, current device, PCI ids, limits, flags. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
