@@ -88,6 +88,8 @@ int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps);
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
 /* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
+/* Every operation submitted so far is known complete (two loads; false may be stale). */
+bool hip_stream_known_idle(struct hip_stream *s);
 /* No unfinished work on the stream (hipStreamQuery). */
 bool hip_stream_idle(struct hip_stream *s);
 /* The stream's AQL queue, created on first use; NULL on failure (*err set). Lock held. */

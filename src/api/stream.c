@@ -446,7 +446,7 @@ fail:
 }
 
 /* Idle fast path: every operation counted in `submitted` is known complete (no lock, no syscall). */
-static bool stream_known_idle(struct hip_stream *s)
+bool hip_stream_known_idle(struct hip_stream *s)
 {
 	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
 	       atomic_load_explicit(&s->submitted, memory_order_acquire);
@@ -465,7 +465,7 @@ int hip_stream_sync(struct hip_stream *s)
 {
 	if (!s)
 		return -EINVAL;
-	if (!stream_known_idle(s)) {
+	if (!hip_stream_known_idle(s)) {
 		pthread_mutex_lock(&s->tail_lock);
 		struct hip_fence *t = hip_fence_get(s->tail);
 		uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
@@ -482,7 +482,7 @@ int hip_stream_sync(struct hip_stream *s)
 /* hipStreamQuery: true when the stream has no unfinished work. */
 bool hip_stream_idle(struct hip_stream *s)
 {
-	if (stream_known_idle(s))
+	if (hip_stream_known_idle(s))
 		return true;
 	pthread_mutex_lock(&s->tail_lock);
 	struct hip_fence *t = hip_fence_get(s->tail);
