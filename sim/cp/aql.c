@@ -286,6 +286,7 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
     /* Release the slot: header first, then the read index that lets the producer reuse it. */
     __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
     __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
+    q->consumed++;
   }
   return CP_DONE;
 }

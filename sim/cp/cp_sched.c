@@ -1,12 +1,12 @@
 /* The command processors' threads: one doorbell watcher per GPU and one worker per queue.
  *
  * Doorbells are plain memory in the doorbell page: user space writes them without telling
- * anyone, so somebody must look. The watcher looks at every doorbell of its GPU, every
- * CP_BUSY_POLL_NS for CP_BUSY_WINDOW_NS after it last saw one change and every CP_IDLE_POLL_NS
- * after that, sleeping on a condition variable that sim_cp_kick() signals (the driver kicks on
- * queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
+ * anyone, so somebody must look. The watcher looks at every doorbell of its GPU, often right
+ * after it last saw one change, then every millisecond, then every few milliseconds
+ * (cp_internal.h), sleeping on a condition variable that sim_cp_kick() signals (the driver kicks
+ * on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
  * period). Workers sleep on the same condition variable while their ring is empty. An idle
- * process therefore costs one short timed wakeup per GPU per millisecond.
+ * process therefore costs one short timed wakeup per GPU every few milliseconds.
  *
  * Locking: g_lock (global) serialises queue creation and destruction and guards the GPU table;
  * cg->lock guards a GPU's queue list, the queues' ring fields and stop flags, and `kicks`.
@@ -127,7 +127,10 @@ static void *watcher_main(void *arg)
       last_activity = now;
       cg_broadcast_locked(cg);
     }
-    uint64_t period = now - last_activity < CP_BUSY_WINDOW_NS ? CP_BUSY_POLL_NS : CP_IDLE_POLL_NS;
+    uint64_t idle = now - last_activity;
+    uint64_t period = idle < CP_BUSY_WINDOW_NS ? CP_BUSY_POLL_NS
+                      : idle < CP_IDLE_WINDOW_NS ? CP_IDLE_POLL_NS
+                                                 : CP_DEEP_IDLE_POLL_NS;
     struct timespec until = deadline_after(period);
     pthread_cond_timedwait(&cg->cond, &cg->lock, &until);
   }
@@ -162,7 +165,8 @@ bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries)
     pthread_mutex_unlock(&q->cg->lock);
     return run;
   }
-  uint64_t ns = tries < 32 ? 20000ull : tries < 64 ? 200000ull : CP_IDLE_POLL_NS;
+  uint64_t ns = tries < 32 ? 20000ull : tries < 64 ? 200000ull : tries < 164 ? CP_IDLE_POLL_NS
+                                                                 : CP_DEEP_IDLE_POLL_NS;
   return cp_queue_wait(q, ns);
 }
 
@@ -194,8 +198,15 @@ static void *worker_main(void *arg)
       break;
 
     enum cp_status st = CP_DONE;
+    uint64_t consumed = q->consumed;
     if (queue_has_work(q))
       st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
+    if (q->consumed != consumed) {
+      /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers. */
+      pthread_mutex_lock(&q->cg->lock);
+      cg_broadcast_locked(q->cg);
+      pthread_mutex_unlock(&q->cg->lock);
+    }
 
     if (st == CP_BLOCKED) {
       if (!cp_queue_backoff(q, tries++))
