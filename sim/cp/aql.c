@@ -105,6 +105,50 @@ static enum cp_status aql_barrier_value(struct sim_cp_queue *q, const struct aql
   return ok ? CP_DONE : CP_BLOCKED;
 }
 
+/* ROCr 5.2.3 allocates scratch on demand: a queue starts with none, and the CP, finding a
+ * dispatch whose per-wave private memory exceeds COMPUTE_TMPRING_SIZE.WAVESIZE (gfx9: bits
+ * 12..24, KiB per wave), raises "insufficient scratch" (1) on queue_inactive_signal and holds
+ * the dispatch. ROCr's DynamicScratchHandler allocates, rewrites the amd_queue_t scratch fields
+ * and stores 0 to resume (or -1 after reporting an error). Queues without an inactive signal
+ * (a runtime that allocates scratch up front) are not asked. */
+static enum cp_status aql_ensure_scratch(struct sim_cp_queue *q, const struct aql_kernel_dispatch *p)
+{
+  if (!p->private_segment_size || !q->amd_queue_va)
+    return CP_DONE;
+  volatile uint32_t *tmpring = cp_mem_u32(q->gpu, q->amd_queue_va + AMD_QUEUE_COMPUTE_TMPRING_SIZE_OFF, false);
+  volatile uint64_t *sigp = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  if (!tmpring || !sigp)
+    return aql_fault(q, q->amd_queue_va, false);
+  uint64_t sig = *sigp;
+  uint64_t need_kib = ((uint64_t)p->private_segment_size * 64 + 1023) / 1024;
+  uint32_t tmp = __atomic_load_n(tmpring, __ATOMIC_ACQUIRE);
+  bool enough = (tmp & 0xfffu) && ((tmp >> 12) & 0x1fffu) >= need_kib;
+
+  if (q->scratch_requested) {
+    int64_t v;
+    if (!cp_signal_load(q->gpu, sig, &v))
+      return aql_fault(q, sig + CP_SIGNAL_VALUE_OFF, false);
+    if (v == CP_QERR_INSUFFICIENT_SCRATCH)
+      return CP_BLOCKED; /* the runtime has not answered yet */
+    q->scratch_requested = false;
+    if (v != 0) {
+      atomic_store(&q->failed, true); /* the runtime reported the error itself */
+      sim_log("cp: queue %u: scratch request refused (%lld)", q->desc.queue_id, (long long)v);
+      return CP_FAILED;
+    }
+    if (!enough)
+      sim_log("cp: queue %u: scratch still smaller than the dispatch asks", q->desc.queue_id);
+    return CP_DONE;
+  }
+  if (enough || !sig)
+    return CP_DONE;
+  uint64_t fault_va;
+  if (cp_signal_store(q->gpu, sig, CP_QERR_INSUFFICIENT_SCRATCH, &fault_va))
+    return aql_fault(q, fault_va, true);
+  q->scratch_requested = true;
+  return CP_BLOCKED;
+}
+
 static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
 {
   return sim_gpuvm_translate(ctx, va, len, write);
@@ -138,6 +182,9 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
     return aql_fail(q, CP_QERR_INVALID_GROUP_MEM, "group segment larger than LDS");
   if (!p->kernel_object)
     return aql_fail(q, CP_QERR_INVALID_CODE, "null kernel object");
+  enum cp_status scratch = aql_ensure_scratch(q, p);
+  if (scratch != CP_DONE)
+    return scratch;
 
   struct isa_dispatch d = {
     .target = sim_gpu_gfx(q->gpu) == SIM_GFX942 ? ISA_GFX942 : ISA_GFX90A,

@@ -310,3 +310,54 @@ Test(cp_aql, bad_descriptors_are_rejected)
   d.doorbell = NULL;
   cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "no doorbell");
 }
+
+/* ROCr 5.2.3's dynamic scratch: the CP asks with queue error 1 and holds the dispatch until the
+ * runtime has rewritten COMPUTE_TMPRING_SIZE and stored 0. */
+Test(cp_aql, dispatch_needing_scratch_waits_for_the_runtime)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, out_va, args_va;
+  void *out, *args;
+  kernel_object(FAKE_KERNEL_STORE, &ko);
+  out_va = gva_alloc(4, &out);
+  args_va = gva_alloc(8, &args);
+  memcpy(args, &out_va, 8);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  pkt[6] = 200; /* private_segment_size: 200 bytes per work-item -> 13 KiB per wave64 */
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) == 1);
+  usleep(5000);
+  cr_assert_eq(fake_dispatch_count(), 0, "dispatched without scratch");
+  cr_assert_eq(*(uint16_t *)a.ring & 0xff, 2, "the held packet stays valid for the runtime to read");
+  uint32_t tmpring = 32u | (13u << 12); /* 32 waves of 13 KiB */
+  memcpy(a.amdq + 140, &tmpring, 4);
+  sig_set(a.inactive, 0);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(*(uint32_t *)out, 64u * 64u);
+  cr_assert_eq(sig_value(a.inactive), 0);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, refused_scratch_request_stops_the_queue)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_STORE, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  pkt[6] = 64;
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) == 1);
+  sig_set(a.inactive, -1); /* what DynamicScratchHandler stores after reporting an error */
+  usleep(20000);
+  cr_assert_eq(fake_dispatch_count(), 0);
+  cr_assert_eq(sig_value(done), 1);
+  sim_cp_queue_destroy(a.q);
+}
