@@ -1,0 +1,245 @@
+/* src/memory/block.c: one kernel allocation: reserve VA, ALLOC_MEMORY_OF_GPU at that VA, mmap
+ * the render node over it (GPU VA == CPU VA), MAP_MEMORY_TO_GPU; and the reverse. */
+#define _GNU_SOURCE
+#include "mem_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static pthread_mutex_t block_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct mem_block *free_blocks; /* (block_pool_lock) */
+static _Atomic uint64_t kernel_allocs;
+
+void mem_stat_count_kernel_alloc(void)
+{
+  atomic_fetch_add_explicit(&kernel_allocs, 1, memory_order_relaxed);
+}
+
+uint64_t mem_stat_kernel_allocs(void)
+{
+  return atomic_load_explicit(&kernel_allocs, memory_order_relaxed);
+}
+
+struct mem_block *mem_block_new(void)
+{
+  struct mem_block *b;
+
+  pthread_mutex_lock(&block_pool_lock);
+  b = free_blocks;
+  if (b)
+    free_blocks = b->next_free;
+  pthread_mutex_unlock(&block_pool_lock);
+  if (!b) {
+    b = calloc(1, sizeof(*b));
+    if (!b)
+      return NULL;
+    pthread_mutex_init(&b->map_lock, NULL);
+  }
+  atomic_store_explicit(&b->live, false, memory_order_relaxed);
+  b->handle = 0;
+  b->base = b->reservation = NULL;
+  b->gpu_va = 0;
+  b->size = b->alloc_size = b->reservation_size = 0;
+  b->flags = 0;
+  b->gpu = NULL;
+  b->host_visible = false;
+  b->chunk = NULL;
+  b->n_mapped = 0;
+  b->next_free = NULL;
+  return b;
+}
+
+/* Blocks are never freed (see mem_internal.h): a concurrent lock-free lookup may still read it. */
+void mem_block_recycle(struct mem_block *b)
+{
+  atomic_store_explicit(&b->live, false, memory_order_release);
+  pthread_mutex_lock(&block_pool_lock);
+  b->next_free = free_blocks;
+  free_blocks = b;
+  pthread_mutex_unlock(&block_pool_lock);
+}
+
+/* KFD allocation flags per kind, as libhsakmt fmm.c translates HsaMemFlags: fine-grained memory
+ * is COHERENT, VRAM the CPU may map is PUBLIC, NO_SUBSTITUTE forbids falling back to GTT. */
+uint32_t mem_kfd_flags(enum mem_kind kind, unsigned flags)
+{
+  uint32_t f = KFD_IOC_ALLOC_MEM_FLAGS_EXECUTABLE;
+
+  if (!(flags & MEM_FLAG_READ_ONLY))
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  switch (kind) {
+  case MEM_DEVICE_UNCACHED:
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+    /* fall through */
+  case MEM_DEVICE_FINE:
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;
+    /* fall through */
+  case MEM_DEVICE:
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_PUBLIC |
+         KFD_IOC_ALLOC_MEM_FLAGS_NO_SUBSTITUTE;
+    break;
+  case MEM_HOST_PINNED:
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_GTT;
+    break;
+  case MEM_HOST_REGISTERED:
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_USERPTR;
+    break;
+  default:
+    break;
+  }
+  if (kind == MEM_HOST_PINNED || kind == MEM_HOST_REGISTERED) {
+    if (flags & MEM_FLAG_COHERENT)
+      f |= KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;
+    if (flags & (MEM_FLAG_UNCACHED | MEM_FLAG_WC))
+      f |= KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
+  } else if (flags & MEM_FLAG_UNCACHED) {
+    f |= KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED | KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;
+  }
+  return f;
+}
+
+int mem_open_gpus(struct kfd_gpu **out, int cap)
+{
+  int n = 0;
+  for (int i = 0; i < kfd_gpu_count() && n < cap; i++) {
+    struct kfd_gpu *g = kfd_gpu_state(kfd_gpu(i));
+    if (g)
+      out[n++] = g;
+  }
+  return n;
+}
+
+/* Map b to gpu (idempotent). Takes b->map_lock. */
+int mem_block_map(struct mem_block *b, struct kfd_gpu *gpu)
+{
+  int err = 0;
+
+  pthread_mutex_lock(&b->map_lock);
+  for (uint32_t i = 0; i < b->n_mapped; i++)
+    if (b->mapped_ids[i] == gpu->gpu_id)
+      goto out;
+  if (b->n_mapped == MEM_MAX_MAPPED) {
+    err = -ENOSPC;
+    goto out;
+  }
+  err = kfd_map_memory(b->handle, &gpu->gpu_id, 1);
+  if (!err)
+    b->mapped_ids[b->n_mapped++] = gpu->gpu_id;
+out:
+  pthread_mutex_unlock(&b->map_lock);
+  return err;
+}
+
+static int map_initial(struct mem_block *b, struct kfd_gpu *gpu, unsigned flags)
+{
+  struct kfd_gpu *gpus[MEM_MAX_MAPPED];
+  uint32_t ids[MEM_MAX_MAPPED];
+  int n = 0, err;
+
+  if (flags & MEM_FLAG_ALL_GPUS)
+    n = mem_open_gpus(gpus, MEM_MAX_MAPPED);
+  ids[0] = gpu->gpu_id;
+  uint32_t count = 1;
+  for (int i = 0; i < n; i++)
+    if (gpus[i]->gpu_id != gpu->gpu_id)
+      ids[count++] = gpus[i]->gpu_id;
+  /* One ioctl for all devices: the kernel maps them in order and reports n_success. */
+  err = kfd_map_memory(b->handle, ids, count);
+  if (err)
+    return err;
+  pthread_mutex_lock(&b->map_lock);
+  memcpy(b->mapped_ids, ids, count * sizeof(ids[0]));
+  b->n_mapped = count;
+  pthread_mutex_unlock(&b->map_lock);
+  return 0;
+}
+
+static bool kind_is_host_visible(enum mem_kind kind)
+{
+  return kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED ||
+         kind == MEM_HOST_PINNED;
+}
+
+int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
+                    struct mem_block **out)
+{
+  size_t alloc_size = (size + MEM_PAGE - 1) & ~(size_t)(MEM_PAGE - 1);
+  size_t reserve = (alloc_size + MEM_GRANULE - 1) & ~(size_t)(MEM_GRANULE - 1);
+  uint64_t mmap_offset = 0;
+  struct mem_block *b;
+  void *va;
+  int err;
+
+  if (!gpu || !size || alloc_size < size)
+    return -EINVAL;
+  b = mem_block_new();
+  if (!b)
+    return -ENOMEM;
+  err = mem_va_reserve(gpu, reserve, MEM_GRANULE, &va);
+  if (err)
+    goto fail_block;
+  err = kfd_alloc_memory(gpu, (uint64_t)(uintptr_t)va, alloc_size, mem_kfd_flags(kind, flags), 0,
+                         &b->handle, &mmap_offset);
+  if (err)
+    goto fail_va;
+  mem_stat_count_kernel_alloc();
+  /* GPU VA == CPU VA: map the BO's CPU view over the same reserved range (fmm.c
+   * fmm_map_to_cpu). VRAM the CPU cannot reach (small BAR) keeps the PROT_NONE reservation. */
+  if (kind_is_host_visible(kind))
+    b->host_visible = kfd_mmap_render(gpu, va, alloc_size, mmap_offset,
+                                      !(flags & MEM_FLAG_READ_ONLY)) == 0;
+  if (kind == MEM_HOST_PINNED && !b->host_visible) {
+    err = -ENOMEM;
+    goto fail_free;
+  }
+  b->base = va;
+  b->gpu_va = (uint64_t)(uintptr_t)va;
+  b->size = size;
+  b->alloc_size = alloc_size;
+  b->reservation = va;
+  b->reservation_size = reserve;
+  b->kind = kind;
+  b->flags = flags;
+  b->gpu = gpu;
+  b->alloc_id = mem_next_alloc_id();
+  err = map_initial(b, gpu, flags);
+  if (err)
+    goto fail_unmap_cpu;
+  *out = b;
+  return 0;
+
+fail_unmap_cpu:
+  if (b->host_visible)
+    mmap(va, alloc_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+fail_free:
+  kfd_free_memory(b->handle);
+fail_va:
+  mem_va_release(va, reserve);
+fail_block:
+  mem_block_recycle(b);
+  return err;
+}
+
+/* Unmap from every GPU (the kernel refuses to free a BO still mapped: -EBUSY in
+ * amdgpu_amdkfd_gpuvm_free_memory_of_gpu), drop the CPU view and the reservation, free. */
+int mem_block_release(struct mem_block *b)
+{
+  int err = 0;
+
+  pthread_mutex_lock(&b->map_lock);
+  if (b->n_mapped && b->handle)
+    err = kfd_unmap_memory(b->handle, b->mapped_ids, b->n_mapped);
+  b->n_mapped = 0;
+  pthread_mutex_unlock(&b->map_lock);
+  if (b->reservation)
+    mem_va_release(b->reservation, b->reservation_size);
+  if (b->handle) {
+    int e = kfd_free_memory(b->handle);
+    if (!err)
+      err = e;
+  }
+  mem_block_recycle(b);
+  return err;
+}

@@ -1,0 +1,171 @@
+/* src/memory/mem.c: the public allocation API over blocks, chunks and the address table. */
+#include "mem_internal.h"
+
+#include <errno.h>
+#include <string.h>
+
+int mem_managed_alloc(size_t size, unsigned flags, void **out);
+int mem_managed_free(struct mem_block *b);
+
+static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
+                       void **out)
+{
+  struct mem_block *b;
+  int err = mem_block_alloc(gpu, size, kind, flags, &b);
+
+  if (err)
+    return err;
+  err = mem_table_insert(b);
+  if (err) {
+    mem_block_release(b);
+    return err;
+  }
+  atomic_store_explicit(&b->live, true, memory_order_release);
+  *out = b->base;
+  return 0;
+}
+
+int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out)
+{
+  if (!out)
+    return -EINVAL;
+  *out = NULL;
+  if (!size || (unsigned)kind >= MEM_KIND_COUNT)
+    return -EINVAL;
+  if (kind == MEM_MANAGED)
+    return mem_managed_alloc(size, flags, out);
+  if (kind == MEM_HOST_REGISTERED || !gpu)
+    return -EINVAL; /* registered memory comes from mem_host_register() */
+  if (mem_suballoc_fits(size, kind, flags))
+    return mem_suballoc(gpu, size, kind, flags, out);
+  return alloc_block(gpu, size, kind, flags, out);
+}
+
+int mem_free(void *ptr)
+{
+  struct mem_block *b;
+
+  if (!ptr)
+    return 0;
+  b = mem_table_find_block(ptr);
+  if (b) {
+    if (b->chunk)
+      return mem_suballoc_free(b, ptr);
+    if (ptr != b->base)
+      return -EINVAL; /* never free a block by an interior pointer */
+    bool expected = true;
+    if (!atomic_compare_exchange_strong(&b->live, &expected, false))
+      return -EINVAL; /* a racing free won */
+    mem_table_remove(b);
+    return mem_block_release(b);
+  }
+  b = mem_ranges_find(ptr, 1, NULL);
+  if (b && b->kind == MEM_MANAGED && b->base == ptr) {
+    if (mem_ranges_remove(ptr) != b)
+      return -EINVAL;
+    return mem_managed_free(b);
+  }
+  return -EINVAL;
+}
+
+static void fill_info(const struct mem_block *b, void *base, size_t size, uint64_t id,
+                      struct mem_info *out)
+{
+  size_t off = (size_t)((char *)base - (char *)b->base);
+
+  out->base = base;
+  out->size = size;
+  out->kind = b->kind;
+  out->flags = b->flags;
+  out->gpu = b->gpu;
+  out->host_ptr = b->host_visible ? base : NULL;
+  out->gpu_va = b->gpu_va + off;
+  out->alloc_id = id;
+  out->suballocated = b->chunk != NULL;
+}
+
+int mem_lookup(const void *p, struct mem_info *out)
+{
+  struct mem_block *b;
+
+  if (!p || !out)
+    return -EINVAL;
+  b = mem_table_find_block(p);
+  if (b) {
+    size_t off = (size_t)((const char *)p - (const char *)b->base);
+    if (b->chunk) {
+      struct mem_chunk *c = b->chunk;
+      uint32_t slot = (uint32_t)(off / c->slot_size);
+      uint32_t len;
+      if (slot >= c->nslots)
+        return -ENOENT;
+      len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
+      if (!len || off % c->slot_size >= len)
+        return -ENOENT;
+      fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
+                atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed), out);
+      return 0;
+    }
+    if (off >= b->size)
+      return -ENOENT;
+    fill_info(b, b->base, b->size, b->alloc_id, out);
+    return 0;
+  }
+  b = mem_ranges_find(p, 1, NULL);
+  if (!b)
+    return -ENOENT;
+  fill_info(b, b->base, b->size, b->alloc_id, out);
+  return 0;
+}
+
+static struct mem_block *block_of(const void *p)
+{
+  struct mem_block *b = mem_table_find_block(p);
+  return b ? b : mem_ranges_find(p, 1, NULL);
+}
+
+int mem_map_to_gpu(void *ptr, struct kfd_gpu *gpu)
+{
+  struct mem_block *b;
+
+  if (!ptr || !gpu)
+    return -EINVAL;
+  b = block_of(ptr);
+  if (!b)
+    return -ENOENT;
+  if (b->kind == MEM_MANAGED)
+    return 0; /* SVM ranges are accessible to every GPU they were created for */
+  return mem_block_map(b, gpu);
+}
+
+uint64_t mem_gpu_va(const void *host_ptr)
+{
+  struct mem_block *b;
+
+  if (!host_ptr)
+    return 0;
+  b = block_of(host_ptr);
+  if (!b)
+    return 0;
+  return b->gpu_va + (uint64_t)((const char *)host_ptr - (const char *)b->base);
+}
+
+size_t mem_trim(struct kfd_gpu *gpu)
+{
+  return mem_suballoc_trim(gpu);
+}
+
+int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
+{
+  uint64_t avail = 0;
+  int err;
+
+  if (!gpu || !free_bytes || !total_bytes)
+    return -EINVAL;
+  *total_bytes = gpu->node->vram_size ? gpu->node->vram_size : gpu->node->local_mem_size;
+  err = kfd_available_memory(gpu, &avail);
+  if (err)
+    return err;
+  *free_bytes = avail < *total_bytes ? avail : *total_bytes;
+  return 0;
+}

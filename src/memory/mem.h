@@ -1,0 +1,99 @@
+/* src/memory: GPU virtual address space, allocations of every kind, the address table.
+ *
+ * The kernel's model (ARCHITECTURE.md): reserve a VA range inside the GPUVM aperture,
+ * ALLOC_MEMORY_OF_GPU at that VA, mmap the render node at the returned offset MAP_FIXED at the
+ * same VA (GPU VA == CPU VA for VRAM and GTT), then MAP_MEMORY_TO_GPU. Registered host memory
+ * (USERPTR) keeps its CPU address and gets a GPU VA of its own (mem_gpu_va()).
+ *
+ * Small device allocations are carved from cached chunks, so mem_alloc() of a few KiB is not an
+ * ioctl. Every allocation handed out is in one address table (an interval map); mem_lookup()
+ * finds it from any interior address without taking a lock on the read path.
+ *
+ * All functions return 0 or -errno. Thread-safe. After fork() the child's allocations are not
+ * usable (the child reopens /dev/kfd and has a new GPU VM); the child must not free the parent's.
+ */
+#ifndef HIPKFD_MEM_H
+#define HIPKFD_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kfd_gpu;
+
+enum mem_kind {
+  MEM_DEVICE = 0,         /* VRAM, coarse-grained (coherent at kernel boundaries) */
+  MEM_DEVICE_FINE,        /* VRAM, fine-grained (KFD_IOC_ALLOC_MEM_FLAGS_COHERENT) */
+  MEM_DEVICE_UNCACHED,    /* VRAM, fine-grained and uncached (..._UNCACHED): device atomics */
+  MEM_HOST_PINNED,        /* host memory in GTT, mapped to the GPU (hipHostMalloc) */
+  MEM_HOST_REGISTERED,    /* user memory pinned by USERPTR (hipHostRegister) */
+  MEM_MANAGED,            /* SVM range (hipMallocManaged) through AMDKFD_IOC_SVM */
+  MEM_KIND_COUNT
+};
+
+/* Flags of mem_alloc()/mem_host_register(). */
+#define MEM_FLAG_COHERENT   0x1u  /* host memory: fine-grained (coherent) rather than coarse */
+#define MEM_FLAG_ALL_GPUS   0x2u  /* map to every opened GPU (hipHostMallocPortable) */
+#define MEM_FLAG_WC         0x4u  /* host memory: write-combined (uncached for the CPU) */
+#define MEM_FLAG_NUMA_USER  0x8u  /* host memory: follow the caller's NUMA policy */
+#define MEM_FLAG_UNCACHED   0x10u /* GPU-uncached mapping (KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED) */
+#define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
+#define MEM_FLAG_EXEC       0x40u /* GPU-executable (code objects) */
+#define MEM_FLAG_READ_ONLY  0x80u /* GPU read-only mapping */
+
+/* What the address table knows about one allocation. */
+struct mem_info {
+  void *base;             /* start address (CPU VA; == GPU VA except for registered memory) */
+  size_t size;            /* bytes requested */
+  enum mem_kind kind;
+  unsigned flags;         /* MEM_FLAG_* */
+  struct kfd_gpu *gpu;    /* owning GPU (NULL for managed memory) */
+  void *host_ptr;         /* CPU address (NULL if not host-visible) */
+  uint64_t gpu_va;        /* GPU address of base */
+  uint64_t alloc_id;      /* unique, never reused (hipPointerGetAttributes' buffer id) */
+  bool suballocated;      /* carved from a cached chunk */
+};
+
+/* Allocate [in] size bytes of [in] kind with [in] flags (MEM_FLAG_*) for [in] gpu (ignored for
+ * MEM_MANAGED, may be NULL there). [out] out: base address (CPU VA == GPU VA). Device allocations
+ * up to a chunk's size are sub-allocated from cached chunks (no ioctl on the fast path).
+ * size 0 -> -EINVAL. Returns 0 or -errno (-ENOMEM when the device is out of memory). */
+int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out);
+
+/* Free the allocation that starts at [in] ptr. An interior pointer or an unknown pointer ->
+ * -EINVAL (nothing is freed). NULL -> 0. Returns 0 or -errno. */
+int mem_free(void *ptr);
+
+/* Register [in] size bytes of user memory at [in] p (page-granular internally) with the GPUs
+ * (USERPTR on every opened GPU, or [in] gpu only if not MEM_FLAG_ALL_GPUS). -EEXIST if any part is
+ * already registered or allocated. Returns 0 or -errno. */
+int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags);
+
+/* Undo mem_host_register() of [in] p (the exact pointer registered). Returns 0 or -EINVAL. */
+int mem_host_unregister(void *p);
+
+/* Find the allocation containing [in] p (any interior address). [out] out. Lock-free read.
+ * Returns 0 or -ENOENT. */
+int mem_lookup(const void *p, struct mem_info *out);
+
+/* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
+ * Returns 0 or -errno (-ENOENT unknown pointer). */
+int mem_map_to_gpu(void *ptr, struct kfd_gpu *gpu);
+
+/* The GPU VA of the host address [in] host_ptr (differs from it only for registered memory),
+ * or 0 if it belongs to no allocation. */
+uint64_t mem_gpu_va(const void *host_ptr);
+
+/* Release every cached free chunk of [in] gpu back to the kernel (hipDeviceReset, tests).
+ * Returns the number of bytes returned. */
+size_t mem_trim(struct kfd_gpu *gpu);
+
+/* Number of kernel allocations (ALLOC_MEMORY_OF_GPU calls) made so far: lets tests check that
+ * the sub-allocator did not call the kernel. */
+uint64_t mem_stat_kernel_allocs(void);
+
+/* [out] free_bytes, total_bytes of device memory of [in] gpu (hipMemGetInfo).
+ * Returns 0 or -errno. */
+int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes);
+
+#endif

@@ -1,0 +1,92 @@
+/* src/memory: structures shared by the files of this layer only. */
+#ifndef HIPKFD_MEM_INTERNAL_H
+#define HIPKFD_MEM_INTERNAL_H
+
+#include "mem.h"
+#include "kfd/kfd.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define MEM_PAGE 4096ull
+#define MEM_GRANULE_SHIFT 21 /* 2 MiB: the unit of VA reservations and of the address table */
+#define MEM_GRANULE (1ull << MEM_GRANULE_SHIFT)
+#define MEM_MAX_MAPPED 16
+
+struct mem_chunk;
+
+/* One kernel allocation (ALLOC_MEMORY_OF_GPU) or one registered/managed range. Blocks are
+ * type-stable: never returned to malloc, only recycled, so a lock-free reader of the address
+ * table that races with a free reads stale but valid memory and rechecks `live`. */
+struct mem_block {
+  _Atomic bool live;          /* release-stored true once every field below is set */
+  uint64_t handle;            /* KFD handle (0 for managed ranges) */
+  void *base;                 /* CPU address of the first byte handed out */
+  uint64_t gpu_va;            /* GPU VA of base */
+  size_t size;                /* bytes requested by the user (the whole chunk for chunks) */
+  size_t alloc_size;          /* bytes allocated from the kernel (page multiple) */
+  void *reservation;          /* start of the PROT_NONE VA reservation (NULL if none) */
+  size_t reservation_size;
+  enum mem_kind kind;
+  unsigned flags;
+  struct kfd_gpu *gpu;
+  bool host_visible;
+  uint64_t alloc_id;
+  struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
+  pthread_mutex_t map_lock;   /* protects mapped_ids/n_mapped */
+  uint32_t mapped_ids[MEM_MAX_MAPPED];
+  uint32_t n_mapped;
+  struct mem_block *next_free; /* recycling list (block_pool_lock) */
+};
+
+/* Sub-allocator chunk: one 2 MiB block cut into equal slots. */
+struct mem_chunk {
+  struct mem_block *block;
+  struct mem_pool *pool;
+  uint32_t slot_size, nslots;
+  _Atomic uint32_t *slot_len;  /* bytes requested per slot; 0 = free (release/acquire) */
+  _Atomic uint64_t *slot_id;   /* alloc id per slot */
+  uint32_t *free_stack;        /* free slot indices (pool->lock) */
+  uint32_t nfree;              /* (pool->lock) */
+  struct mem_chunk *next;      /* pool's chunk list (pool->lock) */
+};
+
+struct mem_pool {
+  pthread_mutex_t lock;
+  struct mem_chunk *chunks;    /* (lock) */
+  struct mem_chunk *hint;      /* a chunk with free slots, or NULL (lock) */
+};
+
+/* block.c */
+struct mem_block *mem_block_new(void);
+void mem_block_recycle(struct mem_block *b);
+uint32_t mem_kfd_flags(enum mem_kind kind, unsigned flags);
+int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
+                    struct mem_block **out);
+int mem_block_map(struct mem_block *b, struct kfd_gpu *gpu);
+int mem_block_release(struct mem_block *b);
+void mem_stat_count_kernel_alloc(void);
+
+/* va.c */
+int mem_va_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out);
+void mem_va_release(void *p, size_t size);
+
+/* table.c: granule table for runtime-owned blocks; range list for registered/managed. */
+int mem_table_insert(struct mem_block *b);
+void mem_table_remove(struct mem_block *b);
+struct mem_block *mem_table_find_block(const void *p);
+int mem_ranges_insert(struct mem_block *b);
+struct mem_block *mem_ranges_remove(const void *p);
+struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
+uint64_t mem_next_alloc_id(void);
+
+/* suballoc.c */
+int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out);
+int mem_suballoc_free(struct mem_block *b, const void *p);
+bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
+size_t mem_suballoc_trim(struct kfd_gpu *gpu);
+
+/* All GPUs whose state is open (for MEM_FLAG_ALL_GPUS). Returns the count. */
+int mem_open_gpus(struct kfd_gpu **out, int cap);
+
+#endif

@@ -1,0 +1,193 @@
+/* src/memory/suballoc.c: small allocations carved from cached 2 MiB chunks.
+ *
+ * Size classes are powers of two from 256 B to 1 MiB. Each (GPU, kind, coherence, class) has a
+ * pool: a mutex and a list of chunks, each chunk one kernel allocation cut into equal slots
+ * with a stack of free slot indices. mem_alloc() of a small size is a pool lock and a pop, not
+ * an ioctl; mem_free() a push. Chunks stay cached when empty (mem_trim() returns them). */
+#include "mem_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#define MIN_CLASS_SHIFT 8   /* 256 B: keeps every slot 256-byte aligned */
+#define MAX_CLASS_SHIFT 20  /* 1 MiB */
+#define N_CLASSES (MAX_CLASS_SHIFT - MIN_CLASS_SHIFT + 1)
+#define N_SUBKINDS 4        /* MEM_DEVICE .. MEM_HOST_PINNED */
+#define CHUNK_SIZE MEM_GRANULE
+
+struct mem_gpu_pools {
+  struct mem_pool pools[N_SUBKINDS][2][N_CLASSES];
+};
+
+bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags)
+{
+  return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED &&
+         !(flags & ~(unsigned)MEM_FLAG_COHERENT);
+}
+
+static unsigned class_of(size_t size)
+{
+  unsigned shift = MIN_CLASS_SHIFT;
+  while (((size_t)1 << shift) < size)
+    shift++;
+  return shift - MIN_CLASS_SHIFT;
+}
+
+static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
+{
+  struct mem_gpu_pools *p = __atomic_load_n((struct mem_gpu_pools **)&gpu->mem_state, __ATOMIC_ACQUIRE);
+  struct mem_gpu_pools *expected = NULL;
+
+  if (p)
+    return p;
+  p = calloc(1, sizeof(*p));
+  if (!p)
+    return NULL;
+  for (int k = 0; k < N_SUBKINDS; k++)
+    for (int c = 0; c < 2; c++)
+      for (int s = 0; s < N_CLASSES; s++)
+        pthread_mutex_init(&p->pools[k][c][s].lock, NULL);
+  if (!__atomic_compare_exchange_n((struct mem_gpu_pools **)&gpu->mem_state, &expected, p, false,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    free(p);
+    return expected;
+  }
+  return p;
+}
+
+/* A new chunk for pool (pool->lock held: chunk creation is rare, and holding the lock keeps
+ * two threads from both allocating one). */
+static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind kind,
+                     unsigned flags, uint32_t slot_size, struct mem_chunk **out)
+{
+  struct mem_chunk *c = calloc(1, sizeof(*c));
+  int err;
+
+  if (!c)
+    return -ENOMEM;
+  c->slot_size = slot_size;
+  c->nslots = CHUNK_SIZE / slot_size;
+  c->pool = pool;
+  c->slot_len = calloc(c->nslots, sizeof(*c->slot_len));
+  c->slot_id = calloc(c->nslots, sizeof(*c->slot_id));
+  c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
+  if (!c->slot_len || !c->slot_id || !c->free_stack) {
+    err = -ENOMEM;
+    goto fail;
+  }
+  err = mem_block_alloc(gpu, CHUNK_SIZE, kind, flags, &c->block);
+  if (err)
+    goto fail;
+  c->block->chunk = c;
+  for (uint32_t i = 0; i < c->nslots; i++)
+    c->free_stack[i] = c->nslots - 1 - i; /* pop order: slot 0 first */
+  c->nfree = c->nslots;
+  err = mem_table_insert(c->block);
+  if (err) {
+    mem_block_release(c->block);
+    goto fail;
+  }
+  atomic_store_explicit(&c->block->live, true, memory_order_release);
+  c->next = pool->chunks;
+  pool->chunks = c;
+  *out = c;
+  return 0;
+fail:
+  free(c->slot_len);
+  free((void *)c->slot_id);
+  free(c->free_stack);
+  free(c);
+  return err;
+}
+
+int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out)
+{
+  struct mem_gpu_pools *pools = gpu_pools(gpu);
+  unsigned cls = class_of(size);
+  struct mem_pool *pool;
+  struct mem_chunk *c;
+  uint32_t slot;
+  int err = 0;
+
+  if (!pools)
+    return -ENOMEM;
+  pool = &pools->pools[kind][(flags & MEM_FLAG_COHERENT) ? 1 : 0][cls];
+  pthread_mutex_lock(&pool->lock);
+  c = pool->hint;
+  if (!c || !c->nfree) {
+    for (c = pool->chunks; c && !c->nfree; c = c->next)
+      ;
+    if (!c)
+      err = chunk_new(gpu, pool, kind, flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    pool->hint = c;
+  }
+  if (!err) {
+    slot = c->free_stack[--c->nfree];
+    atomic_store_explicit(&c->slot_id[slot], mem_next_alloc_id(), memory_order_relaxed);
+    /* Publishes the slot to lock-free mem_lookup() readers. */
+    atomic_store_explicit(&c->slot_len[slot], (uint32_t)size, memory_order_release);
+    *out = (char *)c->block->base + (size_t)slot * c->slot_size;
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return err;
+}
+
+int mem_suballoc_free(struct mem_block *b, const void *p)
+{
+  struct mem_chunk *c = b->chunk;
+  size_t off = (size_t)((const char *)p - (const char *)b->base);
+  uint32_t slot, len;
+
+  if (off % c->slot_size)
+    return -EINVAL; /* interior pointer */
+  slot = (uint32_t)(off / c->slot_size);
+  if (slot >= c->nslots)
+    return -EINVAL;
+  len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
+  /* The exchange makes a double free (or two racing frees) fail instead of pushing twice. */
+  if (!len || !atomic_compare_exchange_strong(&c->slot_len[slot], &len, 0))
+    return -EINVAL;
+  pthread_mutex_lock(&c->pool->lock);
+  c->free_stack[c->nfree++] = slot;
+  if (!c->pool->hint || !c->pool->hint->nfree)
+    c->pool->hint = c;
+  pthread_mutex_unlock(&c->pool->lock);
+  return 0;
+}
+
+/* Release empty chunks of every pool of gpu. */
+size_t mem_suballoc_trim(struct kfd_gpu *gpu)
+{
+  struct mem_gpu_pools *pools = gpu ? __atomic_load_n((struct mem_gpu_pools **)&gpu->mem_state,
+                                                      __ATOMIC_ACQUIRE) : NULL;
+  size_t released = 0;
+
+  if (!pools)
+    return 0;
+  for (int k = 0; k < N_SUBKINDS; k++)
+    for (int co = 0; co < 2; co++)
+      for (int s = 0; s < N_CLASSES; s++) {
+        struct mem_pool *pool = &pools->pools[k][co][s];
+        pthread_mutex_lock(&pool->lock);
+        struct mem_chunk **link = &pool->chunks;
+        while (*link) {
+          struct mem_chunk *c = *link;
+          if (c->nfree != c->nslots) {
+            link = &c->next;
+            continue;
+          }
+          *link = c->next;
+          mem_table_remove(c->block);
+          atomic_store_explicit(&c->block->live, false, memory_order_release);
+          released += c->block->alloc_size;
+          mem_block_release(c->block);
+          /* The slot arrays may still be read by a racing lookup that found the block before
+           * it was removed; they are leaked rather than freed (trim is rare). */
+          free(c->free_stack);
+          c->free_stack = NULL;
+        }
+        pool->hint = NULL;
+        pthread_mutex_unlock(&pool->lock);
+      }
+  return released;
+}

@@ -1,0 +1,191 @@
+/* src/memory/table.c: the address -> allocation table.
+ *
+ * Runtime-owned blocks (device and pinned allocations, sub-allocator chunks) start on a 2 MiB
+ * granule and own every granule of their reservation, so a two-level radix table indexed by
+ * address >> 21 finds them with two acquire loads and no lock. Leaves are allocated on demand
+ * with a CAS and never freed.
+ *
+ * Registered host memory and managed ranges start anywhere (user addresses), so they live in a
+ * sorted array under a rwlock; lookups only take that lock while such ranges exist. */
+#include "mem_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LEAF_BITS 13
+#define TOP_BITS 14 /* 48-bit user addresses: 48 - 21 = 27 bits of granule index */
+#define LEAF_SIZE (1u << LEAF_BITS)
+
+typedef _Atomic(struct mem_block *) slot_t;
+static _Atomic(slot_t *) top[1u << TOP_BITS];
+static _Atomic uint64_t alloc_ids = 1;
+
+uint64_t mem_next_alloc_id(void)
+{
+  return atomic_fetch_add_explicit(&alloc_ids, 1, memory_order_relaxed);
+}
+
+static slot_t *leaf_for(uint64_t granule, bool create)
+{
+  uint64_t t = granule >> LEAF_BITS;
+  slot_t *leaf;
+
+  if (t >= (1u << TOP_BITS))
+    return NULL;
+  leaf = atomic_load_explicit(&top[t], memory_order_acquire);
+  if (leaf || !create)
+    return leaf;
+  slot_t *fresh = calloc(LEAF_SIZE, sizeof(slot_t));
+  if (!fresh)
+    return NULL;
+  slot_t *expected = NULL;
+  if (!atomic_compare_exchange_strong_explicit(&top[t], &expected, fresh, memory_order_acq_rel,
+                                               memory_order_acquire)) {
+    free(fresh);
+    return expected;
+  }
+  return fresh;
+}
+
+static int set_range(struct mem_block *b, struct mem_block *value, bool create)
+{
+  uint64_t first = (uint64_t)(uintptr_t)b->reservation >> MEM_GRANULE_SHIFT;
+  uint64_t last = ((uint64_t)(uintptr_t)b->reservation + b->reservation_size - 1) >> MEM_GRANULE_SHIFT;
+
+  for (uint64_t g = first; g <= last; g++) {
+    slot_t *leaf = leaf_for(g, create);
+    if (!leaf)
+      return create ? -ENOMEM : 0;
+    atomic_store_explicit(&leaf[g & (LEAF_SIZE - 1)], value, memory_order_release);
+  }
+  return 0;
+}
+
+int mem_table_insert(struct mem_block *b)
+{
+  int err;
+
+  if (!b->reservation || ((uintptr_t)b->reservation & (MEM_GRANULE - 1)))
+    return -EINVAL;
+  err = set_range(b, b, true);
+  if (err)
+    set_range(b, NULL, false);
+  return err;
+}
+
+void mem_table_remove(struct mem_block *b)
+{
+  set_range(b, NULL, false);
+}
+
+struct mem_block *mem_table_find_block(const void *p)
+{
+  uint64_t g = (uint64_t)(uintptr_t)p >> MEM_GRANULE_SHIFT;
+  slot_t *leaf = leaf_for(g, false);
+  struct mem_block *b;
+
+  if (!leaf)
+    return NULL;
+  b = atomic_load_explicit(&leaf[g & (LEAF_SIZE - 1)], memory_order_acquire);
+  if (!b || !atomic_load_explicit(&b->live, memory_order_acquire))
+    return NULL;
+  return b;
+}
+
+/* ---- registered and managed ranges ------------------------------------------------------- */
+
+static pthread_rwlock_t ranges_lock = PTHREAD_RWLOCK_INITIALIZER;
+static struct mem_block **ranges;     /* sorted by base (ranges_lock) */
+static size_t n_ranges, cap_ranges;   /* (ranges_lock) */
+static _Atomic size_t ranges_published; /* n_ranges, readable without the lock */
+
+/* First index whose base is > p. */
+static size_t upper_bound(uintptr_t p)
+{
+  size_t lo = 0, hi = n_ranges;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if ((uintptr_t)ranges[mid]->base <= p)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+static bool overlaps(const struct mem_block *b, uintptr_t start, size_t len)
+{
+  uintptr_t bs = (uintptr_t)b->base;
+  return start < bs + b->size && bs < start + len;
+}
+
+int mem_ranges_insert(struct mem_block *b)
+{
+  size_t i;
+  int err = 0;
+
+  pthread_rwlock_wrlock(&ranges_lock);
+  i = upper_bound((uintptr_t)b->base);
+  if ((i > 0 && overlaps(ranges[i - 1], (uintptr_t)b->base, b->size)) ||
+      (i < n_ranges && overlaps(ranges[i], (uintptr_t)b->base, b->size))) {
+    err = -EEXIST;
+    goto out;
+  }
+  if (n_ranges == cap_ranges) {
+    size_t cap = cap_ranges ? cap_ranges * 2 : 64;
+    struct mem_block **grown = realloc(ranges, cap * sizeof(*grown));
+    if (!grown) {
+      err = -ENOMEM;
+      goto out;
+    }
+    ranges = grown;
+    cap_ranges = cap;
+  }
+  memmove(&ranges[i + 1], &ranges[i], (n_ranges - i) * sizeof(*ranges));
+  ranges[i] = b;
+  n_ranges++;
+  atomic_store_explicit(&ranges_published, n_ranges, memory_order_release);
+out:
+  pthread_rwlock_unlock(&ranges_lock);
+  return err;
+}
+
+struct mem_block *mem_ranges_remove(const void *p)
+{
+  struct mem_block *b = NULL;
+  size_t i;
+
+  pthread_rwlock_wrlock(&ranges_lock);
+  i = upper_bound((uintptr_t)p);
+  if (i > 0 && ranges[i - 1]->base == p) {
+    b = ranges[i - 1];
+    memmove(&ranges[i - 1], &ranges[i], (n_ranges - i) * sizeof(*ranges));
+    n_ranges--;
+    atomic_store_explicit(&ranges_published, n_ranges, memory_order_release);
+  }
+  pthread_rwlock_unlock(&ranges_lock);
+  return b;
+}
+
+/* The range containing p (len 1), or with len > 1 any range overlapping [p, p+len) (sets
+ * *overlap). Returns NULL if none. The block stays valid after the lock is dropped (type-stable). */
+struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap)
+{
+  struct mem_block *b = NULL;
+  size_t i;
+
+  if (overlap)
+    *overlap = false;
+  if (!atomic_load_explicit(&ranges_published, memory_order_acquire))
+    return NULL;
+  pthread_rwlock_rdlock(&ranges_lock);
+  i = upper_bound((uintptr_t)p + (len ? len - 1 : 0));
+  if (i > 0 && overlaps(ranges[i - 1], (uintptr_t)p, len ? len : 1)) {
+    b = ranges[i - 1];
+    if (overlap)
+      *overlap = true;
+  }
+  pthread_rwlock_unlock(&ranges_lock);
+  return b;
+}

@@ -1,0 +1,79 @@
+/* src/queues: AQL compute queues.
+ *
+ * Built by hand as ROCr builds them (amd_aql_queue.cpp): a ring of 64-byte AQL packets (a power of
+ * two), an amd_queue_t in front of it (read/write dispatch ids, queue properties, scratch fields),
+ * the EOP buffer and the CWSR save area sized as the kernel checks them (kfd_queue.c), then
+ * CREATE_QUEUE and the doorbell page of the kfd fd.
+ *
+ * Submission is multi-producer: a slot is claimed by an atomic fetch-add of the write dispatch
+ * id, so concurrent submitters never take a lock. Each packet slot owns a fixed kernarg slot
+ * (AQL_KERNARG_SLOT_SIZE bytes) that is reusable exactly when the packet slot is.
+ */
+#ifndef HIPKFD_AQL_H
+#define HIPKFD_AQL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct kfd_gpu;
+struct signal;
+struct aql_queue;
+
+/* Bytes of kernarg memory tied to each packet slot (the explicit + hidden arguments of one
+ * dispatch). A dispatch with a larger kernarg block gets -E2BIG. */
+#define AQL_KERNARG_SLOT_SIZE 4096u
+
+/* A kernel dispatch. grid is in work-items, as the AQL packet wants. */
+struct aql_dispatch {
+  uint64_t kernel_object;       /* GPU VA of the 64-byte kernel descriptor */
+  const void *kernarg;          /* host bytes copied into the slot's kernarg memory (may be NULL) */
+  uint32_t kernarg_size;
+  uint32_t kernarg_align;       /* power of two <= 64; 0 means 16 */
+  uint32_t grid[3];
+  uint16_t block[3];
+  uint16_t dims;                /* 1..3 */
+  uint32_t group_segment_size;  /* static + dynamic LDS bytes */
+  uint32_t private_segment_size; /* scratch bytes per work-item */
+};
+
+/* Create a queue of [in] packets slots (a power of two, 64..2^20; rounded up) at [in] priority
+ * (-1 low, 0 normal, 1 high; mapped to KFD 0..15). [out] out. Returns 0 or -errno. */
+int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct aql_queue **out);
+
+/* Wait for the queue to drain (non-blocking spin), DESTROY_QUEUE, free its memory. NULL is a
+ * no-op. Returns 0 or -errno. */
+int aql_queue_destroy(struct aql_queue *q);
+
+/* Submit a kernel dispatch: claim a slot, copy the kernarg bytes into the slot's kernarg memory,
+ * write the packet body, release-store the header, ring the doorbell. [in] completion: may be
+ * NULL. [in] barrier: set the packet's barrier bit (wait for all previous packets first).
+ * [out] packet_id: the write index used (may be NULL). Waits for a free slot if the ring is full.
+ * Returns 0 or -errno (-EINVAL bad dims/sizes, -E2BIG kernargs too large, -EIO/-EFAULT queue in
+ * error). */
+int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
+                        bool barrier, uint64_t *packet_id);
+
+/* Submit barrier-AND packets waiting for all of [in] deps ([in] ndeps >= 0; NULL entries are
+ * skipped; more than 5 deps become a chain of packets). [in] completion: may be NULL.
+ * [out] packet_id of the last packet. Returns 0 or -errno. */
+int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int ndeps,
+                           struct signal *completion, uint64_t *packet_id);
+
+/* Wait until every packet submitted so far has been consumed by the CP and completed.
+ * [in] blocking: sleep on the queue's internal signal rather than spin. Returns 0 or -errno. */
+int aql_queue_wait_idle(struct aql_queue *q, bool blocking);
+
+/* True when the CP's read index has caught up with the write index (acquire load, no syscall). */
+bool aql_queue_idle(const struct aql_queue *q);
+
+/* 0 when healthy; -EFAULT after a memory fault on this queue's GPU, -EIO after any other queue
+ * error (the queue_inactive_signal's value, as ROCr decodes it). */
+int aql_queue_error(const struct aql_queue *q);
+
+/* GPU VA of the amd_queue_t (what a kernel's queue_ptr holds). */
+uint64_t aql_queue_va(const struct aql_queue *q);
+
+/* The KFD queue id (for debugging and tests). */
+uint32_t aql_queue_id(const struct aql_queue *q);
+
+#endif
