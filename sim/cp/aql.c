@@ -19,9 +19,47 @@
 #define AQL_MAX_BATCH 64          /* packets per call before the worker re-checks stop */
 #define AQL_MAX_WORKGROUP 1024u   /* work-items per workgroup on gfx9 */
 #define AQL_MAX_LDS (64u << 10)   /* group segment bytes per workgroup on gfx90a/gfx942 */
-#define CP_QERR_GROUP_TOO_LARGE 0x40u
 
 /* ---- errors ---- */
+
+/* KFD exception codes (kfd_ioctl.h EC_QUEUE_*) for a CP_QERR_* bit, as the exception path
+ * reports them. */
+static unsigned qerr_to_exception(uint32_t code)
+{
+  switch (code) {
+  case CP_QERR_ILLEGAL_INSTRUCTION: return 4;   /* EC_QUEUE_WAVE_ILLEGAL_INSTRUCTION */
+  case CP_QERR_MEMORY_VIOLATION: return 5;      /* EC_QUEUE_WAVE_MEMORY_VIOLATION */
+  case CP_QERR_DEBUG_TRAP: return 2;            /* EC_QUEUE_WAVE_TRAP */
+  case CP_QERR_INVALID_DIM: return 16;          /* EC_QUEUE_PACKET_DISPATCH_DIM_INVALID */
+  case CP_QERR_INVALID_GROUP_MEM: return 17;    /* ..._GROUP_SEGMENT_SIZE_INVALID */
+  case CP_QERR_INVALID_CODE: return 18;         /* ..._CODE_INVALID */
+  case CP_QERR_INVALID_PACKET: return 20;       /* EC_QUEUE_PACKET_UNSUPPORTED */
+  case CP_QERR_GROUP_TOO_LARGE: return 21;      /* ..._WORK_GROUP_SIZE_INVALID */
+  case CP_QERR_INVALID_VENDOR_PACKET: return 23;/* EC_QUEUE_PACKET_VENDOR_UNSUPPORTED */
+  default: return 0;
+  }
+}
+
+/* The exception path of runtimes that enabled KFD exception reporting: libhsakmt 5.2.3 puts
+ * an HsaUserContextSaveAreaHeader at the start of the CWSR area (ErrorReason pointer at +24,
+ * ErrorEventId at +32); the error's exception bit is ORed into *ErrorReason and the event
+ * raised. Without a pointer there (ROCr without exception support) nothing is written. */
+static void aql_report_exception(struct sim_cp_queue *q, uint32_t code)
+{
+  unsigned ec = qerr_to_exception(code);
+  if (!ec || !q->desc.ctx_save_restore)
+    return;
+  volatile uint64_t *reason_ptr = cp_mem_u64(q->gpu, q->desc.ctx_save_restore + 24, false);
+  volatile uint32_t *event_id = cp_mem_u32(q->gpu, q->desc.ctx_save_restore + 32, false);
+  if (!reason_ptr || !event_id || !*reason_ptr)
+    return;
+  volatile uint64_t *reason = cp_mem_u64(q->gpu, *reason_ptr, true);
+  if (!reason)
+    return;
+  __atomic_fetch_or(reason, 1ull << (ec - 1), __ATOMIC_RELEASE);
+  if (*event_id)
+    sim_event_interrupt(q->gpu, *event_id, 32);
+}
 
 /* Stop the queue and tell user space why: ROCr 5.2.3 waits on amd_queue_t's
  * queue_inactive_signal for a non-zero value and decodes the CP_QERR_* bits; the signal is an
@@ -31,6 +69,7 @@ static enum cp_status aql_fail(struct sim_cp_queue *q, uint32_t code, const char
   atomic_store(&q->failed, true);
   sim_log("cp: gpu %u AQL queue %u stopped: %s (queue error 0x%x)", sim_gpu_id(q->gpu),
           q->desc.queue_id, why, code);
+  aql_report_exception(q, code);
   if (!q->amd_queue_va)
     return CP_FAILED;
   volatile uint64_t *sig = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);

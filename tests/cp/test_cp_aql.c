@@ -361,3 +361,35 @@ Test(cp_aql, refused_scratch_request_stops_the_queue)
   cr_assert_eq(sig_value(done), 1);
   sim_cp_queue_destroy(a.q);
 }
+
+/* The KFD exception path: libhsakmt's CWSR header names the exception signal's payload. */
+Test(cp_aql, errors_also_reach_the_cwsr_header_error_reason)
+{
+  fake_reset_events();
+  void *cwsr, *payload;
+  uint64_t cwsr_va = gva_alloc(4096, &cwsr), payload_va = gva_alloc(8, &payload);
+  memcpy((uint8_t *)cwsr + 24, &payload_va, 8);
+  uint32_t ev = 31;
+  memcpy((uint8_t *)cwsr + 32, &ev, 4);
+  struct haql a;
+  void *p;
+  memset(&a, 0, sizeof(a));
+  a.slots = 16;
+  a.ring_va = gva_alloc(16 * 64, &p);
+  a.ring = p;
+  a.amdq_va = gva_alloc(256, &p);
+  a.amdq = p;
+  struct sim_queue_desc d = {
+    .queue_id = 1, .type = 2, .percentage = 100, .ring_base = a.ring_va, .ring_size = 16 * 64,
+    .read_pointer = a.amdq_va + 128, .write_pointer = a.amdq_va + 56,
+    .ctx_save_restore = cwsr_va, .doorbell = (volatile uint64_t *)&a.doorbell,
+  };
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &a.q), 0);
+  uint32_t pkt[16] = {0};
+  pkt[0] = aql_header(4, false); /* agent dispatch: EC_QUEUE_PACKET_UNSUPPORTED (20) */
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_interrupt_count() == 1);
+  cr_assert_eq(*(uint64_t *)payload, 1ull << 19);
+  cr_assert_eq(fake_last_interrupt_id(), 31u);
+  sim_cp_queue_destroy(a.q);
+}
