@@ -42,6 +42,7 @@
 
 /* sim_queue_desc.type values (kfd_ioctl.h KFD_IOC_QUEUE_TYPE_*), spelled here so that sim/cp
  * does not depend on which UAPI header is on the include path. */
+#define CP_QUEUE_TYPE_COMPUTE_PM4 0x0u
 #define CP_QUEUE_TYPE_COMPUTE_AQL 0x2u
 #define CP_QUEUE_TYPE_SDMA 0x1u
 #define CP_QUEUE_TYPE_SDMA_XGMI 0x3u

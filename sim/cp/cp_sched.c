@@ -240,6 +240,8 @@ static int desc_check(const struct sim_queue_desc *d)
   case CP_QUEUE_TYPE_SDMA_XGMI:
   case CP_QUEUE_TYPE_SDMA_BY_ENG_ID:
     break;
+  case CP_QUEUE_TYPE_COMPUTE_PM4:
+    return -ENOSYS; /* PM4 compute rings (kfdtest uses them; ROCr does not): not emulated */
   default:
     return -EINVAL;
   }

@@ -306,6 +306,8 @@ Test(cp_aql, bad_descriptors_are_rejected)
   d.ring_size = 4096;
   d.type = 9;
   cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "unknown queue type");
+  d.type = 0;
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -38, "PM4 compute queues are not emulated");
   d.type = 2;
   d.doorbell = NULL;
   cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "no doorbell");
