@@ -175,8 +175,8 @@ static enum cp_status aql_ensure_scratch(struct sim_cp_queue *q, const struct aq
       sim_log("cp: queue %u: scratch request refused (%lld)", q->desc.queue_id, (long long)v);
       return CP_FAILED;
     }
-    if (!enough)
-      sim_log("cp: queue %u: scratch still smaller than the dispatch asks", q->desc.queue_id);
+    sim_log("cp: queue %u: scratch granted, tmpring 0x%x (%s)", q->desc.queue_id, tmp,
+            enough ? "enough" : "still smaller than the dispatch asks");
     return CP_DONE;
   }
   if (enough || !sig)
@@ -185,6 +185,8 @@ static enum cp_status aql_ensure_scratch(struct sim_cp_queue *q, const struct aq
   if (cp_signal_store(q->gpu, sig, CP_QERR_INSUFFICIENT_SCRATCH, &fault_va))
     return aql_fault(q, fault_va, true);
   q->scratch_requested = true;
+  sim_log("cp: queue %u: dispatch needs %llu KiB of scratch per wave, tmpring 0x%x: asking",
+          q->desc.queue_id, (unsigned long long)need_kib, tmp);
   return CP_BLOCKED;
 }
 
