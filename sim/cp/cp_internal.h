@@ -1,10 +1,10 @@
 /* kfdsim command processors: state shared by the scheduler (cp_sched.c), the AQL engine (aql.c,
  * pm4.c), the SDMA engine (sdma.c) and the GPU memory helpers (cp_mem.c). Not a public header.
  *
- * Threads: one doorbell watcher per GPU (it exists while the GPU has queues) and one worker per
- * queue. The watcher polls the doorbells of its GPU's queues, briefly after activity and then
- * every CP_IDLE_POLL_NS, and wakes the workers; a worker sleeps on the GPU's condition variable
- * while its ring is empty, so an idle process costs one timed wakeup per GPU per millisecond.
+ * Threads: one doorbell watcher per process (it exists while any queue does) and one worker per
+ * queue. The watcher polls the doorbells of every queue, often after activity and then ever
+ * more slowly, and wakes the workers; a worker sleeps on the GPU's condition variable
+ * while its ring is empty, so an idle process costs one timed wakeup every few milliseconds.
  */
 #ifndef KFDSIM_CP_INTERNAL_H
 #define KFDSIM_CP_INTERNAL_H
@@ -84,9 +84,6 @@ struct cp_gpu {
   uint64_t kicks;             /* protected by lock: bumped with every broadcast */
   struct sim_cp_queue *queues;/* protected by lock */
   unsigned nqueues;           /* protected by lock */
-  pthread_t watcher;
-  bool watcher_running;       /* protected by lock */
-  bool watcher_stop;          /* protected by lock */
 };
 
 /* ---- cp_sched.c ---- */
