@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define PAGE 4096u
 #define MIN_PACKETS 64u       /* 64 x 64 B = one page: the ring BO must be exactly the ring */
@@ -421,8 +422,9 @@ int aql_queue_destroy(struct aql_queue *q)
 
   if (!q)
     return 0;
-  if (!aql_queue_error(q))
-    aql_queue_wait_idle(q, true);
+  /* Drain, but never wait forever on a CP that stopped (10 s without the queue going idle). */
+  for (int i = 0; i < 100 && !aql_queue_error(q) && !aql_queue_idle(q); i++)
+    usleep(100000);
   /* The queue goes first: the kernel holds references on its buffers until then. */
   err = kfd_destroy_queue(q->queue_id);
   free_buffers(q);
