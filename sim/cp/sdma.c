@@ -348,6 +348,7 @@ enum cp_status cp_sdma_run(struct sim_cp_queue *q)
     q->sdma_atomic_tries = 0;
     /* Release: the packet's effects are visible before the progress that reports them. */
     __atomic_store_n(rdp, rptr + (uint64_t)ndw * 4, __ATOMIC_RELEASE);
+    q->consumed++;
   }
   return CP_DONE;
 }

@@ -180,7 +180,7 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
     r = -EINVAL;
   if (!r) {
     r = d->fn(kdata);
-    SIM_DBG("ioctl %s (size %zu) -> %d", d->name + 10, usize, r);
+    SIM_DBG("ioctl %s (size %zu) -> %d", d->name + 11, usize, r);
     if (_IOC_DIR(cmd) & _IOC_READ)
       memcpy(arg, kdata, usize);
   }

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <signal.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -385,9 +386,36 @@ static int write_drm_node(const struct sim_gpu *g)
   return 0;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+/* Trees of processes that ended without running exit handlers (_exit, SIGKILL: Criterion's
+ * workers, crashed programs) are removed by the next process that builds one. */
+static void sweep_stale_trees(const char *tmp)
+{
+  DIR *d = opendir(tmp);
+  struct dirent *e;
+  if (!d)
+    return;
+  while ((e = readdir(d))) {
+    int pid;
+    char suffix[16], path[512];
+    struct stat st;
+    if (sscanf(e->d_name, "kfdsim-%d-%15s", &pid, suffix) != 2 || pid <= 0 || pid == getpid())
+      continue;
+    snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name);
+    if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+      continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH)
+      continue;
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+  closedir(d);
+}
+
 int sim_sysfs_build(void)
 {
   const char *tmp = getenv("TMPDIR");
+  sweep_stale_trees(tmp && *tmp ? tmp : "/tmp");
   snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX",
            tmp && *tmp ? tmp : "/tmp", (int)getpid());
   if (!mkdtemp(sim_drv.sysfs_root))
