@@ -3,10 +3,11 @@
  * Doorbells are plain memory in the doorbell page: user space writes them without telling
  * anyone, so somebody must look. The watcher looks at every doorbell of every GPU, often right
  * after it last saw one change, then every millisecond, then every few milliseconds
- * (cp_internal.h), sleeping on a condition variable that sim_cp_kick() signals (the driver kicks
- * on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
- * period). Workers sleep on the same condition variable while their ring is empty. An idle
- * process therefore costs one short timed wakeup every few milliseconds, however many GPUs.
+ * (cp_internal.h), and wakes the GPU's workers when one changed. Workers sleep on their GPU's
+ * condition variable while their ring is empty; sim_cp_kick() broadcasts it too (the driver
+ * kicks on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the
+ * poll period). An idle process therefore costs one short timed wakeup every few milliseconds,
+ * however many GPUs it has.
  *
  * Locking: g_lock (global) serialises queue creation and destruction, starting and stopping the
  * watcher, and guards the GPU table; g_watch.lock only the watcher's stop flag;
