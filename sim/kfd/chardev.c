@@ -107,7 +107,10 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
     sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
   }
-  SIM_DBG("open %s%u", kind == SIM_FILE_KFD ? "/dev/kfd" : "/dev/dri/renderD", kind == SIM_FILE_KFD ? 0 : minor);
+  if (kind == SIM_FILE_KFD)
+    SIM_DBG("open /dev/kfd");
+  else
+    SIM_DBG("open /dev/dri/renderD%u", minor);
   return f;
 }
 
