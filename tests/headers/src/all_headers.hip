@@ -13,5 +13,6 @@
 #include <hip/math_functions.h>
 #include <hip/device_functions.h>
 #include <hip/hip_version.h>
+#include <hip/channel_descriptor.h>
 
 __global__ void all_headers_kernel(int *p) { p[threadIdx.x] = HIP_VERSION_MAJOR; }
