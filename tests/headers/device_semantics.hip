@@ -435,6 +435,32 @@ static void test_intrinsics() {
   }
 }
 
+// ---- grid-wide synchronisation (cooperative launch) ----
+__global__ void grid_kernel(int *data, int *out, int *valid) {
+  cg::grid_group grid = cg::this_grid();
+  const unsigned int rank = grid.thread_rank();
+  valid[rank] = grid.is_valid();
+  data[rank] = (int)rank * 2 + 1;
+  grid.sync();
+  // Read what a thread of another block wrote before the barrier.
+  out[rank] = data[(rank + blockDim.x) % grid.size()];
+}
+
+static void test_grid() {
+  const int blocks = 4, threads = 64, n = blocks * threads;
+  device_buffer<int> data(n), out(n), valid(n);
+  int *d = data.ptr, *o = out.ptr, *v = valid.ptr;
+  void *args[] = {&d, &o, &v};
+  HIP_CHECK(hipLaunchCooperativeKernel((const void *)grid_kernel, dim3(blocks), dim3(threads), args,
+                                       0, 0));
+  sync();
+  std::vector<int> ho = out.read(), hv = valid.read();
+  for (int i = 0; i < n; ++i) {
+    CHECK_EQ("grid_group.is_valid", i, hv[i], 1);
+    CHECK_EQ("grid_group.sync", i, ho[i], ((i + threads) % n) * 2 + 1);
+  }
+}
+
 // ---- device printf through hostcall ----
 __global__ void printf_kernel(int tag) {
   if (threadIdx.x == 0 && blockIdx.x == 1)
@@ -450,18 +476,18 @@ static void test_printf() {
 
 int main(int argc, char **argv) {
   // argv[1], if given, names the one group to run (index, warp, sync, atomics, coop,
-  // intrinsics, printf), or "core" for every group but printf (which needs the runtime's
-  // hostcall service).
+  // intrinsics, grid, printf), or "core" for every group but grid and printf (which need the
+  // runtime's cooperative launch and hostcall service).
   const char *only = argc > 1 ? argv[1] : nullptr;
   const struct {
     const char *name;
     void (*run)();
   } groups[] = {{"index", test_index},       {"warp", test_warp},   {"sync", test_sync},
                 {"atomics", test_atomics},   {"coop", test_coop},   {"intrinsics", test_intrinsics},
-                {"printf", test_printf}};
+                {"grid", test_grid},         {"printf", test_printf}};
   for (const auto &g : groups) {
     if (only && std::strcmp(only, "core") == 0) {
-      if (std::strcmp(g.name, "printf") == 0) continue;
+      if (std::strcmp(g.name, "printf") == 0 || std::strcmp(g.name, "grid") == 0) continue;
     } else if (only && std::strcmp(only, g.name) != 0) {
       continue;
     }
