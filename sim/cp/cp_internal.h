@@ -4,7 +4,7 @@
  * Threads: one doorbell watcher per process (it exists while any queue does) and one worker per
  * queue. The watcher polls the doorbells of every queue, often after activity and then ever
  * more slowly, and wakes the workers; a worker sleeps on the GPU's condition variable
- * while its ring is empty, so an idle process costs one timed wakeup every few milliseconds.
+ * while its ring is empty, so an idle process costs one timed wakeup every 10 ms.
  */
 #ifndef KFDSIM_CP_INTERNAL_H
 #define KFDSIM_CP_INTERNAL_H
@@ -17,15 +17,16 @@
 #include "sim.h"
 
 /* The watcher's poll period by time since it last saw a doorbell change. Each timed wakeup
- * costs about 25 us of CPU on the 2-core VMs here, so the steady idle period is 4 ms
- * (about 0.6% of a core); waiters do not depend on it, the driver kicks on WAIT_EVENTS. */
-#define CP_BUSY_POLL_NS 100000ull      /* right after activity ... */
-#define CP_BUSY_WINDOW_NS 2000000ull   /* ... for 2 ms */
-#define CP_IDLE_POLL_NS 1000000ull     /* then every 1 ms ... */
-#define CP_IDLE_WINDOW_NS 100000000ull /* ... for 100 ms */
-#ifndef CP_DEEP_IDLE_POLL_NS
-#define CP_DEEP_IDLE_POLL_NS 4000000ull /* then every 4 ms */
-#endif
+ * costs 25 us of CPU or more on the shared 2-core VMs here, so the period grows with idleness;
+ * waiters do not depend on it (the driver kicks on WAIT_EVENTS), only a submission nobody waits
+ * for yet does, after a long idle stretch. */
+#define CP_BUSY_POLL_NS 100000ull          /* right after activity ... */
+#define CP_BUSY_WINDOW_NS 2000000ull       /* ... for 2 ms */
+#define CP_IDLE_POLL_NS 1000000ull         /* then every 1 ms ... */
+#define CP_IDLE_WINDOW_NS 100000000ull     /* ... up to 100 ms */
+#define CP_DEEP_IDLE_POLL_NS 4000000ull    /* then every 4 ms ... */
+#define CP_DEEP_IDLE_WINDOW_NS 1000000000ull /* ... up to 1 s */
+#define CP_DORMANT_POLL_NS 10000000ull     /* then every 10 ms */
 
 /* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
  * (AqlQueue::DynamicScratchHandler): one bit per cause. */

@@ -2,11 +2,12 @@
  *
  * Doorbells are plain memory in the doorbell page: user space writes them without telling
  * anyone, so somebody must look. The watcher looks at every doorbell of every GPU, often right
- * after it last saw one change, then every millisecond, then every few milliseconds
- * (cp_internal.h), sleeping on a condition variable that sim_cp_kick() signals (the driver kicks
- * on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
- * period). Workers sleep on the same condition variable while their ring is empty. An idle
- * process therefore costs one short timed wakeup every few milliseconds, however many GPUs.
+ * after it last saw one change, then every millisecond, then ever more slowly (cp_internal.h),
+ * and wakes the GPU's workers when one changed. Workers sleep on their GPU's condition variable
+ * while their ring is empty; sim_cp_kick() broadcasts it too (the driver
+ * kicks on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the
+ * poll period). An idle process therefore costs one short timed wakeup every 10 ms, however
+ * many GPUs it has.
  *
  * Locking: g_lock (global) serialises queue creation and destruction, starting and stopping the
  * watcher, and guards the GPU table; g_watch.lock only the watcher's stop flag;
@@ -158,9 +159,10 @@ static void *watcher_main(void *arg)
     if (changed)
       last_activity = now;
     uint64_t idle = now - last_activity;
-    uint64_t period = idle < CP_BUSY_WINDOW_NS ? CP_BUSY_POLL_NS
-                      : idle < CP_IDLE_WINDOW_NS ? CP_IDLE_POLL_NS
-                                                 : CP_DEEP_IDLE_POLL_NS;
+    uint64_t period = idle < CP_BUSY_WINDOW_NS        ? CP_BUSY_POLL_NS
+                      : idle < CP_IDLE_WINDOW_NS      ? CP_IDLE_POLL_NS
+                      : idle < CP_DEEP_IDLE_WINDOW_NS ? CP_DEEP_IDLE_POLL_NS
+                                                      : CP_DORMANT_POLL_NS;
     struct timespec until = deadline_after(period);
     pthread_mutex_lock(&g_watch.lock);
     if (!g_watch.stop)
@@ -285,7 +287,7 @@ static void *worker_main(void *arg)
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
      * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
     pthread_mutex_lock(&q->cg->lock);
-    struct timespec until = deadline_after(100000000ull);
+    struct timespec until = deadline_after(1000000000ull);
     while (!q->stop && q->cg->kicks == seen)
       if (pthread_cond_timedwait(&q->cg->cond, &q->cg->lock, &until) == ETIMEDOUT)
         break;

@@ -325,6 +325,8 @@ enum cp_status cp_sdma_run(struct sim_cp_queue *q)
       return CP_DONE;
     if ((rptr | wptr) & 3)
       return sdma_bad_packet(q, 0, "read or write pointer not dword aligned");
+    if (wptr - rptr > size)
+      return sdma_bad_packet(q, 0, "write pointer behind the read pointer or a ring ahead of it");
     uint64_t avail = (wptr - rptr) / 4;
     uint64_t off = rptr & (size - 1);
     uint64_t fault_va;

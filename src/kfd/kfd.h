@@ -323,6 +323,11 @@ int kfd_export_dmabuf(uint64_t handle, int *fd);
 /* IMPORT_DMABUF of [in] dmabuf_fd at [in] va on gpu. [out] handle. Returns 0 or -errno. */
 int kfd_import_dmabuf(struct kfd_gpu *gpu, int dmabuf_fd, uint64_t va, uint64_t *handle);
 
+/* SET_XNACK_MODE (KFD >= 1.6) used as a query (xnack_enabled = -1 leaves the mode unchanged).
+ * [out] enabled: whether recoverable page faults (XNACK) are on for this process.
+ * Returns 0 or -errno (-ENOSYS if the driver is too old). */
+int kfd_xnack_mode(bool *enabled);
+
 /* RUNTIME_ENABLE (KFD >= 1.13): tell the driver a runtime owns the process (debugger
  * handshake). [in] r_debug: address of _r_debug; [in] enable. Returns 0 or -errno. */
 int kfd_runtime_enable(uint64_t r_debug, bool enable);

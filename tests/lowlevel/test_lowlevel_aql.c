@@ -3,6 +3,7 @@
 #include "memory/mem.h"
 #include "queues/aql.h"
 #include "queues/signal.h"
+#include "queues/queues_internal.h"
 
 #include <errno.h>
 
@@ -139,5 +140,30 @@ Test(aql, fault_is_reported)
   cr_assert_eq(gpu_id, gpu->gpu_id);
   cr_assert_eq(aql_queue_error(q), -EFAULT);
   cr_assert_eq(aql_queue_wait_idle(q, true), -EFAULT);
+  aql_queue_destroy(q);
+}
+
+/* The CP reads a barrier's dependency signals through the GPU's page tables: one at an address
+ * that was never mapped is a GPU page fault, reported through the memory-exception event. */
+Test(aql, fault_in_barrier_dependency_is_reported)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL;
+  struct signal unmapped = {.abi = (struct amd_signal *)(uintptr_t)0x7e0000000000ull};
+  struct signal *deps[] = {&unmapped};
+  uint64_t va = 0;
+  uint32_t gpu_id = 0;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  cr_assert_eq(aql_queue_error(q), 0);
+  cr_assert_eq(aql_submit_barrier_and(q, deps, 1, done, NULL), 0);
+  cr_assert_eq(event_wait_memory_fault(UINT32_MAX - 1, &va, &gpu_id), 0);
+  cr_assert_eq(gpu_id, gpu->gpu_id);
+  cr_assert_eq(va & ~0xfffull, 0x7e0000000000ull);
+  cr_assert_eq(aql_queue_error(q), -EFAULT);
+  cr_assert_eq(aql_queue_wait_idle(q, true), -EFAULT);
+  cr_assert_eq(signal_load(done), 1, "the faulted barrier never completed");
   aql_queue_destroy(q);
 }

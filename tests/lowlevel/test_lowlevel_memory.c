@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void check_rw(void *p, size_t size, uint8_t seed)
 {
@@ -195,4 +196,94 @@ Test(memory, managed)
   cr_assert_eq(mem_free(p + 1), -EINVAL);
   cr_assert_eq(mem_free(p), 0);
   cr_assert_eq(mem_lookup(p, &info), -ENOENT);
+}
+
+Test(memory, out_of_memory_is_an_error)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  void *p = (void *)1;
+
+  cr_assert_lt(mem_alloc(gpu, 1ull << 50, MEM_DEVICE, 0, &p), 0);
+  cr_assert_null(p);
+  cr_assert_lt(mem_alloc(gpu, SIZE_MAX - 4095, MEM_DEVICE, 0, &p), 0);
+  cr_assert_null(p);
+}
+
+#include <pthread.h>
+
+struct worker {
+  struct kfd_gpu *gpu;
+  int failures;
+};
+
+static void *alloc_worker(void *arg)
+{
+  struct worker *w = arg;
+  void *p[32];
+
+  for (int round = 0; round < 200; round++) {
+    for (int i = 0; i < 32; i++) {
+      if (mem_alloc(w->gpu, 64u << (i % 8), MEM_DEVICE, 0, &p[i]) != 0) {
+        w->failures++;
+        p[i] = NULL;
+      }
+    }
+    for (int i = 0; i < 32; i++) {
+      struct mem_info info;
+      if (p[i] && (mem_lookup((char *)p[i] + (64u << (i % 8)) - 1, &info) != 0 || info.base != p[i]))
+        w->failures++;
+      if (p[i])
+        *(volatile int *)p[i] = round; /* the slot is this thread's alone */
+    }
+    for (int i = 0; i < 32; i++)
+      if (p[i] && mem_free(p[i]) != 0)
+        w->failures++;
+  }
+  return NULL;
+}
+
+Test(memory, concurrent_alloc_lookup_free)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct worker w[4];
+  pthread_t t[4];
+
+  for (int i = 0; i < 4; i++) {
+    w[i] = (struct worker){gpu, 0};
+    cr_assert_eq(pthread_create(&t[i], NULL, alloc_worker, &w[i]), 0);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(t[i], NULL);
+    cr_assert_eq(w[i].failures, 0, "thread %d", i);
+  }
+}
+
+Test(memory, ipc_export_import_same_process)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  uint32_t *src = NULL, *view = NULL;
+  uint64_t offset = 0;
+  size_t size = 0;
+  int fd = -1;
+
+  cr_assert_eq(mem_alloc(gpu, 3u << 20, MEM_DEVICE, 0, (void **)&src), 0);
+  for (int i = 0; i < 1024; i++)
+    src[i] = 0xc0de0000u + (uint32_t)i;
+  cr_assert_eq(mem_ipc_export(src + 256, &fd, &offset, &size), 0);
+  cr_assert_geq(fd, 0);
+  cr_assert_eq(offset, 1024u);
+  cr_assert_geq(size, 3u << 20);
+  cr_assert_eq(mem_ipc_import(gpu, fd, size, (void **)&view), 0);
+  cr_assert_neq(view, src, "the import has its own address");
+  struct mem_info info;
+  cr_assert_eq(mem_lookup(view + 5, &info), 0);
+  cr_assert_eq(info.base, view);
+  if (info.host_ptr) {
+    cr_assert_eq(view[7], 0xc0de0007u, "same memory through the import");
+    view[8] = 42;
+    cr_assert_eq(src[8], 42u);
+  }
+  cr_assert_eq(mem_free(view), 0);
+  close(fd);
+  cr_assert_eq(mem_free(src), 0);
 }
