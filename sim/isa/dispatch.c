@@ -58,8 +58,9 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
     c->result->fault_va = va;
     c->result->fault_write = write;
     snprintf(c->result->message, sizeof(c->result->message),
-             "page fault: %s of 0x%llx by instruction at pc 0x%llx", write ? "write" : "read",
-             (unsigned long long)va, (unsigned long long)w->cur_pc);
+             "page fault: %s of 0x%llx by %s at pc 0x%llx", write ? "write" : "read",
+             (unsigned long long)va, w->cur ? isa_op_name(w->cur->op) : "instruction fetch",
+             (unsigned long long)w->cur_pc);
   }
   atomic_store(&c->abort, true);
   pthread_cond_broadcast(&c->gws_cv);   /* wake waves parked in ds_gws_barrier */
@@ -129,6 +130,7 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
     h = (h + 1) & mask;
   }
   w->cur_pc = pc;
+  w->cur = NULL;
   if ((pc & 3) || pc == 0) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "misaligned or null pc 0x%llx", (unsigned long long)pc);
     return NULL;
@@ -201,6 +203,7 @@ static void run_wave(struct isa_wave *w, unsigned budget)
       return;
     uint64_t pc = w->pc;
     w->cur_pc = pc;
+    w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
     if (execute(w, in)) {
@@ -220,10 +223,10 @@ static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_w
   unsigned n = 0;
   uint16_t kcp = c->code_props;
   if (kcp & KCP_PRIVATE_SEGMENT_BUFFER) {
-    /* A buffer resource whose base is the private aperture: MUBUF scratch accesses through it
+    /* A buffer resource based at PRIVATE_VSHARP_BASE: MUBUF scratch accesses through it
      * land in the interpreter's per-lane private memory (exec_vmem.c). */
-    w->s[n++] = (uint32_t)APERTURE_PRIVATE_BASE;
-    w->s[n++] = (uint32_t)(APERTURE_PRIVATE_BASE >> 32);
+    w->s[n++] = (uint32_t)PRIVATE_VSHARP_BASE;
+    w->s[n++] = (uint32_t)(PRIVATE_VSHARP_BASE >> 32);
     w->s[n++] = 0xffffffffu;
     w->s[n++] = 0x00027000u;
   }

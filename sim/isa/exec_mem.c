@@ -159,7 +159,7 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
-  bool priv = base - APERTURE_PRIVATE_BASE < APERTURE_SIZE;
+  bool priv = base >= PRIVATE_VSHARP_BASE;
   unsigned len = mo->bytes * mo->count;
   FOR_LANES(exec) {
     uint32_t idx = 0, off = (uint32_t)in->offset;
@@ -168,7 +168,7 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
     if (priv) {
       /* Scratch through the private segment buffer: SOFFSET is a wave-scaled byte offset
        * (wave size times the per-lane offset), VADDR and the immediate are per lane. */
-      uint64_t a = (base - APERTURE_PRIVATE_BASE) + soff / WAVE_SIZE + off;
+      uint64_t a = (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off;
       if (lane_access(w, in, mo, SP_PRIVATE, l, a, in->dst, in->data0))
         return -1;
       continue;
@@ -225,7 +225,7 @@ static int ds_lane_crossing(struct isa_wave *w, const struct isa_inst *in)
     break;
   case OP_DS_SWIZZLE_B32: {
     uint32_t off = (uint32_t)in->offset & 0xffff;
-    const uint32_t *src = wave_vreg(w, in->data0);
+    const uint32_t *src = addr;   /* ds_swizzle's source is the ADDR field's VGPR */
     FOR_LANES(exec) {
       unsigned s;
       if (off & 0x8000) {

@@ -100,13 +100,13 @@ static bool icmp(unsigned pred, int64_t as, int64_t bs, uint64_t au, uint64_t bu
 
 /* v_cmp_class: S1 bits 0 sNaN, 1 qNaN, 2 -inf, 3 -normal, 4 -denorm, 5 -0, 6 +0, 7 +denorm,
  * 8 +normal, 9 +inf. */
-static bool fclass(double v, bool snan, uint32_t mask)
+static bool fclass(double v, bool subnormal, bool snan, uint32_t mask)
 {
   int bit;
   if (isnan(v)) bit = snan ? 0 : 1;
   else if (isinf(v)) bit = v < 0 ? 2 : 9;
   else if (v == 0) bit = signbit(v) ? 5 : 6;
-  else if (fpclassify(v) == FP_SUBNORMAL) bit = v < 0 ? 4 : 7;
+  else if (subnormal) bit = v < 0 ? 4 : 7;
   else bit = v < 0 ? 3 : 8;
   return mask >> bit & 1;
 }
@@ -499,9 +499,13 @@ static int exec_cmp(struct isa_wave *w, const struct isa_inst *in, uint64_t exec
     uint64_t a = S[0][l], b = S[1][l];
     bool r;
     if (ci.cls) {
+      /* the class is taken in the operand's own format: an f32 denormal is normal as a double */
       double v = ci.type == CT_F64 ? f64_of(a) : ci.type == CT_F32 ? (double)f32_of(a) : (double)h2f(a);
       bool snan = ci.type == CT_F64 ? !(a >> 51 & 1) : ci.type == CT_F32 ? !(a >> 22 & 1) : !(a >> 9 & 1);
-      r = fclass(v, snan, (uint32_t)b);
+      bool sub = ci.type == CT_F64 ? fpclassify(v) == FP_SUBNORMAL
+               : ci.type == CT_F32 ? fpclassify(f32_of(a)) == FP_SUBNORMAL
+               : ((a >> 10 & 0x1f) == 0 && (a & 0x3ff));
+      r = fclass(v, sub, snan, (uint32_t)b);
     } else {
       switch (ci.type) {
       case CT_F16: r = fcmp(ci.pred, h2f(a), h2f(b)); break;
@@ -639,17 +643,29 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_MIN_F32: FOR_LANES(m) { R[l] = out32(w, fmin_ieee(in32(w, A[l]), in32(w, B[l]))); } return 0;
   case OP_V_MAX_F32: FOR_LANES(m) { R[l] = out32(w, fmax_ieee(in32(w, A[l]), in32(w, B[l]))); } return 0;
   case OP_V_LDEXP_F32: FOR_LANES(m) { R[l] = out32(w, ldexpf(in32(w, A[l]), (int32_t)B[l])); } return 0;
-  case OP_V_MAC_F32: case OP_V_FMAC_F32: {
+  /* v_mad/v_mac are unfused (the product is rounded first); v_fma/v_fmac are fused. */
+  case OP_V_MAC_F32: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, d[l]));
+    return 0;
+  }
+  case OP_V_FMAC_F32: {
     const uint32_t *d = wave_vreg(w, in->dst);
     FOR_LANES(m) R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), in32(w, d[l])));
     return 0;
   }
-  case OP_V_MAD_F32: case OP_V_FMA_F32: case OP_V_MAD_LEGACY_F32:
+  case OP_V_FMA_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
-  case OP_V_MADMK_F32: case OP_V_FMAMK_F32:
+  case OP_V_MAD_F32: case OP_V_MAD_LEGACY_F32:
+    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, C[l])); } return 0;
+  case OP_V_FMAMK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), f32_of(in->literal), in32(w, B[l]))); } return 0;
-  case OP_V_MADAK_F32: case OP_V_FMAAK_F32:
+  case OP_V_MADMK_F32:
+    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * f32_of(in->literal) + in32(w, B[l])); } return 0;
+  case OP_V_FMAAK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), f32_of(in->literal))); } return 0;
+  case OP_V_MADAK_F32:
+    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + f32_of(in->literal)); } return 0;
   case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fminf(fminf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmaxf(fmaxf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MED3_F32: FOR_LANES(m) { R[l] = out32(w, med3f(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;

@@ -23,6 +23,12 @@
 #define APERTURE_PRIVATE_BASE 0x0002000000000000ull
 #define APERTURE_SIZE 0x0000000100000000ull
 
+/* Base address of the private segment buffer V# given to kernels that use MUBUF scratch
+ * (gfx90a). A V# holds only 48 address bits, so it cannot name the private aperture; the top 4 GiB
+ * of the 48-bit space are never a user allocation (user VAs stay below 2^47), so MUBUF accesses
+ * through a V# based there are private-memory accesses. */
+#define PRIVATE_VSHARP_BASE 0x0000ffff00000000ull
+
 enum wave_state { WAVE_RUN, WAVE_BARRIER, WAVE_GWS, WAVE_DONE };
 
 struct isa_ctx;
@@ -39,6 +45,7 @@ struct isa_wave {
   uint32_t scc;
   uint64_t pc;
   uint64_t cur_pc;             /* address of the instruction being executed */
+  const struct isa_inst *cur;  /* and its decoded form (for fault messages) */
   uint32_t mode;              /* HW_REG_MODE */
   uint32_t trapsts;
   uint32_t gpr_idx;           /* s_set_gpr_idx_on state: index in [7:0], mode in [15:12], on in bit 31 */

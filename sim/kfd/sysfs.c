@@ -49,6 +49,23 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
 static void p32(struct text *t, const char *name, uint32_t v) { put(t, "%s %u\n", name, v); }
 static void p64(struct text *t, const char *name, uint64_t v) { put(t, "%s %" PRIu64 "\n", name, v); }
 
+static int mkdir_p(char *path)
+{
+  if (!mkdir(path, 0755) || errno == EEXIST)
+    return 0;
+  if (errno != ENOENT)
+    return -errno;
+  char *slash = strrchr(path, '/');
+  if (!slash || slash == path)
+    return -ENOENT;
+  *slash = 0;
+  int r = mkdir_p(path);   /* parents first, then retry the leaf */
+  *slash = '/';
+  if (r)
+    return r;
+  return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
 static int mkdirs(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int mkdirs(const char *fmt, ...)
 {
@@ -57,17 +74,7 @@ static int mkdirs(const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(path, sizeof(path), fmt, ap);
   va_end(ap);
-  for (char *s = path + 1; *s; s++) {
-    if (*s != '/')
-      continue;
-    *s = 0;
-    if (mkdir(path, 0755) && errno != EEXIST)
-      return -errno;
-    *s = '/';
-  }
-  if (mkdir(path, 0755) && errno != EEXIST)
-    return -errno;
-  return 0;
+  return mkdir_p(path);
 }
 
 static int write_file(const char *dir, const char *name, const char *text, size_t n)
@@ -412,12 +419,20 @@ static void sweep_stale_trees(const char *tmp)
   closedir(d);
 }
 
-int sim_sysfs_build(void)
+/* tmpfs when there is one (thousands of small files per process), else $TMPDIR or /tmp */
+static const char *tree_base(void)
 {
   const char *tmp = getenv("TMPDIR");
-  sweep_stale_trees(tmp && *tmp ? tmp : "/tmp");
-  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX",
-           tmp && *tmp ? tmp : "/tmp", (int)getpid());
+  if (access("/dev/shm", W_OK | X_OK) == 0)
+    return "/dev/shm";
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+int sim_sysfs_build(void)
+{
+  const char *base = tree_base();
+  sweep_stale_trees(base);
+  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX", base, (int)getpid());
   if (!mkdtemp(sim_drv.sysfs_root))
     return -errno;
   sim_drv.sysfs_owner = getpid();

@@ -136,11 +136,14 @@ struct kfd_node {
   uint32_t l1_kib, l2_kib, l3_kib; /* data caches per level (0 if absent) */
   uint32_t cache_line_size;    /* L2 line size */
   uint32_t doorbell_size;      /* bytes per doorbell: 8 on gfx9+ (libhsakmt queues.c) */
-  uint32_t ctl_stack_size;     /* per-queue CWSR control stack, as libhsakmt computes it */
+  uint32_t ctl_stack_size;     /* per-queue CWSR control stack: sysfs "ctl_stack_size" when the
+                                * driver exports it, else computed as kfd_queue.c does */
+  uint32_t cwsr_size;          /* per-XCC save area (ctl stack + wave data), same sources */
   uint32_t wg_data_size;       /* per-queue CWSR workgroup data (VGPR/SGPR/LDS save) */
   uint32_t debugger_bytes;     /* per-wave debugger area appended to the CWSR area */
   struct kfd_mem_bank mem_banks[KFD_MAX_MEM_BANKS];
-  struct kfd_cache caches[KFD_MAX_CACHES];
+  struct kfd_cache caches[KFD_MAX_CACHES]; /* distinct (level, type, size) records */
+  uint32_t n_caches;           /* entries used in caches */
   struct kfd_io_link io_links[KFD_MAX_IO_LINKS];
   uint32_t n_io_links;         /* entries used in io_links (io_links + p2p_links) */
 };
@@ -319,6 +322,11 @@ int kfd_export_dmabuf(uint64_t handle, int *fd);
 
 /* IMPORT_DMABUF of [in] dmabuf_fd at [in] va on gpu. [out] handle. Returns 0 or -errno. */
 int kfd_import_dmabuf(struct kfd_gpu *gpu, int dmabuf_fd, uint64_t va, uint64_t *handle);
+
+/* SET_XNACK_MODE (KFD >= 1.6) used as a query (xnack_enabled = -1 leaves the mode unchanged).
+ * [out] enabled: whether recoverable page faults (XNACK) are on for this process.
+ * Returns 0 or -errno (-ENOSYS if the driver is too old). */
+int kfd_xnack_mode(bool *enabled);
 
 /* RUNTIME_ENABLE (KFD >= 1.13): tell the driver a runtime owns the process (debugger
  * handshake). [in] r_debug: address of _r_debug; [in] enable. Returns 0 or -errno. */

@@ -21,8 +21,9 @@ struct mem_gpu_pools {
 
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags)
 {
-  return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED &&
-         !(flags & ~(unsigned)MEM_FLAG_COHERENT);
+  /* Host chunks are always mapped to every open GPU, so MEM_FLAG_ALL_GPUS is satisfied too. */
+  unsigned allowed = MEM_FLAG_COHERENT | (kind == MEM_HOST_PINNED ? MEM_FLAG_ALL_GPUS : 0u);
+  return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED && !(flags & ~allowed);
 }
 
 static unsigned class_of(size_t size)
@@ -117,8 +118,12 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   if (!c || !c->nfree) {
     for (c = pool->chunks; c && !c->nfree; c = c->next)
       ;
-    if (!c)
-      err = chunk_new(gpu, pool, kind, flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    if (!c) {
+      unsigned chunk_flags = flags & MEM_FLAG_COHERENT;
+      if (kind == MEM_HOST_PINNED)
+        chunk_flags |= MEM_FLAG_ALL_GPUS;
+      err = chunk_new(gpu, pool, kind, chunk_flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    }
     pool->hint = c;
   }
   if (!err) {

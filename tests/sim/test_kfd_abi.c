@@ -498,3 +498,32 @@ Test(kfd_abi, available_memory_and_clocks) {
   cr_assert_eq(c.system_clock_freq, 1000000000ull);
   cr_assert_gt(c.gpu_clock_counter, 0);
 }
+
+Test(kfd_abi, closing_the_last_kfd_file_releases_the_process) {
+  uint64_t h;
+  cr_assert_eq(alloc(TEST_VA, PAGE, KFD_IOC_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0);
+  cr_assert_eq(map_to_gpu(h, true, NULL), 0);
+  uint32_t id = create_event(KFD_IOC_EVENT_SIGNAL, false);
+  int second = dup(kfd);
+  close(kfd);
+  struct kfd_ioctl_set_event_args s = { .event_id = id };
+  cr_assert_eq(kioctl(second, AMDKFD_IOC_SET_EVENT, &s), 0, "a dup keeps the process alive");
+  close(second);
+  close(render);
+  open_gpu();   /* ROCr's hsa_shut_down + hsa_init: the process starts clean */
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_SET_EVENT, &s), -EINVAL, "events went with the process");
+  cr_assert_eq(alloc(TEST_VA, PAGE, KFD_IOC_ALLOC_MEM_FLAGS_GTT, &h, NULL), 0, "the VA is free again");
+  cr_assert_eq(free_mem(h), 0);
+}
+
+Test(kfd_abi, vram_setting_sizes_the_bank, .init = NULL, .fini = NULL) {
+  /* KFDSIM_VRAM is read once per process image: check it through a child image */
+  FILE *p = popen("KFDSIM_VRAM=16G cat " NODES "/1/mem_banks/0/properties", "r");
+  cr_assert_not_null(p);
+  char line[128];
+  bool found = false;
+  while (fgets(line, sizeof(line), p))
+    found |= !strcmp(line, "size_in_bytes 17179869184\n");
+  pclose(p);
+  cr_assert(found, "the mem bank reports KFDSIM_VRAM");
+}
