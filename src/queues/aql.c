@@ -195,6 +195,8 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
+  if (!err)
+    err = event_page_map(gpu);
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
