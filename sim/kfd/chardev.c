@@ -104,6 +104,7 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
   if (kind == SIM_FILE_KFD) {
     pthread_mutex_lock(&sim_drv.lock);
     sim_process_attach();
+    sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
   }
   SIM_DBG("open %s%u", kind == SIM_FILE_KFD ? "/dev/kfd" : "/dev/dri/renderD", kind == SIM_FILE_KFD ? 0 : minor);
@@ -126,6 +127,9 @@ void sim_file_put(struct sim_file *f)
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
     if (sim_drv.gpus[i].drm_file == f)
       sim_drv.gpus[i].drm_file = NULL;
+  if (f->kind == SIM_FILE_KFD && f->owner == getpid() && sim_drv.pid == getpid() &&
+      sim_drv.kfd_files && --sim_drv.kfd_files == 0)
+    sim_process_release();
   pthread_mutex_unlock(&sim_drv.lock);
   free(f);
 }
@@ -180,7 +184,7 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
     r = -EINVAL;
   if (!r) {
     r = d->fn(kdata);
-    SIM_DBG("ioctl %s (size %zu) -> %d", d->name + 10, usize, r);
+    SIM_DBG("ioctl %s (size %zu) -> %d", d->name + 11, usize, r);
     if (_IOC_DIR(cmd) & _IOC_READ)
       memcpy(arg, kdata, usize);
   }

@@ -210,7 +210,26 @@ int sim_process_attach(void)
   sim_drv.xnack = false;
   sim_drv.runtime_enabled = false;
   sim_drv.process_open = true;
+  sim_drv.kfd_files = 0;
   return 0;
+}
+
+/* The last /dev/kfd file of the process closed: amdkfd releases the process (queues, buffers,
+ * events, SVM ranges) so that a later open starts clean (ROCr's hsa_shut_down + hsa_init).
+ * Called with sim_drv.lock held. */
+void sim_process_release(void)
+{
+  sim_queues_release();
+  sim_events_release();
+  sim_svm_release();
+  sim_memory_release();
+  for (uint32_t i = 0; i < sim_drv.n_gpus; i++) {
+    struct sim_gpu *g = &sim_drv.gpus[i];
+    g->vram_used = 0;
+    g->vm_acquired = false;
+    g->drm_file = NULL;
+  }
+  sim_drv.process_open = false;
 }
 
 const char *sim_popen_answer(const char *command)

@@ -83,6 +83,31 @@ void sim_events_reset(void)
   next_other_id = FIRST_NONSIGNAL_EVENT_ID;
 }
 
+/* Process teardown: every event goes; the events page belonged to a BO or to us. */
+void sim_events_release(void)
+{
+  pthread_mutex_lock(&ev_lock);
+  while (events) {
+    struct sim_event *e = events;
+    events = e->next;
+    for (struct waiter *w = e->waiters; w; w = w->next)
+      w->event = NULL;
+    free(e);
+  }
+  pthread_cond_broadcast(&ev_cond);
+  memset(signal_slots, 0, sizeof(signal_slots));
+  signal_count = 0;
+  if (signal_page_fd >= 0) {
+    munmap(signal_page, SIM_SIGNAL_EVENT_LIMIT * 8);
+    close(signal_page_fd);
+  }
+  signal_page = NULL;
+  signal_page_fd = -1;
+  signal_mapped_size = 0;
+  next_other_id = FIRST_NONSIGNAL_EVENT_ID;
+  pthread_mutex_unlock(&ev_lock);
+}
+
 static struct sim_event *lookup_event(uint32_t id)
 {
   if (id < SIM_SIGNAL_EVENT_LIMIT)

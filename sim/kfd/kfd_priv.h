@@ -103,6 +103,7 @@ struct sim_driver {
   bool log;
   /* the KFD process (created on first /dev/kfd open in this process) */
   bool process_open;
+  uint32_t kfd_files;         /* open /dev/kfd files of this process */
   bool xnack;
   bool runtime_enabled;
   uint64_t next_mmap_offset;  /* render-node offsets handed out for BOs */
@@ -136,6 +137,11 @@ void *sim_bo_host(struct sim_bo *bo, uint64_t *size);
 void *sim_render_mmap(struct sim_file *f, void *addr, size_t len, int prot, int flags,
                       uint64_t offset, int *err);
 void sim_memory_reset(void);
+void sim_memory_release(void);
+void sim_events_release(void);
+void sim_svm_release(void);
+void sim_queues_release(void);
+void sim_process_release(void);
 int sim_gpu_doorbells(struct sim_gpu *g);
 
 /* events.c */

@@ -166,6 +166,21 @@ struct sim_bo *sim_bo_lookup(uint64_t handle)
   return bo->gpu->gpu_id == SIM_HANDLE_GPU(handle) ? bo : NULL;
 }
 
+static void bo_release(struct sim_bo *bo);
+
+/* Process teardown: every BO goes, mapped or not (the process's own CPU mappings of their
+ * memfds stay valid until it unmaps them, as pages of a freed BO stay until the last mmap). */
+void sim_memory_release(void)
+{
+  for (uint32_t i = 0; i < n_bos; i++)
+    if (bos[i]) {
+      bos[i]->queue_refs = 0;
+      bo_release(bos[i]);
+    }
+  for (uint32_t g = 0; g < sim_drv.n_gpus; g++)
+    sim_vm_reset(&sim_drv.gpus[g]);
+}
+
 void sim_memory_reset(void)
 {
   bos = NULL;     /* the parent's table after fork: abandoned, not freed */

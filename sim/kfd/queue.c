@@ -37,6 +37,25 @@ void sim_queues_reset(void)
   n_queues = 0;
 }
 
+static void release_buffers(struct sim_kqueue *q);
+
+/* Process teardown: destroy every queue. Called with sim_drv.lock held; the command processor
+ * may still be finishing a dispatch, which sim_cp_queue_destroy waits for. */
+void sim_queues_release(void)
+{
+  for (uint32_t i = 0; i < MAX_QUEUES; i++) {
+    struct sim_kqueue *q = queues[i];
+    if (!q)
+      continue;
+    queues[i] = NULL;
+    sim_cp_queue_destroy(q->cp);
+    release_buffers(q);
+    free(q);
+  }
+  memset(doorbell_used, 0, sizeof(doorbell_used));
+  n_queues = 0;
+}
+
 uint32_t sim_queue_count(void)
 {
   return n_queues;

@@ -27,6 +27,12 @@ static struct svm_range *ranges;
 static size_t n_ranges, cap_ranges;
 static uintptr_t next_key = 1;    /* small integers: never equal to a BO pointer */
 
+void sim_svm_release(void)
+{
+  free(ranges);
+  sim_svm_reset();
+}
+
 void sim_svm_reset(void)
 {
   ranges = NULL;

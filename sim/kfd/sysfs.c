@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
+#include <signal.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -48,6 +49,23 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
 static void p32(struct text *t, const char *name, uint32_t v) { put(t, "%s %u\n", name, v); }
 static void p64(struct text *t, const char *name, uint64_t v) { put(t, "%s %" PRIu64 "\n", name, v); }
 
+static int mkdir_p(char *path)
+{
+  if (!mkdir(path, 0755) || errno == EEXIST)
+    return 0;
+  if (errno != ENOENT)
+    return -errno;
+  char *slash = strrchr(path, '/');
+  if (!slash || slash == path)
+    return -ENOENT;
+  *slash = 0;
+  int r = mkdir_p(path);   /* parents first, then retry the leaf */
+  *slash = '/';
+  if (r)
+    return r;
+  return mkdir(path, 0755) && errno != EEXIST ? -errno : 0;
+}
+
 static int mkdirs(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int mkdirs(const char *fmt, ...)
 {
@@ -56,17 +74,7 @@ static int mkdirs(const char *fmt, ...)
   va_start(ap, fmt);
   vsnprintf(path, sizeof(path), fmt, ap);
   va_end(ap);
-  for (char *s = path + 1; *s; s++) {
-    if (*s != '/')
-      continue;
-    *s = 0;
-    if (mkdir(path, 0755) && errno != EEXIST)
-      return -errno;
-    *s = '/';
-  }
-  if (mkdir(path, 0755) && errno != EEXIST)
-    return -errno;
-  return 0;
+  return mkdir_p(path);
 }
 
 static int write_file(const char *dir, const char *name, const char *text, size_t n)
@@ -385,11 +393,46 @@ static int write_drm_node(const struct sim_gpu *g)
   return 0;
 }
 
-int sim_sysfs_build(void)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
+
+/* Trees of processes that ended without running exit handlers (_exit, SIGKILL: Criterion's
+ * workers, crashed programs) are removed by the next process that builds one. */
+static void sweep_stale_trees(const char *tmp)
+{
+  DIR *d = opendir(tmp);
+  struct dirent *e;
+  if (!d)
+    return;
+  while ((e = readdir(d))) {
+    int pid;
+    char suffix[16], path[512];
+    struct stat st;
+    if (sscanf(e->d_name, "kfdsim-%d-%15s", &pid, suffix) != 2 || pid <= 0 || pid == getpid())
+      continue;
+    snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name);
+    if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
+      continue;
+    if (kill(pid, 0) == 0 || errno != ESRCH)
+      continue;
+    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  }
+  closedir(d);
+}
+
+/* tmpfs when there is one (thousands of small files per process), else $TMPDIR or /tmp */
+static const char *tree_base(void)
 {
   const char *tmp = getenv("TMPDIR");
-  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX",
-           tmp && *tmp ? tmp : "/tmp", (int)getpid());
+  if (access("/dev/shm", W_OK | X_OK) == 0)
+    return "/dev/shm";
+  return tmp && *tmp ? tmp : "/tmp";
+}
+
+int sim_sysfs_build(void)
+{
+  const char *base = tree_base();
+  sweep_stale_trees(base);
+  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX", base, (int)getpid());
   if (!mkdtemp(sim_drv.sysfs_root))
     return -errno;
   sim_drv.sysfs_owner = getpid();

@@ -1,0 +1,57 @@
+# Compile test for one HIP source against hipkfd's headers (run by ctest through cmake -P).
+#   -DCOMPILER=clang++-19 -DFLAGS=<flags joined by |> -DARCHS=<archs joined by |> -DSRC=<file>
+#   -DOUT=<output stem> -DOBJCOPY=<llvm-objcopy> -DBUNDLER=<clang-offload-bundler> [-DCHECK_ASM=ON]
+# Asserts: the host+device compile succeeds; the fat binary holds one code object per requested
+# target; with CHECK_ASM, each target's device assembly matches every `// EXPECT-ASM: <regex>`
+# line of the source (the instruction the feature must lower to).
+string(REPLACE "|" ";" flags "${FLAGS}")
+string(REPLACE "|" ";" archs "${ARCHS}")
+get_filename_component(outdir "${OUT}" DIRECTORY)
+file(MAKE_DIRECTORY "${outdir}")
+
+set(arch_flags)
+foreach(arch ${archs})
+  list(APPEND arch_flags --offload-arch=${arch})
+endforeach()
+
+execute_process(COMMAND ${COMPILER} ${flags} ${arch_flags} -c ${SRC} -o ${OUT}.o
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "compile failed (${rc}):\n${out}${err}")
+endif()
+
+execute_process(COMMAND ${OBJCOPY} --dump-section=.hip_fatbin=${OUT}.fatbin ${OUT}.o
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "no .hip_fatbin section in ${OUT}.o: ${err}")
+endif()
+execute_process(COMMAND ${BUNDLER} --list --type=o --input=${OUT}.fatbin
+                RESULT_VARIABLE rc OUTPUT_VARIABLE bundles ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "clang-offload-bundler --list failed: ${err}")
+endif()
+foreach(arch ${archs})
+  if(NOT bundles MATCHES "amdgcn-amd-amdhsa--${arch}")
+    message(FATAL_ERROR "fat binary lacks a ${arch} code object; bundles:\n${bundles}")
+  endif()
+endforeach()
+
+if(CHECK_ASM)
+  file(STRINGS "${SRC}" expect_lines REGEX "^// EXPECT-ASM: ")
+  foreach(arch ${archs})
+    execute_process(COMMAND ${COMPILER} ${flags} --offload-arch=${arch} --cuda-device-only -S
+                            ${SRC} -o ${OUT}.${arch}.s
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "device-only compile for ${arch} failed (${rc}):\n${out}${err}")
+    endif()
+    file(READ "${OUT}.${arch}.s" asm)
+    foreach(line ${expect_lines})
+      string(REGEX REPLACE "^// EXPECT-ASM: " "" regex "${line}")
+      if(NOT asm MATCHES "${regex}")
+        message(FATAL_ERROR "${arch}: device assembly has no match for '${regex}' (${OUT}.${arch}.s)")
+      endif()
+    endforeach()
+  endforeach()
+endif()
+message(STATUS "ok: ${SRC} for ${archs}")
