@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -478,6 +479,15 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
       break;
     /* A faulted queue never completes the barrier: report the fault instead of hanging. */
     err = aql_queue_error(q);
+  }
+  /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
+   * wait for that too, so aql_queue_idle() agrees once this returns. */
+  for (unsigned spins = 0; !err && __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) <= id;) {
+    cpu_relax();
+    if (++spins % 1024 == 0) {
+      sched_yield();
+      err = aql_queue_error(q);
+    }
   }
   pthread_mutex_unlock(&q->idle_lock);
   return err;
