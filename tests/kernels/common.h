@@ -12,6 +12,7 @@
 #define HIPKFD_TESTS_KERNELS_COMMON_H
 
 #include <hip/hip_runtime.h>
+#include <hip/hip_version.h>   /* __HIPKFD__ marks hipkfd's headers */
 
 #include <cmath>
 #include <cstdint>
