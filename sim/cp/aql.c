@@ -250,6 +250,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   struct isa_result r;
   memset(&r, 0, sizeof(r));
   isa_dispatch_run(&d, &r);
+  if (cp_queue_stopping(q))
+    return CP_FAILED; /* destroyed meanwhile: its memory may be gone, report nothing */
   switch (r.status) {
   case ISA_OK:
     return CP_DONE;
