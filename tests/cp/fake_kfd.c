@@ -143,6 +143,9 @@ static void fake_dispatch(const struct isa_dispatch *d, struct isa_result *r)
     r->status = ISA_ILLEGAL_INSTR;
     snprintf(r->message, sizeof(r->message), "fake: illegal instruction");
     return;
+  case FAKE_KERNEL_SENDMSG:
+    d->sendmsg(d->msg_ctx, 1u | (0u << 4), 0x1234567u);
+    return;
   case FAKE_KERNEL_SPIN:
     while (!__atomic_load_n(&g_spin_release, __ATOMIC_ACQUIRE))
       usleep(1000);

@@ -33,6 +33,8 @@ void fake_reset_events(void);
 #define FAKE_KERNEL_FAULT 0xfa017u
 /* FAKE_KERNEL_SPIN runs until fake_release_spin(): a kernel that does not end by itself. */
 #define FAKE_KERNEL_SPIN 0x5b1au
+/* FAKE_KERNEL_SENDMSG does s_sendmsg(MSG_INTERRUPT) with M0 = 0x1234567, then ends. */
+#define FAKE_KERNEL_SENDMSG 0x5e4du
 unsigned fake_dispatch_count(void);
 unsigned fake_dispatch_returns(void);
 void fake_release_spin(void);

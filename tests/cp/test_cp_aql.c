@@ -423,3 +423,24 @@ Test(cp_aql, destroy_abandons_a_dispatch_that_outlives_the_preemption_timeout)
   cr_assert_eq(aql_read_index(&a), 0, "an abandoned dispatch advanced the read index");
   cr_assert_eq(fake_fault_count(), 0);
 }
+
+/* A wave's s_sendmsg(MSG_INTERRUPT) reaches the driver as an SQ interrupt: 24 bits of M0. */
+Test(cp_aql, wave_interrupt_message_raises_an_event_interrupt)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_SENDMSG, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(fake_interrupt_count(), 1);
+  cr_assert_eq(fake_last_interrupt_id(), 0x234567u);
+  cr_assert_eq(fake_last_interrupt_bits(), 24u);
+  sim_cp_queue_destroy(a.q);
+}
