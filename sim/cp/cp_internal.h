@@ -76,7 +76,6 @@ struct sim_cp_queue {
   uint64_t amd_queue_va;      /* AQL: the amd_queue_t, from read_pointer; 0 if unknown */
   bool scratch_requested;     /* AQL: "insufficient scratch" raised, waiting for the reply */
   uint64_t sdma_poll_tries;   /* SDMA: POLL_REGMEM retries of the current packet */
-  uint64_t sdma_atomic_tries; /* SDMA: ATOMIC loop retries of the current packet */
 };
 
 /* Per-GPU command processor state. */
