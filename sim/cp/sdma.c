@@ -215,9 +215,8 @@ static enum cp_status sdma_atomic(struct sim_cp_queue *q, const uint32_t *p)
     old = o;
   }
   uint64_t mask = is64 ? ~0ull : 0xffffffffull;
-  if (op == TC_CMPSWAP && SDMA_ATOMIC_LOOP(p[0]) && old != (cmp & mask)) {
+  if (op == TC_CMPSWAP && SDMA_ATOMIC_LOOP(p[0]) && old != (cmp & mask))
     return CP_BLOCKED; /* loop: try again after a back-off */
-  }
   return CP_DONE;
 }
 
