@@ -84,6 +84,15 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 	HIP_RETURN(malloc_kind(ptr, p * height, MEM_DEVICE, 0));
 }
 
+/* The driver-API form: the element size must be 4, 8 or 16 bytes (CUDA's cuMemAllocPitch). */
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes,
+			    size_t height, unsigned int elementSizeBytes)
+{
+	if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+		HIP_RETURN(hipErrorInvalidValue);
+	return hipMallocPitch((void **)dptr, pitch, widthInBytes, height);
+}
+
 hipError_t hipMalloc3D(hipPitchedPtr *pitched, hipExtent extent)
 {
 	if (!pitched)

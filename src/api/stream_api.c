@@ -165,3 +165,10 @@ hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device)
 	*device = s->device->ordinal;
 	HIP_RETURN(hipSuccess);
 }
+
+/* AMD extension: the stream's device ordinal, or -1 for an invalid stream. */
+int hipGetStreamDeviceId(hipStream_t stream)
+{
+	struct hip_stream *s = hip_stream_resolve(stream);
+	return s ? s->device->ordinal : -1;
+}
