@@ -56,6 +56,11 @@ struct hip_fence {
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
 };
 
+/* The fence of the host callback running on this thread (NULL elsewhere). Work a callback enqueues
+ * and waits it performs never wait for that fence: it completes only when the callback returns,
+ * so waiting for it would deadlock (CUDA leaves API calls in callbacks undefined; we do not hang). */
+extern _Thread_local struct hip_fence *hip_callback_fence;
+
 int hip_fence_create(struct hip_device *d, struct hip_fence **out);
 struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */
 void hip_fence_put(struct hip_fence *f);              /* NULL-safe */

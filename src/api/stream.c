@@ -244,7 +244,7 @@ static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blo
 {
 	if (!f)
 		return;
-	if (hip_fence_done(f)) {
+	if (hip_fence_done(f) || f == hip_callback_fence) {
 		hip_fence_put(f);
 		return;
 	}
@@ -288,7 +288,7 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 	pthread_mutex_unlock(&s->tail_lock);
 	deps->own_on_queue = own_on_queue;
 	deps->own = NULL;
-	if (own && !hip_fence_done(own))
+	if (own && !hip_fence_done(own) && own != hip_callback_fence)
 		deps->own = own;
 	else
 		hip_fence_put(own);

@@ -36,10 +36,12 @@ static void run_item(struct hip_stream *s, struct callback_item *it)
 	int err = hip_deps_wait(&it->deps, hip_device_blocking(s->device));
 	if (!err)
 		err = hip_stream_error(s);
+	hip_callback_fence = it->done;
 	if (it->callback)
 		it->callback(it->handle, err ? hip_gpu_error(err) : hipSuccess, it->user_data);
 	else
 		it->host_fn(it->user_data);
+	hip_callback_fence = NULL;
 	hip_fence_signal(it->done);
 	for (int i = 0; i < it->deps.n; i++)
 		hip_fence_put(it->deps.f[i]);

@@ -250,3 +250,36 @@ Test(stream, many_streams)
 	for (int i = 0; i < 32; i++)
 		cr_assert_eq(hipStreamDestroy(s[i]), hipSuccess);
 }
+
+/* HIP calls from inside a callback: a synchronous copy on the null stream (which synchronises
+ * with the callback's own blocking stream) and a device-wide synchronize must not deadlock. */
+struct inner {
+	void *d;
+	int value;
+	hipError_t copy, sync, query;
+};
+
+static void calls_hip(void *arg)
+{
+	struct inner *in = arg;
+	int v = 99;
+	in->copy = hipMemcpy(in->d, &v, 4, hipMemcpyHostToDevice);
+	in->sync = hipDeviceSynchronize();
+	in->query = hipStreamQuery(NULL);
+	hipMemcpy(&in->value, in->d, 4, hipMemcpyDeviceToHost);
+}
+
+Test(stream, callback_may_call_hip)
+{
+	hipStream_t s;
+	struct inner in = {.copy = hipErrorUnknown, .sync = hipErrorUnknown};
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipMalloc(&in.d, 4), hipSuccess);
+	cr_assert_eq(hipLaunchHostFunc(s, calls_hip, &in), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(in.copy, hipSuccess);
+	cr_assert_eq(in.sync, hipSuccess);
+	cr_assert_eq(in.value, 99);
+	cr_assert_eq(hipFree(in.d), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+}
