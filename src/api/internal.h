@@ -37,6 +37,9 @@ struct hip_device *hip_device_of_gpu(const struct kfd_gpu *gpu);
 int hip_device_current_ordinal(void);
 /* A limit's value (hipDeviceSetLimit, or the default): the loader reads the stack size. */
 size_t hip_device_limit(struct hip_device *d, enum hipLimit_t limit);
+/* Wait for the device's streams; `blocking_only` skips hipStreamNonBlocking streams (what a
+ * synchronize of the legacy null stream waits for, as AMD's runtime does). */
+void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
 /* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
 bool hip_device_blocking(const struct hip_device *d);
 

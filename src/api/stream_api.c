@@ -91,6 +91,9 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	/* The legacy null stream synchronises with every blocking stream of its device. */
+	if (s->is_null)
+		hip_device_sync_streams(s->device, true);
 	int err = hip_stream_sync(s);
 	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 }
