@@ -132,15 +132,17 @@ Test(device, attributes_match_properties)
  * the named CUDA-compatible range has no holes except the retired numbers. */
 Test(device, attributes_every_value)
 {
+	/* The HDP attributes store a pointer, as AMD's do: give every query 8 bytes. */
+	union { int i; void *p; } u;
 	int v, ok = 0;
 	for (int a = 0; a < 200; a++) {
-		hipError_t e = hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)a, 0);
+		hipError_t e = hipDeviceGetAttribute(&u.i, (hipDeviceAttribute_t)a, 0);
 		cr_assert(e == hipSuccess || e == hipErrorInvalidValue, "attr %d: %d", a, e);
 		ok += e == hipSuccess;
 	}
 	cr_assert_geq(ok, 80);
 	for (int a = 10000; a < 10100; a++) {
-		hipError_t e = hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)a, 0);
+		hipError_t e = hipDeviceGetAttribute(&u.i, (hipDeviceAttribute_t)a, 0);
 		cr_assert(e == hipSuccess || e == hipErrorInvalidValue, "attr %d: %d", a, e);
 	}
 	cr_assert_eq(hipDeviceGetAttribute(&v, hipDeviceAttributeCudaCompatibleEnd, 0),
