@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -195,6 +196,8 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
+  if (!err)
+    err = event_page_map(gpu);
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
@@ -476,6 +479,15 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
       break;
     /* A faulted queue never completes the barrier: report the fault instead of hanging. */
     err = aql_queue_error(q);
+  }
+  /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
+   * wait for that too, so aql_queue_idle() agrees once this returns. */
+  for (unsigned spins = 0; !err && __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) <= id;) {
+    cpu_relax();
+    if (++spins % 1024 == 0) {
+      sched_yield();
+      err = aql_queue_error(q);
+    }
   }
   pthread_mutex_unlock(&q->idle_lock);
   return err;

@@ -78,6 +78,18 @@ int event_signal_create(struct kfd_gpu *gpu, uint32_t *event_id, uint64_t *mailb
   return 0;
 }
 
+int event_page_map(struct kfd_gpu *gpu)
+{
+  int err = 0;
+
+  pthread_once(&atfork_once, event_register_atfork);
+  pthread_mutex_lock(&page_lock);
+  if (events_page)
+    err = mem_map_to_gpu(events_page, gpu);
+  pthread_mutex_unlock(&page_lock);
+  return err;
+}
+
 void event_signal_destroy(uint32_t event_id)
 {
   if (event_id)
