@@ -19,6 +19,14 @@
 
 /* HIPKFD_LOG level: 0 silent (default), 1 errors, 2 info, 3 every API call. */
 extern int hip_log_level;
+/* True in a child after fork(): the parent's GPU state must not be touched (init.c). Handles
+ * handed out before the fork check this (one load) instead of hip_runtime_init(). */
+extern _Atomic bool hip_forked;
+static inline bool hip_after_fork(void)
+{
+	return __atomic_load_n((const bool *)&hip_forked, __ATOMIC_RELAXED);
+}
+
 /* HIP_HOST_COHERENT=1: hipHostMalloc without coherence flags gives fine-grained memory. */
 extern bool hip_host_coherent_default;
 void hip_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

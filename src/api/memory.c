@@ -119,6 +119,9 @@ hipError_t hipFree(void *ptr)
 {
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
 	struct mem_info info;
 	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind == MEM_HOST_REGISTERED)
 		HIP_RETURN(hipErrorInvalidValue);

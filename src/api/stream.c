@@ -152,7 +152,7 @@ void hip_device_streams_reset(struct hip_device *d)
 bool hip_stream_valid(hipStream_t h)
 {
 	struct hip_stream *s = (struct hip_stream *)h;
-	return hip_handle_known(&hip_known_streams, s) &&
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
 	       atomic_load_explicit(&s->live, memory_order_acquire);
 }
 
