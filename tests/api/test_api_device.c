@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
@@ -306,4 +308,28 @@ Test(device, choose_device)
 	cr_assert_eq(hipChooseDevice(&d, &want), hipSuccess);
 	cr_assert_eq(d, 0);
 	cr_assert_eq(hipChooseDevice(NULL, &want), hipErrorInvalidValue);
+}
+
+/* After fork() the child must not touch the parent's GPU state: every call fails cleanly. */
+Test(device, forked_child_is_refused)
+{
+	void *p = NULL;
+	hipStream_t s;
+	cr_assert_eq(hipMalloc(&p, 4096), hipSuccess);
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int v = 1, ok = 1;
+		void *q = NULL;
+		ok &= hipMalloc(&q, 64) == hipErrorNotInitialized;
+		ok &= hipMemcpy(p, &v, 4, hipMemcpyHostToDevice) == hipErrorNotInitialized;
+		ok &= hipStreamSynchronize(s) == hipErrorNotInitialized;
+		ok &= hipFree(p) == hipErrorNotInitialized;
+		_exit(ok ? 0 : 1);
+	}
+	int status = -1;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+	cr_assert_eq(hipFree(p), hipSuccess, "the parent is unaffected");
 }
