@@ -282,3 +282,32 @@ Test(stream, callback_may_call_hip)
 	cr_assert_eq(hipFree(in.d), hipSuccess);
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }
+
+/* A callback may destroy its own stream (the runtime must neither self-join nor free the worker
+ * under its feet). */
+static _Atomic int destroyed_result = -1;
+
+static void destroy_own_stream(hipStream_t s, hipError_t status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	atomic_store(&destroyed_result, (int)hipStreamDestroy(s));
+}
+
+Test(stream, callback_destroys_its_stream)
+{
+	hipStream_t s;
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamAddCallback(s, destroy_own_stream, NULL, 0), hipSuccess);
+	for (int i = 0; i < 2000 && atomic_load(&destroyed_result) == -1; i++)
+		usleep(1000);
+	cr_assert_eq(atomic_load(&destroyed_result), (int)hipSuccess);
+	cr_assert_eq(hipStreamQuery(s), hipErrorInvalidHandle);
+	/* The runtime still works: a new stream with callbacks. */
+	struct order o = {0};
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamAddCallback(s, record_cb, &o, 0), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(atomic_load(&o.next), 1);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+}
