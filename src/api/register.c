@@ -348,3 +348,45 @@ hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr)
   *functionPtr = f;
   HIP_RETURN(hipSuccess);
 }
+
+/* ---- the legacy launch ABI: hipConfigureCall, hipSetupArgument, hipLaunchByPtr ---- */
+
+/* Arguments staged by hipSetupArgument at their kernarg offsets, for the innermost
+ * configuration (clr keeps them with the configuration too). */
+#define LEGACY_ARG_BYTES 4096
+static __thread uint8_t legacy_args[LEGACY_ARG_BYTES];
+static __thread size_t legacy_args_size;
+
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream)
+{
+  legacy_args_size = 0;
+  return __hipPushCallConfiguration(gridDim, blockDim, sharedMem, stream);
+}
+
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset)
+{
+  if (!arg || offset > LEGACY_ARG_BYTES || size > LEGACY_ARG_BYTES - offset)
+    HIP_RETURN(hipErrorInvalidValue);
+  memcpy(legacy_args + offset, arg, size);
+  if (offset + size > legacy_args_size)
+    legacy_args_size = offset + size;
+  HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipLaunchByPtr(const void *func)
+{
+  struct call_config c;
+  if (__hipPopCallConfiguration(&c.grid, &c.block, &c.shared, &c.stream) != hipSuccess)
+    HIP_RETURN(hipErrorInvalidConfiguration);
+  struct ihipModuleSymbol_t *f = func ? hip_registered_function(func) : NULL;
+  if (!f)
+    HIP_RETURN(hipErrorInvalidDeviceFunction);
+  if (c.shared > UINT32_MAX)
+    HIP_RETURN(hipErrorInvalidValue);
+  struct hip_launch l = {.function = f, .grid = c.grid, .block = c.block,
+                         .shared_mem = (uint32_t)c.shared, .stream = c.stream,
+                         .arg_buffer = legacy_args_size ? legacy_args : NULL,
+                         .arg_buffer_size = legacy_args_size};
+  legacy_args_size = 0;
+  HIP_RETURN(hip_launch(&l));
+}

@@ -276,6 +276,22 @@ Test(launch, cooperative_grid_sync)
   HIP_OK(hipFree(valid));
 }
 
+Test(launch, legacy_configure_setup_launch)
+{
+  int *out, r[64];
+  HIP_OK(hipMalloc(&out, sizeof(r)));
+  HIP_OK(hipMemset(out, 0, sizeof(r)));
+  HIP_OK(hipConfigureCall(dim3(1), dim3(64), 0, nullptr));
+  HIP_OK(hipSetupArgument(&out, sizeof(out), 0));
+  HIP_OK(hipLaunchByPtr((const void *)tiny));
+  HIP_OK(hipDeviceSynchronize());
+  HIP_OK(hipMemcpy(r, out, sizeof(r), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    cr_assert_eq(r[i], 1);
+  cr_assert_eq(hipLaunchByPtr((const void *)tiny), hipErrorInvalidConfiguration, "no configuration pushed");
+  HIP_OK(hipFree(out));
+}
+
 Test(launch, launch_kernel_ex)
 {
   int *out;
