@@ -201,16 +201,29 @@ void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar,
  * host shadow pointer): the runtime allocates managed memory holding the initial value, points
  * the host shadow at it, and stores the same address into the device variable on each device
  * the module is loaded on (hip_registered_vars_bind). */
+/* Managed memory for a __managed__ variable: SVM when the driver offers it, else coherent host
+ * memory mapped to every GPU (what HIP falls back to without XNACK: both sides see one copy). */
+static int managed_alloc(size_t size, void **out)
+{
+  if (mem_alloc(NULL, size, MEM_MANAGED, 0, out) == 0)
+    return 0;
+  struct hip_device *d = hip_device_get(0);
+  if (!d || !d->gpu)
+    return -ENODEV;
+  return mem_alloc(d->gpu, size, MEM_HOST_PINNED, MEM_FLAG_COHERENT | MEM_FLAG_ALL_GPUS, out);
+}
+
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name,
                              size_t size, unsigned align)
 {
   struct ihipModule_t *m = hipModule;
   void *p;
-  (void)align; /* managed allocations are page-aligned */
+  (void)align; /* both kinds of allocation are page-aligned */
 
   if (!hip_module_valid(m) || !pointer || !name || !size)
     return;
-  if (mem_alloc(NULL, size, MEM_MANAGED, 0, &p))
+  /* Allocated now, as AMD's runtime does: host code may touch the variable before any launch. */
+  if (managed_alloc(size, &p))
     return;
   if (init_value)
     memcpy(p, init_value, size);
