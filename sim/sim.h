@@ -76,7 +76,7 @@ void sim_cp_kick(struct sim_gpu *gpu);
 
 /* ---- sim/cp: the GPU clock (sim/cp/clock.c) ----------------------------------------------- */
 
-/* The GPU timestamp counter, in ticks of SIM_GPU_CLOCK_HZ: CLOCK_MONOTONIC_RAW scaled to the
+/* The GPU timestamp counter, in ticks of SIM_GPU_CLOCK_HZ: CLOCK_MONOTONIC scaled to the
  * 100 MHz reference clock gfx9 parts count in. AQL completion-signal timestamps and SDMA
  * TIMESTAMP packets use it; GET_CLOCK_COUNTERS' gpu_clock_counter must return it too, so that
  * ROCr's GPU-to-host time translation is consistent. */

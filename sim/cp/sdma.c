@@ -325,6 +325,8 @@ enum cp_status cp_sdma_run(struct sim_cp_queue *q)
       return CP_DONE;
     if ((rptr | wptr) & 3)
       return sdma_bad_packet(q, 0, "read or write pointer not dword aligned");
+    if (wptr - rptr > size)
+      return sdma_bad_packet(q, 0, "write pointer behind the read pointer or a ring ahead of it");
     uint64_t avail = (wptr - rptr) / 4;
     uint64_t off = rptr & (size - 1);
     uint64_t fault_va;
@@ -348,6 +350,7 @@ enum cp_status cp_sdma_run(struct sim_cp_queue *q)
     q->sdma_atomic_tries = 0;
     /* Release: the packet's effects are visible before the progress that reports them. */
     __atomic_store_n(rdp, rptr + (uint64_t)ndw * 4, __ATOMIC_RELEASE);
+    q->consumed++;
   }
   return CP_DONE;
 }

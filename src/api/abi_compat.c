@@ -31,6 +31,7 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) {
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
 
+
 /* hipCreateSurfaceObject(hipSurfaceObject_t*, const hipResourceDesc*) */
 HIPKFD_EXPORT hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) __asm__(
     "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");

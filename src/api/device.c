@@ -117,25 +117,34 @@ bool hip_device_blocking(const struct hip_device *d)
 	return (d->flags & hipDeviceScheduleMask) == hipDeviceScheduleBlockingSync;
 }
 
+/* Waits for the last work of every stream of the device. Tails are collected under the device
+ * lock (an idle stream costs two loads) and waited for without it. The null
+ * stream's tail already orders after every blocking stream; non-blocking streams need their own. */
 void hip_device_sync_all(struct hip_device *d)
 {
+	enum { BATCH = 32 };
 	if (!d || !atomic_load_explicit(&d->opened, memory_order_acquire))
 		return;
-	/* Sync the null stream first: it orders after every blocking stream already. Then every
-	 * stream, taking each from the list under the lock but waiting without it. */
-	hip_stream_sync(d->null_stream);
-	for (int i = 0;; i++) {
-		struct hip_stream *s;
+	bool more = true;
+	while (more) {
+		struct hip_fence *tails[BATCH];
+		int n = 0;
+		more = false;
 		pthread_mutex_lock(&d->lock);
-		s = d->streams;
-		for (int k = 0; s && k < i; k++)
-			s = s->next;
-		struct hip_fence *tail = s ? hip_stream_tail(s) : NULL;
+		for (struct hip_stream *s = d->streams; s; s = s->next) {
+			if (hip_stream_idle(s)) /* marks completed streams idle: the loop ends */
+				continue;
+			if (n == BATCH) {
+				more = true;
+				break;
+			}
+			tails[n++] = hip_stream_tail(s);
+		}
 		pthread_mutex_unlock(&d->lock);
-		if (!s)
-			break;
-		hip_fence_wait(tail, hip_device_blocking(d));
-		hip_fence_put(tail);
+		for (int i = 0; i < n; i++) {
+			hip_fence_wait(tails[i], hip_device_blocking(d));
+			hip_fence_put(tails[i]);
+		}
 	}
 }
 
@@ -220,8 +229,11 @@ hipError_t hipSetDeviceFlags(unsigned flags)
 	struct hip_device *d = hip_device_peek(current_ordinal);
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	/* The schedule field is one of Auto/Spin/Yield/BlockingSync (3 is not a value). */
-	if ((flags & ~known) || (flags & hipDeviceScheduleMask) == 3)
+	/* The schedule field holds one of Auto/Spin/Yield/BlockingSync, not a combination. */
+	unsigned sched = flags & hipDeviceScheduleMask;
+	if ((flags & ~known) || (sched != hipDeviceScheduleAuto && sched != hipDeviceScheduleSpin &&
+				 sched != hipDeviceScheduleYield &&
+				 sched != hipDeviceScheduleBlockingSync))
 		HIP_RETURN(hipErrorInvalidValue);
 	pthread_mutex_lock(&d->lock);
 	d->flags = flags;

@@ -178,9 +178,10 @@ hipError_t hipGetLastError(void) {
   return sticky != hipSuccess ? sticky : err;
 }
 
+/* Like clr, the peek itself leaves through the error state: its result becomes the last command
+ * result (and, being the last error, leaves that unchanged). */
 hipError_t hipPeekAtLastError(void) {
-  hipError_t sticky = hip_sticky_error_get();
-  return sticky != hipSuccess ? sticky : tls_last_error;
+  return hip_set_error(tls_last_error);
 }
 
 hipError_t hipExtGetLastError(void) {

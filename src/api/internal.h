@@ -51,6 +51,8 @@ struct hip_fence {
 	struct signal *sig;
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
+					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
 };
 
@@ -88,6 +90,8 @@ int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps);
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
 /* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
+/* Every operation submitted so far is known complete (two loads; false may be stale). */
+bool hip_stream_known_idle(struct hip_stream *s);
 /* No unfinished work on the stream (hipStreamQuery). */
 bool hip_stream_idle(struct hip_stream *s);
 /* The stream's AQL queue, created on first use; NULL on failure (*err set). Lock held. */

@@ -3,6 +3,7 @@
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
+#include "device_props.h"
 #include "error.h"
 #include "internal.h"
 
@@ -20,6 +21,9 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 		return hip_init_error() ?: hipErrorInvalidDevice;
 	if (size == 0)
 		return hipSuccess; /* as CUDA and AMD: a NULL pointer and success */
+	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
+	if (vram && size > hip_device_total_mem(d->node))
+		return hipErrorOutOfMemory;
 	int err = mem_alloc(d->gpu, size, kind, flags, ptr);
 	if (err) {
 		*ptr = NULL;

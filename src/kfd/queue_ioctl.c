@@ -57,3 +57,18 @@ int kfd_runtime_enable(uint64_t r_debug, bool enable)
     return -ENOSYS;
   return kfd_ioctl(AMDKFD_IOC_RUNTIME_ENABLE, &args);
 }
+
+int kfd_xnack_mode(bool *enabled)
+{
+  struct kfd_ioctl_set_xnack_mode_args args = {.xnack_enabled = -1};
+  int err;
+
+  if (!enabled)
+    return -EINVAL;
+  if (!kfd_version_at_least(1, 6))
+    return -ENOSYS;
+  err = kfd_ioctl(AMDKFD_IOC_SET_XNACK_MODE, &args);
+  if (!err)
+    *enabled = args.xnack_enabled > 0;
+  return err;
+}

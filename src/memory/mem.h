@@ -89,6 +89,17 @@ uint64_t mem_gpu_va(const void *host_ptr);
  * [out] handle. Returns 0, -ENOENT, or -EINVAL for a sub-allocated or interior pointer. */
 int mem_kfd_handle(const void *p, uint64_t *handle);
 
+/* IPC export of the allocation containing [in] p (EXPORT_DMABUF of its kernel allocation).
+ * [out] fd: a dma-buf descriptor the caller owns; [out] offset: p's offset inside the exported
+ * allocation; [out] size: the exported allocation's size. Returns 0 or -errno (-ENOENT unknown
+ * pointer, -EINVAL for registered/managed memory). */
+int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
+
+/* IPC import of a dma-buf [in] fd of [in] size bytes on [in] gpu (IMPORT_DMABUF at a reserved VA,
+ * mapped to gpu, CPU-mapped when the dma-buf allows it). [out] out: its base address, freed
+ * with mem_free(). The fd stays owned by the caller. Returns 0 or -errno. */
+int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
+
 /* Release every cached free chunk of [in] gpu back to the kernel (hipDeviceReset, tests).
  * Returns the number of bytes returned. */
 size_t mem_trim(struct kfd_gpu *gpu);

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,11 @@ struct aql_queue {
   struct signal *inactive;        /* amd_queue_t.queue_inactive_signal: error payload */
   pthread_mutex_t idle_lock;      /* protects idle_signal */
   struct signal *idle_signal;     /* (idle_lock) */
+  pthread_mutex_t scratch_lock;   /* serialises scratch growth */
+  _Atomic uint32_t scratch_per_lane; /* bytes per work-item the current scratch covers */
+  void *scratch[8];               /* every scratch allocation (scratch_lock); freed at destroy:
+                                   * a packet in flight may still use an older one */
+  unsigned n_scratch;             /* (scratch_lock) */
 };
 
 static inline void cpu_relax(void)
@@ -105,7 +111,7 @@ static int alloc_cwsr(struct aql_queue *q, struct kfd_ioctl_create_queue_args *a
 {
   const struct kfd_node *n = q->gpu->node;
   uint32_t xcc = n->num_xcc ? n->num_xcc : 1;
-  uint32_t size = n->ctl_stack_size + n->wg_data_size;
+  uint32_t size = n->cwsr_size;
   uint64_t total = ((uint64_t)(size + n->debugger_bytes) * xcc + PAGE - 1) & ~(uint64_t)(PAGE - 1);
   int err;
 
@@ -160,6 +166,8 @@ static int alloc_buffers(struct aql_queue *q, struct kfd_ioctl_create_queue_args
 
 static void free_buffers(struct aql_queue *q)
 {
+  for (unsigned i = 0; i < q->n_scratch; i++)
+    mem_free(q->scratch[i]);
   mem_free(q->cwsr);
   mem_free(q->eop);
   mem_free(q->kernargs);
@@ -185,8 +193,11 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   q->packets = round_packets(packets);
   q->mask = q->packets - 1;
   pthread_mutex_init(&q->idle_lock, NULL);
+  pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
+  if (!err)
+    err = event_page_map(gpu);
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
@@ -287,9 +298,64 @@ static int check_dispatch(const struct aql_dispatch *d)
     return -EINVAL;
   if (d->kernarg_align > 64 || (d->kernarg_align & (d->kernarg_align - 1)))
     return -EINVAL;
-  if (d->private_segment_size)
-    return -ENOSYS; /* scratch is not set up by this runtime yet */
   return 0;
+}
+
+/* Scratch (private segment) backing as ROCr's AqlQueue sets it up on gfx9: one buffer holding
+ * `waves` wave slots of `wave_kib` KiB, described to the CP by compute_tmpring_size (WAVES in
+ * bits 0-11, WAVESIZE in KiB in bits 12-24) and by a buffer resource (V#) with swizzling by
+ * lane (ADD_TID_ENABLE, INDEX_STRIDE 64) (amd_aql_queue.cpp InitScratchSRD). It only grows;
+ * growing waits for the queue to drain so no dispatch sees half-updated fields. */
+static int ensure_scratch(struct aql_queue *q, uint32_t private_segment_size)
+{
+  const struct kfd_node *n = q->gpu->node;
+  uint32_t per_lane = (private_segment_size + 15u) & ~15u;
+  uint32_t wave_kib, waves;
+  uint64_t size, base;
+  void *mem = NULL;
+  int err = 0;
+
+  if (per_lane <= atomic_load_explicit(&q->scratch_per_lane, memory_order_acquire))
+    return 0;
+  wave_kib = (per_lane * 64u + 1023u) / 1024u;
+  if (wave_kib >= (1u << 13))
+    return -E2BIG;
+  waves = n->cu_count * (n->max_slots_scratch_cu ? n->max_slots_scratch_cu : 32u);
+  if (waves > 4095u)
+    waves = 4095u;
+  size = (uint64_t)waves * wave_kib * 1024u;
+  pthread_mutex_lock(&q->scratch_lock);
+  if (per_lane <= atomic_load_explicit(&q->scratch_per_lane, memory_order_relaxed))
+    goto out;
+  if (q->n_scratch == sizeof(q->scratch) / sizeof(q->scratch[0])) {
+    err = -ENOSPC;
+    goto out;
+  }
+  err = mem_alloc(q->gpu, size, MEM_DEVICE, MEM_FLAG_NO_SUBALLOC, &mem);
+  if (err)
+    goto out;
+  q->scratch[q->n_scratch++] = mem;
+  if (!aql_queue_idle(q))
+    err = aql_queue_wait_idle(q, true);
+  if (err)
+    goto out;
+  base = (uint64_t)(uintptr_t)mem;
+  q->amd->scratch_backing_memory_location = base;
+  q->amd->scratch_backing_memory_byte_size = size;
+  q->amd->scratch_wave64_lane_byte_size = per_lane;
+  q->amd->compute_tmpring_size = waves | (wave_kib << 12);
+  q->amd->scratch_resource_descriptor[0] = (uint32_t)base;
+  /* BASE_ADDRESS_HI [15:0], SWIZZLE_ENABLE [31] */
+  q->amd->scratch_resource_descriptor[1] = (uint32_t)(base >> 32) | (1u << 31);
+  q->amd->scratch_resource_descriptor[2] = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size);
+  /* DST_SEL_XYZW = X,Y,Z,W (4,5,6,7), NUM_FORMAT UINT (4), DATA_FORMAT 32 (4),
+   * INDEX_STRIDE 64 (3 << 21), ADD_TID_ENABLE (1 << 23) */
+  q->amd->scratch_resource_descriptor[3] = 4u | (5u << 3) | (6u << 6) | (7u << 9) | (4u << 12) |
+                                           (4u << 15) | (3u << 21) | (1u << 23);
+  atomic_store_explicit(&q->scratch_per_lane, wave_kib * 1024u / 64u, memory_order_release);
+out:
+  pthread_mutex_unlock(&q->scratch_lock);
+  return err;
 }
 
 int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
@@ -303,6 +369,8 @@ int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struc
   if (!q)
     return -EINVAL;
   err = check_dispatch(d);
+  if (!err && d->private_segment_size)
+    err = ensure_scratch(q, d->private_segment_size);
   if (err)
     return err;
   err = claim_slot(q, &id);
@@ -391,13 +459,13 @@ bool aql_queue_idle(const struct aql_queue *q)
 int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
 {
   uint64_t id;
-  int err;
+  int err = 0;
 
   if (!q)
     return -EINVAL;
-  err = aql_queue_error(q);
-  if (err)
-    return err;
+  /* Cheap check first (no syscall); the memory-fault event is polled only while waiting. */
+  if (signal_load(q->inactive) != 0)
+    return aql_queue_error(q);
   pthread_mutex_lock(&q->idle_lock);
   if (!q->idle_signal)
     err = signal_create(q->gpu, 1, true, &q->idle_signal);
@@ -411,6 +479,15 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
       break;
     /* A faulted queue never completes the barrier: report the fault instead of hanging. */
     err = aql_queue_error(q);
+  }
+  /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
+   * wait for that too, so aql_queue_idle() agrees once this returns. */
+  for (unsigned spins = 0; !err && __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) <= id;) {
+    cpu_relax();
+    if (++spins % 1024 == 0) {
+      sched_yield();
+      err = aql_queue_error(q);
+    }
   }
   pthread_mutex_unlock(&q->idle_lock);
   return err;

@@ -18,11 +18,14 @@ static bool page_registered;         /* (page_lock) the kernel has accepted the 
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* A forked child has a new KFD process without an events page. */
+static void event_memory_forget(void);
+
 static void event_atfork_child(void)
 {
   pthread_mutex_init(&page_lock, NULL);
   events_page = NULL;
   page_registered = false;
+  event_memory_forget();
 }
 
 static void event_register_atfork(void)
@@ -75,6 +78,18 @@ int event_signal_create(struct kfd_gpu *gpu, uint32_t *event_id, uint64_t *mailb
   return 0;
 }
 
+int event_page_map(struct kfd_gpu *gpu)
+{
+  int err = 0;
+
+  pthread_once(&atfork_once, event_register_atfork);
+  pthread_mutex_lock(&page_lock);
+  if (events_page)
+    err = mem_map_to_gpu(events_page, gpu);
+  pthread_mutex_unlock(&page_lock);
+  return err;
+}
+
 void event_signal_destroy(uint32_t event_id)
 {
   if (event_id)
@@ -89,10 +104,18 @@ static _Atomic bool fault_seen;
 static uint64_t fault_va;                /* valid once fault_seen (release/acquire) */
 static uint32_t fault_gpu_id;
 
+static void event_memory_forget(void)
+{
+  pthread_mutex_init(&mem_event_lock, NULL);
+  mem_event_id = 0;
+  atomic_store(&fault_seen, false);
+}
+
 int event_memory_init(void)
 {
   int err = 0;
 
+  pthread_once(&atfork_once, event_register_atfork);
   pthread_mutex_lock(&mem_event_lock);
   /* Manual reset: once a fault is reported the event stays signalled for every poller. */
   if (!mem_event_id)

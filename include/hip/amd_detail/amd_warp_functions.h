@@ -150,6 +150,18 @@ __HIPKFD_SHFL_TYPES(__HIPKFD_MATCH_DECL)
   static_assert(sizeof(MaskT) == 8 && __is_integral(MaskT),                               \
                 "The mask of a HIP warp _sync function must be a 64-bit integer")
 
+/* Waits for the lanes of the mask and orders their memory accesses (lanes of a wave run in
+ * lockstep; the fences give the ordering __syncwarp promises). */
+template <class MaskT>
+__HIPKFD_WDEV__ void __syncwarp(MaskT mask) {
+  __HIPKFD_CHECK_MASK(MaskT);
+  (void)mask;
+  __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+  __builtin_amdgcn_wave_barrier();
+  __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+__HIPKFD_WDEV__ void __syncwarp() { __syncwarp(~0ull); }
+
 template <class MaskT>
 __HIPKFD_WDEV__ unsigned long long __ballot_sync(MaskT mask, int predicate) {
   __HIPKFD_CHECK_MASK(MaskT);

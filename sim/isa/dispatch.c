@@ -1,0 +1,602 @@
+/* isa_dispatch_run: one AQL kernel dispatch, from the kernel descriptor to the last wave.
+ *
+ * Workgroups are handed to host threads from one atomic counter; inside a workgroup the waves
+ * take turns on their thread (each runs until it blocks on s_barrier or ends), so a barrier needs
+ * no host synchronisation. Initial register state follows LLVM AMDGPUUsage, "Initial Kernel
+ * Execution State", from the descriptor's enable bits.
+ */
+#include "isa/wave.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* Kernel descriptor (AMDGPUUsage "Kernel Descriptor", code object v3+): byte offsets. */
+enum {
+  KD_GROUP_SEGMENT_FIXED_SIZE = 0, KD_PRIVATE_SEGMENT_FIXED_SIZE = 4, KD_ENTRY_OFFSET = 16,
+  KD_RSRC3 = 44, KD_RSRC1 = 48, KD_RSRC2 = 52, KD_CODE_PROPS = 56, KD_KERNARG_PRELOAD = 58,
+  KD_SIZE = 64,
+};
+
+/* kernel_code_properties bits */
+enum {
+  KCP_PRIVATE_SEGMENT_BUFFER = 1 << 0, KCP_DISPATCH_PTR = 1 << 1, KCP_QUEUE_PTR = 1 << 2,
+  KCP_KERNARG_PTR = 1 << 3, KCP_DISPATCH_ID = 1 << 4, KCP_FLAT_SCRATCH_INIT = 1 << 5,
+  KCP_PRIVATE_SEGMENT_SIZE = 1 << 6, KCP_WAVE32 = 1 << 10,
+};
+
+#define ICACHE_MIN 1024
+
+void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
+{
+  struct isa_ctx *c = w->ctx;
+  pthread_mutex_lock(&c->lock);
+  if (!c->failed) {
+    c->failed = true;
+    c->result->status = st;
+    c->result->pc = w->cur_pc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->result->message, sizeof(c->result->message), fmt, ap);
+    va_end(ap);
+  }
+  atomic_store(&c->abort, true);
+  pthread_cond_broadcast(&c->gws_cv);   /* wake waves parked in ds_gws_barrier */
+  pthread_mutex_unlock(&c->lock);
+  w->state = WAVE_DONE;
+}
+
+void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
+{
+  struct isa_ctx *c = w->ctx;
+  pthread_mutex_lock(&c->lock);
+  if (!c->failed) {
+    c->failed = true;
+    c->result->status = ISA_PAGE_FAULT;
+    c->result->pc = w->cur_pc;
+    c->result->fault_va = va;
+    c->result->fault_write = write;
+    snprintf(c->result->message, sizeof(c->result->message),
+             "page fault: %s of 0x%llx by %s at pc 0x%llx", write ? "write" : "read",
+             (unsigned long long)va, w->cur ? isa_op_name(w->cur->op) : "instruction fetch",
+             (unsigned long long)w->cur_pc);
+  }
+  atomic_store(&c->abort, true);
+  pthread_cond_broadcast(&c->gws_cv);   /* wake waves parked in ds_gws_barrier */
+  pthread_mutex_unlock(&c->lock);
+  w->state = WAVE_DONE;
+}
+
+/* Host address of [va, va+len). A one-page TLB per wave keeps translate() off the hot path;
+ * mappings are page-granular, so a page that translates whole is cached. */
+void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
+{
+  const struct isa_dispatch *d = w->ctx->d;
+  uint64_t page = va & ~0xfffull, off = va & 0xfff;
+  if (off + len <= 4096) {
+    if (page == w->tlb_page && w->tlb_host && (w->tlb_write || !write))
+      return w->tlb_host + off;
+    uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
+    if (h) {
+      w->tlb_page = page;
+      w->tlb_host = h;
+      w->tlb_write = write;
+      return h + off;
+    }
+  }
+  void *h = d->translate(d->mem_ctx, va, len, write);
+  if (!h)
+    wave_page_fault(w, va, write);
+  return h;
+}
+
+/* ---- decoded-instruction cache ---- */
+
+static uint64_t hash_pc(uint64_t pc)
+{
+  return (pc >> 2) * 0x9E3779B97F4A7C15ull;
+}
+
+static int icache_grow(struct isa_worker *k)
+{
+  unsigned cap = k->icache_cap ? k->icache_cap * 2 : ICACHE_MIN;
+  struct icache_entry *n = calloc(cap, sizeof(*n));
+  if (!n)
+    return -1;
+  for (unsigned i = 0; i < k->icache_cap; i++) {
+    if (!k->icache[i].pc)
+      continue;
+    uint64_t h = hash_pc(k->icache[i].pc) & (cap - 1);
+    while (n[h].pc)
+      h = (h + 1) & (cap - 1);
+    n[h] = k->icache[i];
+  }
+  free(k->icache);
+  k->icache = n;
+  k->icache_cap = cap;
+  return 0;
+}
+
+static const struct isa_inst *fetch_decode(struct isa_wave *w)
+{
+  struct isa_worker *k = w->worker;
+  uint64_t pc = w->pc;
+  unsigned mask = k->icache_cap - 1;
+  uint64_t h = hash_pc(pc) & mask;
+  while (k->icache[h].pc) {
+    if (k->icache[h].pc == pc)
+      return &k->icache[h].inst;
+    h = (h + 1) & mask;
+  }
+  w->cur_pc = pc;
+  w->cur = NULL;
+  if ((pc & 3) || pc == 0) {
+    wave_fail(w, ISA_ILLEGAL_INSTR, "misaligned or null pc 0x%llx", (unsigned long long)pc);
+    return NULL;
+  }
+  uint32_t words[2] = {0, 0};
+  const uint32_t *p0 = w->ctx->d->translate(w->ctx->d->mem_ctx, pc, 4, false);
+  if (!p0) {
+    wave_page_fault(w, pc, false);
+    return NULL;
+  }
+  words[0] = *p0;
+  const uint32_t *p1 = w->ctx->d->translate(w->ctx->d->mem_ctx, pc + 4, 4, false);
+  unsigned n = 1;
+  if (p1) {
+    words[1] = *p1;
+    n = 2;
+  }
+  struct isa_inst in;
+  char msg[96];
+  if (isa_decode(w->ctx->target, words, n, &in, msg, sizeof(msg))) {
+    wave_fail(w, ISA_ILLEGAL_INSTR, "illegal instruction at pc 0x%llx: %s",
+              (unsigned long long)pc, msg);
+    return NULL;
+  }
+  if ((k->icache_used + 1) * 2 > k->icache_cap) {
+    if (icache_grow(k)) {
+      wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
+      return NULL;
+    }
+    mask = k->icache_cap - 1;
+    h = hash_pc(pc) & mask;
+    while (k->icache[h].pc)
+      h = (h + 1) & mask;
+  }
+  k->icache[h].pc = pc;
+  k->icache[h].inst = in;
+  k->icache_used++;
+  return &k->icache[h].inst;
+}
+
+int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
+{
+  wave_fail(w, ISA_ILLEGAL_INSTR, "unimplemented instruction %s at pc 0x%llx",
+            isa_op_name(in->op), (unsigned long long)w->cur_pc);
+  return -1;
+}
+
+static int execute(struct isa_wave *w, const struct isa_inst *in)
+{
+  switch (in->enc) {
+  case ENC_SOP1: case ENC_SOP2: case ENC_SOPC: case ENC_SOPK: case ENC_SOPP:
+    return exec_salu(w, in);
+  case ENC_SMEM:
+    return exec_smem(w, in);
+  case ENC_VOP1: case ENC_VOP2: case ENC_VOPC: case ENC_VOP3: case ENC_VOP3P:
+    return exec_valu(w, in);
+  case ENC_DS:
+    return exec_ds(w, in);
+  default:
+    return exec_vmem(w, in);
+  }
+}
+
+/* Run one wave until it ends, blocks, or `budget` instructions have run. */
+static void run_wave(struct isa_wave *w, unsigned budget)
+{
+  while (w->state == WAVE_RUN && budget--) {
+    const struct isa_inst *in = fetch_decode(w);
+    if (!in)
+      return;
+    uint64_t pc = w->pc;
+    w->cur_pc = pc;
+    w->cur = in;
+    w->pc = pc + in->size;   /* branches are relative to the next instruction */
+    w->insts++;
+    if (execute(w, in)) {
+      if (w->state != WAVE_DONE)
+        wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
+                  isa_op_name(in->op), (unsigned long long)pc);
+      return;
+    }
+  }
+}
+
+/* ---- workgroup setup ---- */
+
+static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_wg *g)
+{
+  const struct isa_dispatch *d = c->d;
+  unsigned n = 0;
+  uint16_t kcp = c->code_props;
+  if (kcp & KCP_PRIVATE_SEGMENT_BUFFER) {
+    /* A buffer resource based at PRIVATE_VSHARP_BASE: MUBUF scratch accesses through it
+     * land in the interpreter's per-lane private memory (exec_vmem.c). */
+    w->s[n++] = (uint32_t)PRIVATE_VSHARP_BASE;
+    w->s[n++] = (uint32_t)(PRIVATE_VSHARP_BASE >> 32);
+    w->s[n++] = 0xffffffffu;
+    w->s[n++] = 0x00027000u;
+  }
+  if (kcp & KCP_DISPATCH_PTR) {
+    w->s[n++] = (uint32_t)d->packet_va;
+    w->s[n++] = (uint32_t)(d->packet_va >> 32);
+  }
+  if (kcp & KCP_QUEUE_PTR) {
+    w->s[n++] = (uint32_t)d->queue_va;
+    w->s[n++] = (uint32_t)(d->queue_va >> 32);
+  }
+  if (kcp & KCP_KERNARG_PTR) {
+    w->s[n++] = (uint32_t)d->kernarg_address;
+    w->s[n++] = (uint32_t)(d->kernarg_address >> 32);
+  }
+  if (kcp & KCP_DISPATCH_ID) {
+    w->s[n++] = (uint32_t)d->dispatch_id;
+    w->s[n++] = (uint32_t)(d->dispatch_id >> 32);
+  }
+  if (kcp & KCP_FLAT_SCRATCH_INIT) {
+    /* Scratch base offset 0 inside the private aperture; the per-lane size. */
+    w->s[n++] = 0;
+    w->s[n++] = c->priv_size;
+  }
+  if (kcp & KCP_PRIVATE_SEGMENT_SIZE)
+    w->s[n++] = c->priv_size;
+  /* System SGPRs start after USER_SGPR_COUNT user SGPRs (rsrc2[5:1]). */
+  n = c->rsrc2 >> 1 & 0x1f;
+  for (int i = 0; i < 3; i++)
+    if (c->rsrc2 >> (7 + i) & 1)
+      w->s[n++] = g->id[i];
+  if (c->rsrc2 >> 10 & 1)   /* workgroup info: first wave flag, wave count */
+    w->s[n++] = (w->id == 0 ? 1u << 31 : 0) | g->nwaves;
+  if ((c->rsrc2 & 1) && c->target == ISA_GFX90A)
+    w->s[n++] = 0;          /* private segment wave byte offset (not with architected flat scratch) */
+}
+
+static void init_vgprs(struct isa_ctx *c, struct isa_wave *w, uint64_t *exec)
+{
+  const struct isa_dispatch *d = c->d;
+  uint32_t sx = d->workgroup_size[0] ? d->workgroup_size[0] : 1;
+  uint32_t sy = d->workgroup_size[1] ? d->workgroup_size[1] : 1;
+  uint64_t m = 0;
+  for (unsigned l = 0; l < WAVE_SIZE; l++) {
+    uint32_t flat = w->id * WAVE_SIZE + l;
+    if (flat >= c->group_size)
+      break;
+    m |= 1ull << l;
+    uint32_t x = flat % sx, y = flat / sx % sy, z = flat / (sx * sy);
+    /* gfx90a and gfx942 pack the work-item IDs into v0: x [9:0], y [19:10], z [29:20]. */
+    w->v[0][l] = x | y << 10 | z << 20;
+  }
+  *exec = m;
+}
+
+static int setup_wg(struct isa_worker *k, uint64_t idx)
+{
+  struct isa_ctx *c = k->ctx;
+  struct isa_wg *g = &k->wg;
+  g->id[0] = (uint32_t)(idx % c->wg_count[0]);
+  g->id[1] = (uint32_t)(idx / c->wg_count[0] % c->wg_count[1]);
+  g->id[2] = (uint32_t)(idx / ((uint64_t)c->wg_count[0] * c->wg_count[1]));
+  /* Partial workgroups at the grid edge (AQL allows grid sizes that are not multiples). */
+  uint32_t sz[3];
+  for (int i = 0; i < 3; i++) {
+    uint32_t wgs = c->d->workgroup_size[i] ? c->d->workgroup_size[i] : 1;
+    uint32_t grid = c->d->grid_size[i] ? c->d->grid_size[i] : 1;
+    uint32_t left = grid - g->id[i] * wgs;
+    sz[i] = left < wgs ? left : wgs;
+  }
+  (void)sz;
+  g->nwaves = (c->group_size + WAVE_SIZE - 1) / WAVE_SIZE;
+  g->live = g->nwaves;
+  g->at_barrier = 0;
+  g->lds = k->lds;
+  g->lds_size = c->lds_size;
+  g->waves = k->waves;
+  memset(k->lds, 0, c->lds_size);
+  for (unsigned i = 0; i < g->nwaves; i++) {
+    struct isa_wave *w = &k->waves[i];
+    memset(w->s, 0, sizeof(w->s));
+    w->scc = 0;
+    w->pc = c->entry;
+    w->state = WAVE_RUN;
+    w->id = i;
+    w->wg = g;
+    w->ctx = c;
+    w->worker = k;
+    w->v = k->vregs[i];
+    w->priv = k->priv + (size_t)i * WAVE_SIZE * c->priv_size;
+    w->priv_bytes = c->priv_size;
+    w->gpr_idx = 0;
+    w->trapsts = 0;
+    /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
+    w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
+    w->tlb_host = NULL;
+    init_sgprs(c, w, g);
+    uint64_t exec;
+    init_vgprs(c, w, &exec);
+    wave_set_exec(w, exec);
+  }
+  if (c->priv_size)
+    memset(k->priv, 0, (size_t)g->nwaves * WAVE_SIZE * c->priv_size);
+  return 0;
+}
+
+static void run_wg(struct isa_worker *k)
+{
+  struct isa_wg *g = &k->wg;
+  struct isa_ctx *c = k->ctx;
+  while (g->live && !atomic_load_explicit(&c->abort, memory_order_relaxed)) {
+    bool ran = false;
+    for (unsigned i = 0; i < g->nwaves; i++) {
+      struct isa_wave *w = &g->waves[i];
+      if (w->state != WAVE_RUN)
+        continue;
+      ran = true;
+      run_wave(w, 1u << 16);
+      if (w->state == WAVE_DONE) {
+        g->live--;
+        k->insts += w->insts;
+        w->insts = 0;
+        k->waves_run++;
+      }
+      /* s_barrier: released once every wave still running has arrived (ISA guide: waves
+       * that ended no longer count). */
+      if (g->live && g->at_barrier == g->live) {
+        g->at_barrier = 0;
+        for (unsigned j = 0; j < g->nwaves; j++)
+          if (g->waves[j].state == WAVE_BARRIER)
+            g->waves[j].state = WAVE_RUN;
+      }
+    }
+    if (!ran && g->live) {
+      struct isa_wave *w = &g->waves[0];
+      wave_fail(w, ISA_ILLEGAL_INSTR, "workgroup deadlocked at a barrier");
+      return;
+    }
+  }
+  for (unsigned i = 0; i < g->nwaves; i++) {
+    k->insts += g->waves[i].insts;
+    g->waves[i].insts = 0;
+  }
+}
+
+static void *worker_main(void *arg)
+{
+  struct isa_worker *k = arg;
+  struct isa_ctx *c = k->ctx;
+  for (;;) {
+    if (atomic_load(&c->abort))
+      break;
+    uint64_t idx = atomic_fetch_add(&c->next_wg, 1);
+    if (idx >= c->total_wgs)
+      break;
+    setup_wg(k, idx);
+    run_wg(k);
+  }
+  atomic_fetch_add(&c->insts, k->insts);
+  atomic_fetch_add(&c->waves, k->waves_run);
+  return NULL;
+}
+
+static struct isa_worker *worker_new(struct isa_ctx *c);
+static void worker_free(struct isa_worker *k);
+static void *worker_main(void *arg);
+
+#define GWS_MAX_EXTRA 4096
+
+int dispatch_grow_for_gws(struct isa_ctx *c)
+{
+  int rc = 0;
+  pthread_mutex_lock(&c->lock);
+  if (c->gws_grown)
+    goto out;
+  c->gws_grown = true;
+  uint64_t claimed = atomic_load(&c->next_wg);
+  size_t need = claimed < c->total_wgs ? (size_t)(c->total_wgs - claimed) : 0;
+  if (need > GWS_MAX_EXTRA) {
+    rc = -1;
+    goto out;
+  }
+  if (!need)
+    goto out;
+  c->extra_threads = calloc(need, sizeof(pthread_t));
+  c->extra_workers = calloc(need, sizeof(struct isa_worker *));
+  if (!c->extra_threads || !c->extra_workers) {
+    rc = -1;
+    goto out;
+  }
+  for (size_t i = 0; i < need; i++) {
+    struct isa_worker *k = worker_new(c);
+    if (!k || pthread_create(&c->extra_threads[i], NULL, worker_main, k)) {
+      worker_free(k);
+      rc = -1;
+      break;
+    }
+    c->extra_workers[c->nextra++] = k;
+  }
+out:
+  pthread_mutex_unlock(&c->lock);
+  return rc;
+}
+
+static struct isa_worker *worker_new(struct isa_ctx *c)
+{
+  struct isa_worker *k = calloc(1, sizeof(*k));
+  if (!k)
+    return NULL;
+  k->ctx = c;
+  k->vregs = malloc(sizeof(*k->vregs) * 16);
+  k->priv_cap = (size_t)16 * WAVE_SIZE * c->priv_size;
+  k->priv = k->priv_cap ? malloc(k->priv_cap) : NULL;
+  if (!k->vregs || (k->priv_cap && !k->priv) || icache_grow(k)) {
+    free(k->vregs);
+    free(k->priv);
+    free(k->icache);
+    free(k);
+    return NULL;
+  }
+  return k;
+}
+
+static void worker_free(struct isa_worker *k)
+{
+  if (!k)
+    return;
+  free(k->vregs);
+  free(k->priv);
+  free(k->icache);
+  free(k);
+}
+
+static int read_descriptor(struct isa_ctx *c, struct isa_result *r)
+{
+  const struct isa_dispatch *d = c->d;
+  const uint8_t *kd = d->translate(d->mem_ctx, d->kernel_object, KD_SIZE, false);
+  if (!kd) {
+    r->status = ISA_PAGE_FAULT;
+    r->fault_va = d->kernel_object;
+    snprintf(r->message, sizeof(r->message), "kernel descriptor at 0x%llx is not mapped",
+             (unsigned long long)d->kernel_object);
+    return -1;
+  }
+  int64_t entry;
+  uint32_t group_fixed, priv_fixed;
+  memcpy(&group_fixed, kd + KD_GROUP_SEGMENT_FIXED_SIZE, 4);
+  memcpy(&priv_fixed, kd + KD_PRIVATE_SEGMENT_FIXED_SIZE, 4);
+  memcpy(&entry, kd + KD_ENTRY_OFFSET, 8);
+  memcpy(&c->rsrc3, kd + KD_RSRC3, 4);
+  memcpy(&c->rsrc1, kd + KD_RSRC1, 4);
+  memcpy(&c->rsrc2, kd + KD_RSRC2, 4);
+  memcpy(&c->code_props, kd + KD_CODE_PROPS, 2);
+  uint16_t preload;
+  memcpy(&preload, kd + KD_KERNARG_PRELOAD, 2);
+  c->entry = d->kernel_object + (uint64_t)entry;
+  c->lds_size = d->group_segment_size > group_fixed ? d->group_segment_size : group_fixed;
+  uint32_t priv = d->private_segment_size > priv_fixed ? d->private_segment_size : priv_fixed;
+  c->priv_size = (priv + 15) & ~15u;
+  if (c->code_props & KCP_WAVE32) {
+    snprintf(r->message, sizeof(r->message), "wave32 kernels do not exist on gfx9");
+    r->status = ISA_BAD_DISPATCH;
+    return -1;
+  }
+  if (preload & 0x7f) {
+    snprintf(r->message, sizeof(r->message), "kernarg preloading is not supported yet");
+    r->status = ISA_BAD_DISPATCH;
+    return -1;
+  }
+  if (c->lds_size > LDS_MAX) {
+    snprintf(r->message, sizeof(r->message), "group segment of %u bytes exceeds 64 KiB", c->lds_size);
+    r->status = ISA_BAD_DISPATCH;
+    return -1;
+  }
+  return 0;
+}
+
+static int check_packet(struct isa_ctx *c, struct isa_result *r)
+{
+  const struct isa_dispatch *d = c->d;
+  uint64_t total = 1, gs = 1;
+  for (int i = 0; i < 3; i++) {
+    uint32_t wgs = d->workgroup_size[i], grid = d->grid_size[i];
+    if (i >= d->setup_dims) {
+      wgs = wgs ? wgs : 1;
+      grid = grid ? grid : 1;
+    }
+    if (!wgs || !grid) {
+      r->status = ISA_BAD_DISPATCH;
+      snprintf(r->message, sizeof(r->message), "zero workgroup or grid size in dimension %d", i);
+      return -1;
+    }
+    c->wg_count[i] = (grid + wgs - 1) / wgs;
+    total *= c->wg_count[i];
+    gs *= wgs;
+  }
+  if (gs > 1024 || d->setup_dims < 1 || d->setup_dims > 3 || !d->translate) {
+    r->status = ISA_BAD_DISPATCH;
+    snprintf(r->message, sizeof(r->message), "invalid dispatch: workgroup of %llu items, %u dims",
+             (unsigned long long)gs, d->setup_dims);
+    return -1;
+  }
+  c->group_size = (uint32_t)gs;
+  c->total_wgs = total;
+  return 0;
+}
+
+void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
+{
+  memset(r, 0, sizeof(*r));
+  if (!d) {
+    r->status = ISA_BAD_DISPATCH;
+    snprintf(r->message, sizeof(r->message), "no dispatch");
+    return;
+  }
+  struct isa_ctx c;
+  memset(&c, 0, sizeof(c));
+  c.d = d;
+  c.target = d->target;
+  c.result = r;
+  if (check_packet(&c, r) || read_descriptor(&c, r))
+    return;
+  pthread_mutex_init(&c.lock, NULL);
+  pthread_cond_init(&c.gws_cv, NULL);
+  atomic_init(&c.next_wg, 0);
+  atomic_init(&c.abort, false);
+  atomic_init(&c.insts, 0);
+  atomic_init(&c.waves, 0);
+
+  long cores = d->host_threads ? (long)d->host_threads : sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1)
+    cores = 1;
+  if ((uint64_t)cores > c.total_wgs)
+    cores = (long)c.total_wgs;
+  struct isa_worker **ws = calloc((size_t)cores, sizeof(*ws));
+  pthread_t *th = calloc((size_t)cores, sizeof(*th));
+  bool ok = ws && th;
+  long started = 0;
+  for (long i = 0; ok && i < cores; i++) {
+    ws[i] = worker_new(&c);
+    if (!ws[i])
+      break;
+    if (i > 0 && pthread_create(&th[i], NULL, worker_main, ws[i])) {
+      worker_free(ws[i]);
+      ws[i] = NULL;
+      break;
+    }
+    started = i + 1;
+  }
+  if (started == 0) {
+    r->status = ISA_BAD_DISPATCH;
+    snprintf(r->message, sizeof(r->message), "out of host memory");
+  } else {
+    worker_main(ws[0]);   /* the calling thread is worker 0 */
+    for (long i = 1; i < started; i++)
+      pthread_join(th[i], NULL);
+  }
+  for (long i = 0; i < started; i++)
+    worker_free(ws[i]);
+  /* workers started for ds_gws_barrier; none can be added once every original worker ended */
+  for (size_t i = 0; i < c.nextra; i++) {
+    pthread_join(c.extra_threads[i], NULL);
+    worker_free(c.extra_workers[i]);
+  }
+  free(c.extra_threads);
+  free(c.extra_workers);
+  free(ws);
+  free(th);
+  r->instructions_executed = atomic_load(&c.insts);
+  r->waves_executed = atomic_load(&c.waves);
+  pthread_mutex_destroy(&c.lock);
+  pthread_cond_destroy(&c.gws_cv);
+}

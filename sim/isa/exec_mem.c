@@ -1,0 +1,341 @@
+/* Vector memory: FLAT, GLOBAL, SCRATCH, MUBUF; and LDS (DS), including ds_bpermute/ds_swizzle
+ * and the global wave sync (GWS) barrier.
+ *
+ * Address spaces (ISA guide "Flat Memory Instructions"; AMDGPUUsage "Address Spaces"): a flat
+ * address inside the LDS aperture reaches the workgroup's LDS, inside the private aperture the
+ * work-item's private memory, anything else goes through translate() (GPU page tables).
+ */
+#include "isa/wave.h"
+#include "isa/mem_ops.h"
+
+#include <errno.h>
+#include <time.h>
+
+/* Visit the set bits of a lane mask: `l` is the lane number. `continue` moves to the next lane. */
+#define FOR_LANES(m)                                                                     \
+  for (uint64_t lanes_left_ = (m); lanes_left_; lanes_left_ &= lanes_left_ - 1)           \
+    for (unsigned l = (unsigned)__builtin_ctzll(lanes_left_), once_ = 1; once_; once_ = 0)
+
+static inline uint64_t vreg64(struct isa_wave *w, unsigned code, unsigned l)
+{
+  return wave_vreg(w, code)[l] | (uint64_t)wave_vreg(w, code + 1)[l] << 32;
+}
+
+/* Host pointer for `len` bytes of lane `l`'s private memory at offset `off`. */
+static uint8_t *priv_ptr(struct isa_wave *w, unsigned l, uint64_t off, unsigned len, bool write)
+{
+  if (off + len > w->priv_bytes || off + len < off) {
+    wave_page_fault(w, APERTURE_PRIVATE_BASE + off, write);
+    return NULL;
+  }
+  return w->priv + (size_t)l * w->priv_bytes + off;
+}
+
+static uint8_t *lds_ptr(struct isa_wave *w, uint64_t off, unsigned len, bool write)
+{
+  if (off + len > w->wg->lds_size) {
+    wave_page_fault(w, APERTURE_SHARED_BASE + off, write);
+    return NULL;
+  }
+  return w->wg->lds + off;
+}
+
+enum space { SP_GLOBAL, SP_PRIVATE, SP_LDS };
+
+static uint8_t *resolve(struct isa_wave *w, enum space sp, unsigned l, uint64_t a, unsigned len, bool write)
+{
+  switch (sp) {
+  case SP_PRIVATE: return priv_ptr(w, l, a, len, write);
+  case SP_LDS: return lds_ptr(w, a, len, write);
+  default: return wave_mem(w, a, len, write);
+  }
+}
+
+static void write_lane_data(struct isa_wave *w, unsigned reg, unsigned l, const uint8_t *src,
+                            const struct mem_op *mo)
+{
+  if (mo->bytes < 4) {
+    uint32_t v = mo->bytes == 1 ? (mo->sext ? (uint32_t)(int32_t)(int8_t)src[0] : src[0])
+                                : (uint32_t)(mo->sext ? (int32_t)(int16_t)(src[0] | src[1] << 8)
+                                                      : (uint16_t)(src[0] | src[1] << 8));
+    uint32_t *d = &wave_vreg(w, reg)[l];
+    if (mo->d16 == 1) *d = (*d & 0xffff0000u) | (v & 0xffff);
+    else if (mo->d16 == 2) *d = (*d & 0xffff) | v << 16;
+    else *d = v;
+    return;
+  }
+  unsigned dw = mo->bytes * mo->count / 4;
+  for (unsigned i = 0; i < dw; i++)
+    memcpy(&wave_vreg(w, reg + i)[l], src + 4 * i, 4);
+}
+
+static void read_lane_data(struct isa_wave *w, unsigned reg, unsigned l, uint8_t *dst, const struct mem_op *mo)
+{
+  if (mo->bytes < 4) {
+    uint32_t v = wave_vreg(w, reg)[l];
+    if (mo->d16 == 2) v >>= 16;
+    memcpy(dst, &v, mo->bytes);
+    return;
+  }
+  unsigned dw = mo->bytes * mo->count / 4;
+  for (unsigned i = 0; i < dw; i++)
+    memcpy(dst + 4 * i, &wave_vreg(w, reg + i)[l], 4);
+}
+
+/* One lane's access after address resolution. Returns -1 on a fault. */
+static int lane_access(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       enum space sp, unsigned l, uint64_t a, unsigned dreg, unsigned vdata)
+{
+  unsigned len = mo->bytes * mo->count;
+  if (mo->kind == MK_LOAD) {
+    uint8_t *p = resolve(w, sp, l, a, len, false);
+    if (!p) return -1;
+    uint8_t buf[16];
+    memcpy(buf, p, len);
+    write_lane_data(w, dreg, l, buf, mo);
+  } else if (mo->kind == MK_STORE) {
+    uint8_t *p = resolve(w, sp, l, a, len, true);
+    if (!p) return -1;
+    uint8_t buf[16];
+    read_lane_data(w, vdata, l, buf, mo);
+    memcpy(p, buf, len);
+  } else {
+    uint8_t *p = resolve(w, sp, l, a, mo->bytes, true);
+    if (!p) return -1;
+    if ((uintptr_t)p % mo->bytes) {
+      wave_fail(w, ISA_PAGE_FAULT, "misaligned atomic at 0x%llx", (unsigned long long)a);
+      return -1;
+    }
+    unsigned dw = mo->bytes / 4;
+    uint64_t src = 0, cmp = 0;
+    for (unsigned i = 0; i < dw; i++) {
+      src |= (uint64_t)wave_vreg(w, vdata + i)[l] << (32 * i);
+      if (mo->atomic == AT_CMPSWAP)
+        cmp |= (uint64_t)wave_vreg(w, vdata + dw + i)[l] << (32 * i);
+    }
+    /* Private and LDS memory belong to this thread alone; host atomics are still correct. */
+    uint64_t old = mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    if (in->glc)
+      for (unsigned i = 0; i < dw; i++)
+        wave_vreg(w, dreg + i)[l] = (uint32_t)(old >> (32 * i));
+  }
+  return 0;
+}
+
+static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
+{
+  uint64_t exec = wave_exec(w);
+  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  FOR_LANES(exec) {
+    uint64_t a;
+    enum space sp = SP_GLOBAL;
+    if (in->enc == ENC_SCRATCH) {
+      a = 0;
+      bool vaddr = w->ctx->target == ISA_GFX942 ? in->sve : !use_saddr;
+      if (vaddr) a += wave_vreg(w, in->addr)[l];
+      if (use_saddr) a += w->s[in->saddr];
+      a = (uint32_t)(a + (uint64_t)(int64_t)in->offset);
+      sp = SP_PRIVATE;
+    } else if (in->enc == ENC_GLOBAL && use_saddr) {
+      a = wave_sreg64(w, in->saddr) + wave_vreg(w, in->addr)[l] + (uint64_t)(int64_t)in->offset;
+    } else {
+      a = vreg64(w, in->addr, l) + (uint64_t)(int64_t)in->offset;
+    }
+    if (in->enc == ENC_FLAT) {
+      if (a - APERTURE_SHARED_BASE < APERTURE_SIZE) { sp = SP_LDS; a -= APERTURE_SHARED_BASE; }
+      else if (a - APERTURE_PRIVATE_BASE < APERTURE_SIZE) { sp = SP_PRIVATE; a -= APERTURE_PRIVATE_BASE; }
+    }
+    if (lane_access(w, in, mo, sp, l, a, in->dst, in->data0))
+      return -1;
+  }
+  return 0;
+}
+
+/* MUBUF with a buffer resource (V#): base [47:0], stride [61:48], num_records in dword 2. */
+static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
+{
+  uint64_t exec = wave_exec(w);
+  const uint32_t *v = &w->s[in->srsrc & 127];
+  uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
+  uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
+  uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
+  bool priv = base >= PRIVATE_VSHARP_BASE;
+  unsigned len = mo->bytes * mo->count;
+  FOR_LANES(exec) {
+    uint32_t idx = 0, off = (uint32_t)in->offset;
+    if (in->idxen) idx = wave_vreg(w, in->addr)[l];
+    if (in->offen) off += wave_vreg(w, in->addr + (in->idxen ? 1 : 0))[l];
+    if (priv) {
+      /* Scratch through the private segment buffer: SOFFSET is a wave-scaled byte offset
+       * (wave size times the per-lane offset), VADDR and the immediate are per lane. */
+      uint64_t a = (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off;
+      if (lane_access(w, in, mo, SP_PRIVATE, l, a, in->dst, in->data0))
+        return -1;
+      continue;
+    }
+    uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
+    /* Range checking of raw buffers: out-of-range loads return 0, stores are dropped. */
+    bool oob = stride ? idx >= num_records : eoff + len > num_records;
+    if (oob) {
+      if (mo->kind == MK_LOAD) {
+        uint8_t z[16] = {0};
+        write_lane_data(w, in->dst, l, z, mo);
+      }
+      continue;
+    }
+    if (lane_access(w, in, mo, SP_GLOBAL, l, base + soff + eoff, in->dst, in->data0))
+      return -1;
+  }
+  return 0;
+}
+
+int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
+{
+  const struct mem_op *mo = mem_op_info(in->op);
+  if (mo->kind == MK_NOP)
+    return 0;   /* cache write-back/invalidate: the interpreter has no caches */
+  if (mo->kind == MK_NONE || in->lds)
+    return exec_illegal(w, in);
+  if (in->enc == ENC_MUBUF)
+    return exec_mubuf(w, in, mo);
+  if (in->enc == ENC_MTBUF)
+    return exec_illegal(w, in);
+  return exec_flat(w, in, mo);
+}
+
+/* ---- LDS ---- */
+
+static int ds_lane_crossing(struct isa_wave *w, const struct isa_inst *in)
+{
+  uint64_t exec = wave_exec(w);
+  const uint32_t *addr = wave_vreg(w, in->addr), *data = wave_vreg(w, in->data0);
+  uint32_t out[WAVE_SIZE] = {0};
+  switch (in->op) {
+  case OP_DS_BPERMUTE_B32:
+    FOR_LANES(exec) {
+      unsigned s = ((addr[l] + (uint32_t)in->offset) >> 2) & 63;
+      out[l] = (exec >> s & 1) ? data[s] : 0;
+    }
+    break;
+  case OP_DS_PERMUTE_B32:
+    FOR_LANES(exec) {
+      unsigned d = ((addr[l] + (uint32_t)in->offset) >> 2) & 63;
+      out[d] = data[l];
+    }
+    break;
+  case OP_DS_SWIZZLE_B32: {
+    uint32_t off = (uint32_t)in->offset & 0xffff;
+    const uint32_t *src = addr;   /* ds_swizzle's source is the ADDR field's VGPR */
+    FOR_LANES(exec) {
+      unsigned s;
+      if (off & 0x8000) {
+        s = (l & ~3u) | (off >> (2 * (l & 3)) & 3);   /* quad permute mode */
+      } else {
+        unsigned andm = off & 0x1f, orm = off >> 5 & 0x1f, xorm = off >> 10 & 0x1f;
+        s = (l & 0x20) | ((((l & 0x1f) & andm) | orm) ^ xorm);
+      }
+      out[l] = (exec >> s & 1) ? src[s] : 0;
+    }
+    break;
+  }
+  default:
+    return 1;
+  }
+  uint32_t *d = wave_vreg(w, in->dst);
+  FOR_LANES(exec) d[l] = out[l];
+  return 0;
+}
+
+static int gws(struct isa_wave *w, const struct isa_inst *in);
+
+int exec_ds(struct isa_wave *w, const struct isa_inst *in)
+{
+  int lc = ds_lane_crossing(w, in);
+  if (lc <= 0)
+    return lc;
+  if (in->op == OP_DS_GWS_INIT || in->op == OP_DS_GWS_BARRIER)
+    return gws(w, in);
+  const struct mem_op *mo = mem_op_info(in->op);
+  if (mo->kind == MK_NONE || mo->kind == MK_NOP || in->gds)
+    return exec_illegal(w, in);
+  uint64_t exec = wave_exec(w);
+  if (mo->two_addr) {
+    unsigned esz = mo->bytes * (mo->two_addr == 2 ? 64 : 1);
+    unsigned dw = mo->bytes / 4;
+    FOR_LANES(exec) {
+      uint32_t base = wave_vreg(w, in->addr)[l];
+      for (int k = 0; k < 2; k++) {
+        uint32_t a = base + (uint32_t)((in->offset >> (8 * k)) & 0xff) * esz;
+        uint8_t *p = lds_ptr(w, a, mo->bytes, mo->kind == MK_STORE);
+        if (!p) return -1;
+        if (mo->kind == MK_LOAD)
+          for (unsigned i = 0; i < dw; i++) memcpy(&wave_vreg(w, in->dst + k * dw + i)[l], p + 4 * i, 4);
+        else
+          for (unsigned i = 0; i < dw; i++) memcpy(p + 4 * i, &wave_vreg(w, (k ? in->data1 : in->data0) + i)[l], 4);
+      }
+    }
+    return 0;
+  }
+  unsigned len = mo->bytes * mo->count;
+  FOR_LANES(exec) {
+    uint32_t a = wave_vreg(w, in->addr)[l] + (uint32_t)(in->offset & 0xffff);
+    if (mo->kind == MK_LOAD || mo->kind == MK_STORE) {
+      uint8_t *p = lds_ptr(w, a, len, mo->kind == MK_STORE);
+      if (!p) return -1;
+      if (mo->kind == MK_LOAD) write_lane_data(w, in->dst, l, p, mo);
+      else read_lane_data(w, in->data0, l, p, mo);
+      continue;
+    }
+    uint8_t *p = lds_ptr(w, a, mo->bytes, true);
+    if (!p) return -1;
+    unsigned dw = mo->bytes / 4;
+    uint64_t src = 0, cmp = 0;
+    for (unsigned i = 0; i < dw; i++) {
+      /* ds_cmpst: DATA0 is the compare value, DATA1 the new value; mskor: DATA0 mask, DATA1 bits */
+      if (mo->atomic == AT_CMPSWAP || mo->atomic == AT_MSKOR) {
+        cmp |= (uint64_t)wave_vreg(w, in->data0 + i)[l] << (32 * i);
+        src |= (uint64_t)wave_vreg(w, in->data1 + i)[l] << (32 * i);
+      } else {
+        src |= (uint64_t)wave_vreg(w, in->data0 + i)[l] << (32 * i);
+      }
+    }
+    uint64_t old = mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    if (mo->ret)
+      for (unsigned i = 0; i < dw; i++) wave_vreg(w, in->dst + i)[l] = (uint32_t)(old >> (32 * i));
+  }
+  return 0;
+}
+
+/* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. A
+ * cooperative launch keeps every workgroup resident, so a waiting host thread first makes sure
+ * every remaining workgroup has a thread of its own (dispatch_grow_for_gws). */
+static int gws(struct isa_wave *w, const struct isa_inst *in)
+{
+  struct isa_ctx *c = w->ctx;
+  uint64_t exec = wave_exec(w);
+  unsigned l = exec ? (unsigned)__builtin_ctzll(exec) : 0;
+  uint32_t val = wave_vreg(w, in->data0)[l];
+  if (in->op == OP_DS_GWS_INIT) {
+    pthread_mutex_lock(&c->lock);
+    c->gws_target = val + 1;
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+  }
+  if (dispatch_grow_for_gws(c)) {
+    wave_fail(w, ISA_BAD_DISPATCH, "cannot keep all workgroups resident for ds_gws_barrier");
+    return -1;
+  }
+  pthread_mutex_lock(&c->lock);
+  uint64_t gen = c->gws_generation;
+  uint32_t target = val + 1;
+  if (++c->gws_arrived >= target) {
+    c->gws_arrived = 0;
+    c->gws_generation++;
+    pthread_cond_broadcast(&c->gws_cv);
+  } else {
+    while (c->gws_generation == gen && !atomic_load(&c->abort))
+      pthread_cond_wait(&c->gws_cv, &c->lock);
+  }
+  pthread_mutex_unlock(&c->lock);
+  return atomic_load(&c->abort) ? -1 : 0;
+}

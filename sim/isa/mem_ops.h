@@ -1,0 +1,37 @@
+/* Memory-operation descriptions for VMEM (FLAT/GLOBAL/SCRATCH/MUBUF) and DS, built once from the
+ * opcode names of the generated table: "global_load_sshort", "flat_atomic_cmpswap_x2",
+ * "ds_read2st64_b64" all spell out their kind, width and signedness. */
+#ifndef KFDSIM_ISA_MEM_OPS_H
+#define KFDSIM_ISA_MEM_OPS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum mem_kind { MK_NONE, MK_LOAD, MK_STORE, MK_ATOMIC, MK_NOP };
+
+enum atomic_op {
+  AT_NONE, AT_SWAP, AT_CMPSWAP, AT_ADD, AT_SUB, AT_RSUB, AT_SMIN, AT_UMIN, AT_SMAX, AT_UMAX,
+  AT_AND, AT_OR, AT_XOR, AT_INC, AT_DEC, AT_FADD, AT_FMIN, AT_FMAX, AT_PK_FADD16, AT_PK_BFADD16,
+  AT_MSKOR,
+};
+
+struct mem_op {
+  uint8_t kind;       /* enum mem_kind */
+  uint8_t bytes;      /* per element: 1, 2, 4, 8 (dwordxN: 4 with count N) */
+  uint8_t count;      /* elements */
+  uint8_t sext;       /* sign-extending sub-dword load */
+  uint8_t d16;        /* 1: writes the low half, 2: the high half (loads); 2: stores the high half */
+  uint8_t atomic;     /* enum atomic_op */
+  uint8_t is_float;   /* fmin/fmax/fadd on f32/f64 */
+  uint8_t two_addr;   /* DS read2/write2: 1, st64: 2 */
+  uint8_t ret;        /* DS: the _rtn form returns the old value */
+};
+
+/* The description of `op` (zeroed if it is not a memory instruction). */
+const struct mem_op *mem_op_info(unsigned op);
+
+/* Atomic read-modify-write of 4 or 8 bytes at host address `p`; returns the old value.
+ * `cmp` is the compare value for AT_CMPSWAP and the mask for AT_MSKOR. */
+uint64_t mem_atomic(void *p, unsigned bytes, enum atomic_op a, uint64_t src, uint64_t cmp);
+
+#endif

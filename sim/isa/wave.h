@@ -1,0 +1,158 @@
+/* Interpreter-internal state: dispatch, workgroup and wave. Not part of the public interface. */
+#ifndef KFDSIM_ISA_WAVE_H
+#define KFDSIM_ISA_WAVE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "isa/isa.h"
+#include "isa/isa_optab.h"
+
+#define WAVE_SIZE 64
+#define NUM_VREGS 512      /* v0..v255 then a0..a255 */
+#define LDS_MAX (64 * 1024)
+
+/* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
+ * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
+ * MAKE_SCRATCH_APP_BASE_V9 = 2 << 48). A flat address inside either goes to LDS or to the
+ * work-item's private memory, which this interpreter owns. */
+#define APERTURE_SHARED_BASE 0x0001000000000000ull
+#define APERTURE_PRIVATE_BASE 0x0002000000000000ull
+#define APERTURE_SIZE 0x0000000100000000ull
+
+/* Base address of the private segment buffer V# given to kernels that use MUBUF scratch
+ * (gfx90a). A V# holds only 48 address bits, so it cannot name the private aperture; the top 4 GiB
+ * of the 48-bit space are never a user allocation (user VAs stay below 2^47), so MUBUF accesses
+ * through a V# based there are private-memory accesses. */
+#define PRIVATE_VSHARP_BASE 0x0000ffff00000000ull
+
+enum wave_state { WAVE_RUN, WAVE_BARRIER, WAVE_GWS, WAVE_DONE };
+
+struct isa_ctx;
+struct isa_wg;
+
+/* Decoded-instruction cache of one host thread for one dispatch (open addressing, PC keys). */
+struct icache_entry {
+  uint64_t pc;
+  struct isa_inst inst;
+};
+
+struct isa_wave {
+  uint32_t s[128];            /* scalar operand space 0..127: SGPRs, VCC, M0, EXEC, ... */
+  uint32_t scc;
+  uint64_t pc;
+  uint64_t cur_pc;             /* address of the instruction being executed */
+  const struct isa_inst *cur;  /* and its decoded form (for fault messages) */
+  uint32_t mode;              /* HW_REG_MODE */
+  uint32_t trapsts;
+  uint32_t gpr_idx;           /* s_set_gpr_idx_on state: index in [7:0], mode in [15:12], on in bit 31 */
+  enum wave_state state;
+  unsigned id;                /* wave number inside the workgroup */
+  uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
+  uint8_t *priv;              /* private memory, priv_bytes per lane */
+  uint32_t priv_bytes;
+  struct isa_wg *wg;
+  struct isa_ctx *ctx;
+  struct isa_worker *worker;
+  uint64_t insts;
+  /* one-entry TLB for translate() */
+  uint64_t tlb_page;
+  uint8_t *tlb_host;
+  bool tlb_write;
+};
+
+struct isa_wg {
+  uint32_t id[3];
+  unsigned nwaves, live, at_barrier;
+  struct isa_wave *waves;
+  uint8_t *lds;
+  uint32_t lds_size;
+};
+
+struct isa_worker {
+  struct isa_ctx *ctx;
+  struct icache_entry *icache;
+  unsigned icache_cap, icache_used;
+  struct isa_wave waves[16];
+  uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
+  uint8_t *priv;
+  size_t priv_cap;
+  uint8_t lds[LDS_MAX];
+  struct isa_wg wg;
+  uint64_t insts, waves_run;
+};
+
+struct isa_ctx {
+  const struct isa_dispatch *d;
+  enum isa_target target;
+  uint64_t entry;                /* GPU VA of the first instruction */
+  uint32_t rsrc1, rsrc2, rsrc3;
+  uint16_t code_props;
+  uint32_t group_size, lds_size, priv_size;
+  uint32_t wg_count[3];
+  uint64_t total_wgs;
+  atomic_uint_fast64_t next_wg;
+  atomic_bool abort;
+  pthread_mutex_t lock;          /* protects result and the GWS state */
+  pthread_cond_t gws_cv;
+  struct isa_result *result;
+  bool failed;
+  /* ds_gws_init / ds_gws_barrier */
+  uint32_t gws_target, gws_arrived;
+  uint64_t gws_generation;
+  bool gws_grown;                /* extra workers started so every workgroup is resident */
+  pthread_t *extra_threads;
+  struct isa_worker **extra_workers;
+  size_t nextra;
+  atomic_uint_fast64_t insts, waves;
+};
+
+/* dispatch.c */
+void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
+void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
+int dispatch_grow_for_gws(struct isa_ctx *c);
+
+static inline uint64_t wave_exec(const struct isa_wave *w)
+{
+  return (uint64_t)w->s[OPD_EXEC] | (uint64_t)w->s[OPD_EXEC + 1] << 32;
+}
+static inline void wave_set_exec(struct isa_wave *w, uint64_t m)
+{
+  w->s[OPD_EXEC] = (uint32_t)m;
+  w->s[OPD_EXEC + 1] = (uint32_t)(m >> 32);
+}
+static inline uint64_t wave_sreg64(const struct isa_wave *w, unsigned code)
+{
+  return (uint64_t)w->s[code & 127] | (uint64_t)w->s[(code + 1) & 127] << 32;
+}
+static inline void wave_set_sreg64(struct isa_wave *w, unsigned code, uint64_t v)
+{
+  if (code < 128) {
+    w->s[code] = (uint32_t)v;
+    if (code + 1 < 128)
+      w->s[code + 1] = (uint32_t)(v >> 32);
+  }
+}
+static inline uint32_t *wave_vreg(struct isa_wave *w, unsigned code)
+{
+  return w->v[(code - OPD_VGPR) & (NUM_VREGS - 1)];
+}
+
+/* Scalar source value of `code` (SGPR, special register, inline constant, literal). */
+uint64_t wave_scalar_src(struct isa_wave *w, const struct isa_inst *in, unsigned code, unsigned width);
+
+/* Executors: return 0 to continue, -1 when the wave stopped (fault/illegal already recorded). */
+int exec_salu(struct isa_wave *w, const struct isa_inst *in);
+int exec_smem(struct isa_wave *w, const struct isa_inst *in);
+int exec_valu(struct isa_wave *w, const struct isa_inst *in);
+int exec_vmem(struct isa_wave *w, const struct isa_inst *in);
+int exec_ds(struct isa_wave *w, const struct isa_inst *in);
+int exec_mfma(struct isa_wave *w, const struct isa_inst *in);
+int exec_illegal(struct isa_wave *w, const struct isa_inst *in);
+
+#endif

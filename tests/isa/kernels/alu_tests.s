@@ -1,0 +1,275 @@
+// Per-instruction kernels for tests/isa/test_isa_alu.c, assembled for gfx90a and gfx942.
+//
+// Every kernel has the same frame: kernarg = {a, b, c, out} pointers; lane i loads a[i], b[i],
+// c[i] into v2, v3, v4 (32-bit) or v[2:3], v[4:5], v[6:7] (64-bit), computes v5 / v[8:9] under an
+// EXEC mask with holes (0xf0f0ffff0f0ffffe), and stores it for every lane. Lanes outside the
+// mask must keep the marker 0xdeadbeef, so every test also checks EXEC. Bodies of more than one
+// instruction are macros B_<test>.
+
+.macro KBEGIN name
+  .text
+  .globl \name
+  .p2align 8
+  .type \name,@function
+\name:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  v_lshlrev_b32 v10, 3, v0
+  s_waitcnt lgkmcnt(0)
+.endm
+
+// Denormals on for f32 and f16/f64, as clang's HIP kernels default to (\denorm = 0 flushes f32)
+.macro KEND name, denorm=3
+  s_endpgm
+  .rodata
+  .p2align 6
+  .amdhsa_kernel \name
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_float_denorm_mode_32 \denorm
+    .amdhsa_float_denorm_mode_16_64 3
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+.endm
+
+.macro HOLES
+  s_mov_b32 s20, 0x0f0ffffe
+  s_mov_b32 s21, 0xf0f0ffff
+  s_mov_b64 exec, s[20:21]
+.endm
+
+// 32-bit: result in v5
+.macro T32 name, body:vararg
+  KBEGIN \name
+  global_load_dword v2, v1, s[4:5]
+  global_load_dword v3, v1, s[6:7]
+  global_load_dword v4, v1, s[8:9]
+  v_mov_b32 v5, 0xdeadbeef
+  s_waitcnt vmcnt(0)
+  HOLES
+  \body
+  s_mov_b64 exec, -1
+  global_store_dword v1, v5, s[10:11]
+  KEND \name
+.endm
+
+// 64-bit: inputs v[2:3], v[4:5], v[6:7]; result v[8:9]
+.macro T64 name, body:vararg
+  KBEGIN \name
+  global_load_dwordx2 v[2:3], v10, s[4:5]
+  global_load_dwordx2 v[4:5], v10, s[6:7]
+  global_load_dwordx2 v[6:7], v10, s[8:9]
+  v_mov_b32 v8, 0xdeadbeef
+  v_mov_b32 v9, 0xdeadbeef
+  s_waitcnt vmcnt(0)
+  HOLES
+  \body
+  s_mov_b64 exec, -1
+  global_store_dwordx2 v10, v[8:9], s[10:11]
+  KEND \name
+.endm
+
+T32 t_add_f32, v_add_f32 v5, v2, v3
+T32 t_sub_f32, v_sub_f32 v5, v2, v3
+T32 t_mul_f32, v_mul_f32 v5, v2, v3
+T32 t_fma_f32, v_fma_f32 v5, v2, v3, v4
+.macro B_t_fmac_f32
+  v_mov_b32 v5, v4
+  v_fmac_f32 v5, v2, v3
+.endm
+T32 t_fmac_f32, B_t_fmac_f32
+T32 t_min_f32, v_min_f32 v5, v2, v3
+T32 t_max_f32, v_max_f32 v5, v2, v3
+T32 t_neg_abs_f32, v_add_f32_e64 v5, -|v2|, |v3|
+T32 t_mul_clamp_f32, v_mul_f32_e64 v5, v2, v3 clamp
+T32 t_mul_omod2_f32, v_mul_f32_e64 v5, v2, v3 mul:2
+T32 t_cvt_i32_f32, v_cvt_i32_f32 v5, v2
+T32 t_cvt_u32_f32, v_cvt_u32_f32 v5, v2
+T32 t_cvt_f32_i32, v_cvt_f32_i32 v5, v2
+T32 t_cvt_f16_f32, v_cvt_f16_f32 v5, v2
+T32 t_cvt_f32_f16, v_cvt_f32_f16 v5, v2
+T32 t_rcp_f32, v_rcp_f32 v5, v2
+T32 t_sqrt_f32, v_sqrt_f32 v5, v2
+T32 t_floor_f32, v_floor_f32 v5, v2
+T32 t_fract_f32, v_fract_f32 v5, v2
+T32 t_ldexp_f32, v_ldexp_f32 v5, v2, v3
+T32 t_med3_f32, v_med3_f32 v5, v2, v3, v4
+T32 t_add_inline_f32, v_add_f32 v5, 0.5, v2
+T32 t_add_literal_f32, v_add_f32 v5, 0x40490fdb, v2
+// the mad/fma-with-literal forms differ by target: madmk on gfx90a, fmamk on gfx942
+.if .amdgcn.gfx_generation_minor == 4
+T32 t_madmk_f32, v_fmamk_f32 v5, v2, 0x3fc00000, v3
+.else
+T32 t_madmk_f32, v_madmk_f32 v5, v2, 0x3fc00000, v3
+.endif
+T32 t_add_u32, v_add_u32 v5, v2, v3
+T32 t_sub_u32, v_sub_u32 v5, v2, v3
+.macro B_t_add_co_u32
+  v_add_co_u32 v5, vcc, v2, v3
+  v_addc_co_u32 v5, vcc, v5, 0, vcc
+.endm
+T32 t_add_co_u32, B_t_add_co_u32
+T32 t_mul_lo_u32, v_mul_lo_u32 v5, v2, v3
+T32 t_mul_hi_u32, v_mul_hi_u32 v5, v2, v3
+T32 t_mul_hi_i32, v_mul_hi_i32 v5, v2, v3
+T32 t_mul_u32_u24, v_mul_u32_u24 v5, v2, v3
+T32 t_min_i32, v_min_i32 v5, v2, v3
+T32 t_max_u32, v_max_u32 v5, v2, v3
+T32 t_lshlrev_b32, v_lshlrev_b32 v5, v3, v2
+T32 t_lshrrev_b32, v_lshrrev_b32 v5, v3, v2
+T32 t_ashrrev_i32, v_ashrrev_i32 v5, v3, v2
+T32 t_bfe_u32, v_bfe_u32 v5, v2, 3, 7
+T32 t_bfe_i32, v_bfe_i32 v5, v2, 5, 9
+T32 t_bfi_b32, v_bfi_b32 v5, v2, v3, v4
+T32 t_alignbit_b32, v_alignbit_b32 v5, v2, v3, v4
+.macro B_t_perm_b32
+  s_mov_b32 s15, 0x0c070501
+  v_perm_b32 v5, v2, v3, s15
+.endm
+T32 t_perm_b32, B_t_perm_b32
+T32 t_add3_u32, v_add3_u32 v5, v2, v3, v4
+T32 t_lshl_add_u32, v_lshl_add_u32 v5, v2, 3, v3
+T32 t_xad_u32, v_xad_u32 v5, v2, v3, v4
+T32 t_bcnt_u32, v_bcnt_u32_b32 v5, v2, v3
+T32 t_ffbh_u32, v_ffbh_u32 v5, v2
+T32 t_bfrev_b32, v_bfrev_b32 v5, v2
+.macro B_t_cndmask
+  v_cmp_lt_i32 vcc, v2, v3
+  v_cndmask_b32 v5, v4, v2, vcc
+.endm
+T32 t_cndmask, B_t_cndmask
+.macro B_t_cmp_class
+  v_mov_b32 v6, 0x3f0
+  v_cmp_class_f32 vcc, v2, v6
+  v_cndmask_b32 v5, 0, 1, vcc
+.endm
+T32 t_cmp_class, B_t_cmp_class
+.macro B_t_cmp_nge_f32
+  v_cmp_nge_f32_e64 s[12:13], v2, v3
+  v_cndmask_b32_e64 v5, 0, 1, s[12:13]
+.endm
+T32 t_cmp_nge_f32, B_t_cmp_nge_f32
+.macro B_t_mbcnt
+  v_mbcnt_lo_u32_b32 v5, -1, 0
+  v_mbcnt_hi_u32_b32 v5, -1, v5
+.endm
+T32 t_mbcnt, B_t_mbcnt
+.macro B_t_readfirstlane
+  v_readfirstlane_b32 s12, v2
+  v_mov_b32 v5, s12
+.endm
+T32 t_readfirstlane, B_t_readfirstlane
+.macro B_t_dpp_row_shr1
+  v_mov_b32 v5, 0
+  v_mov_b32_dpp v5, v2 row_shr:1 row_mask:0xf bank_mask:0xf
+.endm
+T32 t_dpp_row_shr1, B_t_dpp_row_shr1
+T32 t_dpp_quad_perm, v_add_u32_dpp v5, v2, v3 quad_perm:[3,2,1,0] row_mask:0xf bank_mask:0xf bound_ctrl:0
+T32 t_sdwa_byte1, v_add_u32_sdwa v5, v2, v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:BYTE_1 src1_sel:WORD_0
+.macro B_t_sdwa_sext
+  v_mov_b32_sdwa v5, v2 dst_sel:WORD_1 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_0
+  v_mov_b32_sdwa v5, sext(v2) dst_sel:WORD_0 dst_unused:UNUSED_PRESERVE src0_sel:BYTE_2
+.endm
+T32 t_sdwa_sext, B_t_sdwa_sext
+T32 t_pk_add_f16, v_pk_add_f16 v5, v2, v3
+T32 t_pk_fma_f16_opsel, v_pk_fma_f16 v5, v2, v3, v4 op_sel:[1,0,0] op_sel_hi:[0,1,1]
+T32 t_fma_mix, v_fma_mix_f32 v5, v2, v3, v4 op_sel_hi:[1,1,0]
+T32 t_dot2_f32_f16, v_dot2_f32_f16 v5, v2, v3, v4
+.macro B_t_swizzle_rev
+  ds_swizzle_b32 v5, v2 offset:swizzle(REVERSE,8)
+  s_waitcnt lgkmcnt(0)
+.endm
+T32 t_swizzle_rev, B_t_swizzle_rev
+.macro B_t_bpermute
+  v_add_u32 v6, 1, v0
+  v_lshlrev_b32 v6, 2, v6
+  ds_bpermute_b32 v5, v6, v2
+  s_waitcnt lgkmcnt(0)
+.endm
+T32 t_bpermute, B_t_bpermute
+
+T64 t_add_f64, v_add_f64 v[8:9], v[2:3], v[4:5]
+T64 t_mul_f64, v_mul_f64 v[8:9], v[2:3], v[4:5]
+T64 t_fma_f64, v_fma_f64 v[8:9], v[2:3], v[4:5], v[6:7]
+T64 t_max_f64, v_max_f64 v[8:9], v[2:3], v[4:5]
+.macro B_t_fmac_lit_f64
+  v_mov_b32 v8, v6
+  v_mov_b32 v9, v7
+  v_fmac_f64 v[8:9], 0x40080000, v[2:3]
+.endm
+T64 t_fmac_lit_f64, B_t_fmac_lit_f64
+T64 t_add_neg_f64, v_add_f64 v[8:9], -v[2:3], -4.0
+T64 t_rcp_f64, v_rcp_f64 v[8:9], v[2:3]
+T64 t_floor_f64, v_floor_f64 v[8:9], v[2:3]
+T64 t_lshlrev_b64, v_lshlrev_b64 v[8:9], v4, v[2:3]
+T64 t_ashrrev_i64, v_ashrrev_i64 v[8:9], v4, v[2:3]
+T64 t_mad_u64_u32, v_mad_u64_u32 v[8:9], s[12:13], v2, v4, v[6:7]
+T64 t_cvt_f64_i32, v_cvt_f64_i32 v[8:9], v2
+.macro B_t_cmp_u64
+  v_cmp_lt_u64 vcc, v[2:3], v[4:5]
+  v_cndmask_b32 v8, 0, 1, vcc
+  v_mov_b32 v9, 0
+.endm
+T64 t_cmp_u64, B_t_cmp_u64
+.macro B_t_div_f64_seq
+  v_div_scale_f64 v[12:13], s[12:13], v[4:5], v[4:5], v[2:3]
+  v_rcp_f64 v[14:15], v[12:13]
+  v_fma_f64 v[16:17], -v[12:13], v[14:15], 1.0
+  v_fma_f64 v[14:15], v[14:15], v[16:17], v[14:15]
+  v_fma_f64 v[16:17], -v[12:13], v[14:15], 1.0
+  v_fma_f64 v[14:15], v[14:15], v[16:17], v[14:15]
+  v_div_scale_f64 v[16:17], vcc, v[2:3], v[4:5], v[2:3]
+  v_mul_f64 v[18:19], v[16:17], v[14:15]
+  v_fma_f64 v[12:13], -v[12:13], v[18:19], v[16:17]
+  v_div_fmas_f64 v[12:13], v[12:13], v[14:15], v[18:19]
+  v_div_fixup_f64 v[8:9], v[12:13], v[4:5], v[2:3]
+.endm
+T64 t_div_f64_seq, B_t_div_f64_seq
+
+// Scalar ALU: s_* results moved to v5 (uniform: lane values a[0], b[0])
+.macro S32 name, body:vararg
+  KBEGIN \name
+  s_load_dword s12, s[4:5], 0x0
+  s_load_dword s13, s[6:7], 0x0
+  v_mov_b32 v5, 0xdeadbeef
+  s_waitcnt lgkmcnt(0)
+  \body
+  HOLES
+  v_mov_b32 v5, s14
+  s_mov_b64 exec, -1
+  global_store_dword v1, v5, s[10:11]
+  KEND \name
+.endm
+
+.macro B_s_add_scc
+  s_add_u32 s14, s12, s13
+  s_cselect_b32 s15, 1, 0
+  s_lshl_b32 s15, s15, 31
+  s_or_b32 s14, s14, s15
+.endm
+S32 s_add_scc, B_s_add_scc
+S32 s_sub_i32, s_sub_i32 s14, s12, s13
+S32 s_mul_hi_u32, s_mul_hi_u32 s14, s12, s13
+S32 s_bfe_u32, s_bfe_u32 s14, s12, 0x80004
+S32 s_ff1, s_ff1_i32_b32 s14, s12
+S32 s_flbit, s_flbit_i32_b32 s14, s12
+S32 s_bcnt1, s_bcnt1_i32_b32 s14, s12
+S32 s_ashr, s_ashr_i32 s14, s12, s13
+S32 s_min_i32, s_min_i32 s14, s12, s13
+.macro B_s_cmp_branch
+  s_mov_b32 s14, 1
+  s_cmp_lt_i32 s12, s13
+  s_cbranch_scc1 1f
+  s_mov_b32 s14, 2
+  1:
+  s_nop 0
+.endm
+S32 s_cmp_branch, B_s_cmp_branch
+S32 s_getreg_mode, s_getreg_b32 s14, hwreg(HW_REG_MODE, 0, 8)
+.macro B_s_setreg_roundtrip
+  s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s12
+  s_getreg_b32 s14, hwreg(HW_REG_MODE, 0, 4)
+.endm
+S32 s_setreg_roundtrip, B_s_setreg_roundtrip

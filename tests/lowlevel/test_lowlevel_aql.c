@@ -1,0 +1,169 @@
+/* src/queues: AQL queues: creation, barrier-AND packets, idle waits, fault reporting. */
+#include "lowlevel.h"
+#include "memory/mem.h"
+#include "queues/aql.h"
+#include "queues/signal.h"
+#include "queues/queues_internal.h"
+
+#include <errno.h>
+
+Test(aql, create_and_destroy)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+
+  cr_assert_eq(aql_queue_create(gpu, 100, 0, &q), 0);
+  cr_assert_not_null(q);
+  cr_assert_neq(aql_queue_va(q), 0u);
+  cr_assert(aql_queue_idle(q));
+  cr_assert_eq(aql_queue_error(q), 0);
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+Test(aql, barrier_and_completes)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL, *dep_ready = NULL;
+  uint64_t id = 99;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  cr_assert_eq(signal_create(gpu, 0, false, &dep_ready), 0);
+  struct signal *deps[] = {dep_ready};
+  cr_assert_eq(aql_submit_barrier_and(q, deps, 1, done, &id), 0);
+  cr_assert_eq(id, 0u);
+  cr_assert_eq(signal_wait_lt(done, 1, UINT64_MAX, true), 0);
+  cr_assert_eq(signal_load(done), 0);
+  cr_assert_eq(aql_queue_wait_idle(q, true), 0);
+  cr_assert(aql_queue_idle(q));
+  signal_destroy(done);
+  signal_destroy(dep_ready);
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+Test(aql, barrier_waits_for_its_dependency)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL, *gate = NULL;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  cr_assert_eq(signal_create(gpu, 1, false, &gate), 0);
+  struct signal *deps[] = {gate};
+  cr_assert_eq(aql_submit_barrier_and(q, deps, 1, done, NULL), 0);
+  /* Not a timing assertion: the barrier cannot complete while its dependency is 1. */
+  cr_assert_eq(signal_wait_lt(done, 1, 20000000, true), -ETIMEDOUT);
+  cr_assert_eq(signal_load(done), 1);
+  signal_store(gate, 0);
+  cr_assert_eq(signal_wait_lt(done, 1, UINT64_MAX, true), 0);
+  signal_destroy(done);
+  signal_destroy(gate);
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+Test(aql, many_dependencies_chain)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL, *deps[12];
+  uint64_t id = 0;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  for (int i = 0; i < 12; i++)
+    cr_assert_eq(signal_create(gpu, 0, false, &deps[i]), 0);
+  cr_assert_eq(aql_submit_barrier_and(q, deps, 12, done, &id), 0);
+  cr_assert_eq(id, 2u, "12 dependencies take three packets");
+  cr_assert_eq(signal_wait_lt(done, 1, UINT64_MAX, true), 0);
+  for (int i = 0; i < 12; i++)
+    signal_destroy(deps[i]);
+  signal_destroy(done);
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+Test(aql, ring_wraps)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 200, true, &done), 0);
+  for (int i = 0; i < 200; i++)
+    cr_assert_eq(aql_submit_barrier_and(q, NULL, 0, done, NULL), 0);
+  cr_assert_eq(signal_wait_lt(done, 1, UINT64_MAX, true), 0);
+  cr_assert_eq(signal_load(done), 0);
+  signal_destroy(done);
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+Test(aql, dispatch_rejects_bad_packets)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct aql_dispatch d = {.kernel_object = 0x1000, .grid = {64, 1, 1}, .block = {64, 1, 1}, .dims = 1};
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  d.dims = 0;
+  cr_assert_eq(aql_submit_dispatch(q, &d, NULL, false, NULL), -EINVAL);
+  d.dims = 1;
+  d.block[0] = 0;
+  cr_assert_eq(aql_submit_dispatch(q, &d, NULL, false, NULL), -EINVAL);
+  d.block[0] = 64;
+  d.kernarg_size = AQL_KERNARG_SLOT_SIZE + 1;
+  d.kernarg = &d;
+  cr_assert_eq(aql_submit_dispatch(q, &d, NULL, false, NULL), -E2BIG);
+  cr_assert(aql_queue_idle(q), "nothing was submitted");
+  cr_assert_eq(aql_queue_destroy(q), 0);
+}
+
+/* A dispatch whose kernel descriptor is not mapped faults on the GPU: the runtime learns it
+ * from the memory-exception event and reports it on the queue. */
+Test(aql, fault_is_reported)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL;
+  uint64_t va = 0;
+  uint32_t gpu_id = 0;
+  struct aql_dispatch d = {
+    .kernel_object = 0x7e0000000000ull, /* inside the GPUVM aperture, never mapped */
+    .grid = {64, 1, 1}, .block = {64, 1, 1}, .dims = 1,
+  };
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  cr_assert_eq(aql_submit_dispatch(q, &d, done, false, NULL), 0);
+  cr_assert_eq(event_wait_memory_fault(UINT32_MAX - 1, &va, &gpu_id), 0);
+  cr_assert_eq(gpu_id, gpu->gpu_id);
+  cr_assert_eq(aql_queue_error(q), -EFAULT);
+  cr_assert_eq(aql_queue_wait_idle(q, true), -EFAULT);
+  aql_queue_destroy(q);
+}
+
+/* The CP reads a barrier's dependency signals through the GPU's page tables: one at an address
+ * that was never mapped is a GPU page fault, reported through the memory-exception event. */
+Test(aql, fault_in_barrier_dependency_is_reported)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  struct signal *done = NULL;
+  struct signal unmapped = {.abi = (struct amd_signal *)(uintptr_t)0x7e0000000000ull};
+  struct signal *deps[] = {&unmapped};
+  uint64_t va = 0;
+  uint32_t gpu_id = 0;
+
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(signal_create(gpu, 1, true, &done), 0);
+  cr_assert_eq(aql_queue_error(q), 0);
+  cr_assert_eq(aql_submit_barrier_and(q, deps, 1, done, NULL), 0);
+  cr_assert_eq(event_wait_memory_fault(UINT32_MAX - 1, &va, &gpu_id), 0);
+  cr_assert_eq(gpu_id, gpu->gpu_id);
+  cr_assert_eq(va & ~0xfffull, 0x7e0000000000ull);
+  cr_assert_eq(aql_queue_error(q), -EFAULT);
+  cr_assert_eq(aql_queue_wait_idle(q, true), -EFAULT);
+  cr_assert_eq(signal_load(done), 1, "the faulted barrier never completed");
+  aql_queue_destroy(q);
+}
