@@ -26,6 +26,7 @@ struct mem_block *mem_block_new(void)
 {
   struct mem_block *b;
 
+  mem_table_init_once();
   pthread_mutex_lock(&block_pool_lock);
   b = free_blocks;
   if (b)

@@ -287,3 +287,37 @@ Test(memory, ipc_export_import_same_process)
   close(fd);
   cr_assert_eq(mem_free(src), 0);
 }
+
+#include <sys/wait.h>
+
+/* The child of fork() gets its own GPU VM: it reopens, allocates and registers on its own,
+ * including an address range the parent had registered. */
+Test(memory, child_after_fork_starts_clean)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  static char shared[3 * 4096] __attribute__((aligned(4096)));
+  int status = 0;
+
+  cr_assert_eq(mem_host_register(gpu, shared, sizeof(shared), 0), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    struct kfd_gpu *g = NULL;
+    struct mem_info info;
+    void *p = NULL;
+    if (mem_lookup(shared, &info) != -ENOENT)
+      _exit(1);
+    if (kfd_open() || kfd_gpu_open(kfd_gpu(0), &g) || g == gpu)
+      _exit(2);
+    if (mem_host_register(g, shared, sizeof(shared), 0))
+      _exit(3);
+    if (mem_alloc(g, 4096, MEM_DEVICE, 0, &p) || mem_lookup(p, &info) || info.gpu != g)
+      _exit(4);
+    memset(p, 1, 4096);
+    _exit(mem_free(p) || mem_host_unregister(shared) ? 5 : 0);
+  }
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(WIFEXITED(status));
+  cr_assert_eq(WEXITSTATUS(status), 0);
+  cr_assert_eq(mem_host_unregister(shared), 0, "the parent's registration is intact");
+}
