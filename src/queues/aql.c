@@ -232,12 +232,21 @@ fail:
   return err;
 }
 
+/* Queue error bits the CP stores in queue_inactive_signal, as ROCr decodes them
+ * (amd_aql_queue.cpp): 0x1 insufficient scratch, 0x2 invalid dimensions, 0x4 invalid group
+ * memory, 0x8 invalid code, 0x20 invalid packet, 0x40 group too large, 0x100 invalid vendor
+ * packet, 0x20000000 memory violation, 0x40000000 illegal instruction, 0x80000000 debug trap. */
+#define QERR_MEMORY_VIOLATION 0x20000000ll
+
 int aql_queue_error(const struct aql_queue *q)
 {
+  int64_t code;
+
   if (!q)
     return -EINVAL;
-  if (signal_load(q->inactive) != 0)
-    return event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
+  code = signal_load(q->inactive);
+  if (code != 0)
+    return (code & QERR_MEMORY_VIOLATION) || event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
   if (event_memory_fault_on(q->gpu->gpu_id))
     return -EFAULT;
   return 0;
