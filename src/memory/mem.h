@@ -34,7 +34,8 @@ enum mem_kind {
 /* Flags of mem_alloc()/mem_host_register(). */
 #define MEM_FLAG_COHERENT   0x1u  /* host memory: fine-grained (coherent) rather than coarse */
 #define MEM_FLAG_ALL_GPUS   0x2u  /* map to every opened GPU (hipHostMallocPortable) */
-#define MEM_FLAG_WC         0x4u  /* host memory: write-combined (uncached for the CPU) */
+#define MEM_FLAG_WC         0x4u  /* host memory: write-combined; a hint KFD cannot express
+                                   * (GTT's CPU mapping stays cached), recorded only */
 #define MEM_FLAG_NUMA_USER  0x8u  /* host memory: follow the caller's NUMA policy */
 #define MEM_FLAG_UNCACHED   0x10u /* GPU-uncached mapping (KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED) */
 #define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
