@@ -528,3 +528,16 @@ uint32_t aql_queue_id(const struct aql_queue *q)
 {
   return q ? q->queue_id : 0;
 }
+
+int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nbits)
+{
+  uint32_t words = (nbits + 31u) / 32u;
+  uint32_t buf[64] = {0};
+
+  if (!q || !mask || !nbits || words > 64)
+    return -EINVAL;
+  memcpy(buf, mask, (size_t)((nbits + 7u) / 8u));
+  if (nbits % 32)
+    buf[words - 1] &= (1u << (nbits % 32)) - 1u;
+  return kfd_set_cu_mask(q->queue_id, buf, words * 32u);
+}

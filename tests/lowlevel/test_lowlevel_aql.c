@@ -204,6 +204,11 @@ Test(aql, dispatch_runs_a_kernel)
   cr_assert_eq(aql_submit_dispatch(q, &d, done, true, NULL), 0);
   cr_assert_eq(signal_wait_lt(done, 1, UINT64_MAX, true), 0);
   cr_assert_eq(aql_queue_error(q), 0);
+  uint64_t start = 0, end = 0;
+  cr_assert_eq(signal_timestamps(done, &start, &end), 0, "the CP stamped the completion signal");
+  cr_assert_gt(start, 0u);
+  cr_assert_geq(end, start);
+  cr_assert_eq(kfd_gpu_ticks_to_ns(gpu, 100), 1000u, "gfx9 timestamps count 100 MHz");
   cr_assert_eq(aql_queue_wait_idle(q, true), 0);
   signal_destroy(done);
   cr_assert_eq(aql_queue_destroy(q), 0);
@@ -255,4 +260,18 @@ Test(aql, dispatch_with_scratch_sets_up_private_memory)
   signal_destroy(done);
   cr_assert_eq(aql_queue_destroy(q), 0);
   mem_free(mem);
+}
+
+Test(aql, cu_mask)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct aql_queue *q = NULL;
+  uint32_t half[10] = {0};
+
+  for (uint32_t cu = 0; cu < gpu->node->cu_count / 2; cu++)
+    half[cu / 32] |= 1u << (cu % 32);
+  cr_assert_eq(aql_queue_create(gpu, 64, 0, &q), 0);
+  cr_assert_eq(aql_queue_set_cu_mask(q, half, gpu->node->cu_count), 0);
+  cr_assert_eq(aql_queue_set_cu_mask(q, half, 0), -EINVAL);
+  cr_assert_eq(aql_queue_destroy(q), 0);
 }
