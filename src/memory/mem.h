@@ -6,8 +6,10 @@
  * (USERPTR) keeps its CPU address and gets a GPU VA of its own (mem_gpu_va()).
  *
  * Small device allocations are carved from cached chunks, so mem_alloc() of a few KiB is not an
- * ioctl. Every allocation handed out is in one address table (an interval map); mem_lookup()
- * finds it from any interior address without taking a lock on the read path.
+ * ioctl. Every allocation handed out is in one address table; mem_lookup() finds it from any
+ * interior address: runtime-owned memory through a lock-free radix table of 2 MiB granules,
+ * registered and managed ranges (user addresses) through a sorted array under a rwlock that is
+ * only taken while such ranges exist.
  *
  * All functions return 0 or -errno. Thread-safe. After fork() the child's allocations are not
  * usable (the child reopens /dev/kfd and has a new GPU VM); the child must not free the parent's.
@@ -73,8 +75,8 @@ int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags)
 /* Undo mem_host_register() of [in] p (the exact pointer registered). Returns 0 or -EINVAL. */
 int mem_host_unregister(void *p);
 
-/* Find the allocation containing [in] p (any interior address). [out] out. Lock-free read.
- * Returns 0 or -ENOENT. */
+/* Find the allocation containing [in] p (any interior address). [out] out. Lock-free for
+ * runtime-owned memory. Returns 0 or -ENOENT. */
 int mem_lookup(const void *p, struct mem_info *out);
 
 /* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
