@@ -37,6 +37,7 @@ static struct {
   pthread_t thread;
   bool running;          /* protected by g_lock */
   bool stop;             /* protected by lock */
+  bool poke;             /* protected by lock: a queue was created, poll eagerly again */
   unsigned queues;       /* protected by g_lock: queues in the process */
 } g_watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -145,9 +146,13 @@ static bool watch_gpu(struct cp_gpu *cg)
 static void *watcher_main(void *arg)
 {
   (void)arg;
-  uint64_t last_activity = 0;
+  uint64_t last_activity = cp_now_ns();
   pthread_mutex_lock(&g_watch.lock);
   while (!g_watch.stop) {
+    if (g_watch.poke) {
+      g_watch.poke = false;
+      last_activity = cp_now_ns();
+    }
     pthread_mutex_unlock(&g_watch.lock);
     bool changed = false;
     for (unsigned i = 0; i < CP_MAX_GPUS; i++) {
@@ -172,11 +177,16 @@ static void *watcher_main(void *arg)
   return NULL;
 }
 
-/* Caller holds g_lock. */
+/* Caller holds g_lock. A new queue is about to be used: poll eagerly again. */
 static int watcher_start(void)
 {
-  if (g_watch.running)
+  if (g_watch.running) {
+    pthread_mutex_lock(&g_watch.lock);
+    g_watch.poke = true;
+    pthread_cond_broadcast(&g_watch.cond);
+    pthread_mutex_unlock(&g_watch.lock);
     return 0;
+  }
   static bool cond_ready;
   if (!cond_ready) {
     pthread_condattr_t attr;

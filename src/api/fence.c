@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../queues/aql.h"
 #include "../queues/signal.h"
 #include "internal.h"
 
@@ -57,6 +58,7 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 	}
 	atomic_store_explicit(&f->done, false, memory_order_relaxed);
 	f->timestamped = false;
+	f->queue = NULL;
 	f->next_free = NULL;
 	atomic_store_explicit(&f->refs, 1, memory_order_release);
 	*out = f;
@@ -107,6 +109,12 @@ int hip_fence_wait(struct hip_fence *f, bool blocking)
 		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
 		if (err && err != -ETIMEDOUT && err != -ETIME)
 			return err;
+		/* A faulted queue stops processing packets: its signals never complete. */
+		if (err && f->queue) {
+			err = aql_queue_error(f->queue);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }

@@ -51,6 +51,8 @@ struct hip_fence {
 	struct signal *sig;
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
+					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
 };
 

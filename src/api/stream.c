@@ -111,7 +111,10 @@ void hip_stream_destroy(struct hip_stream *s)
 	stream_unlink(s);
 
 	pthread_mutex_lock(&s->lock);
-	aql_queue_destroy(s->queue);
+	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
+	 * events, and their waits look at the queue's error state. */
+	if (s->queue && aql_queue_error(s->queue) == 0)
+		aql_queue_destroy(s->queue);
 	s->queue = NULL;
 	for (int i = 0; i < s->nwaits; i++)
 		hip_fence_put(s->waits[i]);
@@ -386,6 +389,7 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 	/* A barrier-AND packet does not order after earlier packets by itself unless its barrier bit
 	 * is set; naming the stream's own tail makes the marker follow it in any case. */
 	int n = deps_signals(deps, true, sigs);
+	f->queue = s->queue;
 	return aql_submit_barrier_and(s->queue, sigs, n, f->sig, NULL);
 }
 
@@ -431,6 +435,7 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	if (err)
 		goto fail;
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
+	f->queue = q;
 	err = aql_submit_dispatch(q, d, f->sig, true, NULL);
 	if (err)
 		goto fail_submit;
@@ -461,22 +466,26 @@ static void stream_mark_done(struct hip_stream *s, uint64_t seq)
 		;
 }
 
+/* The fast path returns without looking for queue errors: the wait that saw the work complete
+ * already checked, and a fault found then is sticky (hip_gpu_error). */
 int hip_stream_sync(struct hip_stream *s)
 {
 	if (!s)
 		return -EINVAL;
-	if (!hip_stream_known_idle(s)) {
-		pthread_mutex_lock(&s->tail_lock);
-		struct hip_fence *t = hip_fence_get(s->tail);
-		uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
-		pthread_mutex_unlock(&s->tail_lock);
-		int err = hip_fence_wait(t, hip_device_blocking(s->device));
-		hip_fence_put(t);
-		if (err)
-			return err;
-		stream_mark_done(s, seq);
-	}
-	return hip_stream_error(s);
+	if (hip_stream_known_idle(s))
+		return 0;
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *t = hip_fence_get(s->tail);
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	pthread_mutex_unlock(&s->tail_lock);
+	int err = hip_fence_wait(t, hip_device_blocking(s->device));
+	hip_fence_put(t);
+	if (!err)
+		err = hip_stream_error(s);
+	if (err)
+		return err;
+	stream_mark_done(s, seq);
+	return 0;
 }
 
 /* hipStreamQuery: true when the stream has no unfinished work. */

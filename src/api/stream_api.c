@@ -106,6 +106,8 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	if (hip_stream_known_idle(s))
+		HIP_RETURN(hipSuccess);
 	int err = hip_stream_error(s);
 	if (err)
 		HIP_RETURN(hip_gpu_error(err));
