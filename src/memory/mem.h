@@ -103,6 +103,39 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
  * with mem_free(). The fd stays owned by the caller. Returns 0 or -errno. */
 int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
 
+/* ---- virtual memory management (hipMemCreate / hipMemAddressReserve / hipMemMap) ----------
+ * KFD fixes a BO's GPU VA when it is allocated, so a physical allocation lives at a private
+ * address and is mapped into reserved ranges by importing its dma-buf at the target VA (one
+ * KFD handle per mapping), as ROCr does for its VMM API. */
+struct mem_phys;
+
+/* Reserve [in] size bytes of address space aligned to [in] align (0: 2 MiB), in the GPUVM
+ * aperture of every GPU. [out] out. Returns 0 or -errno. */
+int mem_vmm_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out);
+
+/* Release a reservation made by mem_vmm_reserve() ([in] va, [in] size exactly as reserved);
+ * -EBUSY while a mapping is inside. Returns 0 or -errno. */
+int mem_vmm_release(void *va, size_t size);
+
+/* Create [in] size bytes (a multiple of 2 MiB granules is not required; pages are) of device
+ * memory on [in] gpu that is not mapped anywhere yet. [out] out. Returns 0 or -errno. */
+int mem_vmm_create(struct kfd_gpu *gpu, size_t size, struct mem_phys **out);
+
+/* Free a physical allocation; mappings made from it stay valid until unmapped (the dma-buf
+ * keeps the memory alive). Returns 0 or -errno. */
+int mem_vmm_destroy(struct mem_phys *ph);
+
+/* Map all of [in] ph at [in] va (inside a reservation, page aligned) for its GPU, CPU-visible
+ * when possible. Partial mappings (offset != 0 or a smaller size) get -ENOTSUP: KFD imports
+ * whole buffers. Returns 0 or -errno. */
+int mem_vmm_map(void *va, size_t size, struct mem_phys *ph, size_t offset);
+
+/* Undo mem_vmm_map() at [in] va. Returns 0 or -errno (-EINVAL if nothing is mapped there). */
+int mem_vmm_unmap(void *va, size_t size);
+
+/* Make the mapping at [in] va accessible to [in] gpu too (hipMemSetAccess). Returns 0/-errno. */
+int mem_vmm_set_access(void *va, struct kfd_gpu *gpu);
+
 /* Release every cached free chunk of [in] gpu back to the kernel (hipDeviceReset, tests).
  * Returns the number of bytes returned. */
 size_t mem_trim(struct kfd_gpu *gpu);
