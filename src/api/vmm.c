@@ -428,14 +428,18 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN_IF_ERROR(access_check(desc, count));
 	pthread_mutex_lock(&vmm_lock);
-	/* CUDA: the whole range must be mapped; it may span several mappings. */
+	/* CUDA: the whole range must be mapped; it may span several mappings. Checked before any
+	 * change, so a failed call changes nothing. */
 	hipError_t herr = hipSuccess;
 	for (char *q = p; q < p + size && herr == hipSuccess;) {
 		struct vmm_mapping *m = mapping_containing(q);
-		if (!m) {
+		if (!m)
 			herr = hipErrorInvalidValue;
-			break;
-		}
+		else
+			q = m->va + m->size;
+	}
+	for (char *q = p; q < p + size && herr == hipSuccess;) {
+		struct vmm_mapping *m = mapping_containing(q);
 		for (size_t i = 0; i < count && herr == hipSuccess; i++)
 			herr = access_apply(m, &desc[i]);
 		q = m->va + m->size;
