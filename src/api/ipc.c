@@ -170,6 +170,16 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 	HIP_RETURN(hipSuccess);
 }
 
+/* The exporting pid of a handle (mempool.c checks pool pointers against their pool's exporter),
+ * or -1 when the handle is not one of ours. */
+int hip_ipc_handle_pid(const hipIpcMemHandle_t *h);
+int hip_ipc_handle_pid(const hipIpcMemHandle_t *h)
+{
+	struct ipc_handle ih;
+	memcpy(&ih, h, sizeof(ih));
+	return ih.magic == IPC_MAGIC && ih.version == IPC_VERSION ? ih.pid : -1;
+}
+
 /* ---- import ----------------------------------------------------------------------------------- */
 
 #ifndef SYS_pidfd_open

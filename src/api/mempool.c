@@ -20,10 +20,15 @@
  * Locks: a pool's lock, then pool_list_lock (pool registry, per-device current pools) or ptr_lock
  * (the table of blocks in use); never the reverse.
  *
- * Not supported (hipErrorNotSupported, as clr): pool export/import and pointer export/import.
+ * Pools are shared between processes through POSIX descriptors (see "sharing" below).
  */
+#define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +55,9 @@ struct hip_pool {
 	uint32_t magic;
 	int device;
 	bool is_default;
+	bool imported;               /* hipMemPoolImportFromShareableHandle: no allocations */
+	pid_t exporter;              /* imported: the exporting process */
+	int share_fd;                /* imported: our copy of the exporter's pidfd, else -1 */
 	hipMemPoolProps props;
 	pthread_mutex_t lock;        /* protects everything below */
 	bool follow_event_deps, opportunistic, internal_deps;
@@ -117,6 +125,7 @@ static struct hip_pool *pool_new(int device, const hipMemPoolProps *props, bool 
 	p->device = device;
 	p->is_default = is_default;
 	p->props = *props;
+	p->share_fd = -1;
 	pthread_mutex_init(&p->lock, NULL);
 	/* CUDA's defaults: every reuse policy on, release threshold 0. */
 	p->follow_event_deps = p->opportunistic = p->internal_deps = true;
@@ -357,12 +366,16 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN_IF_ERROR(malloc_async_args(dev_ptr, size, stream, &done));
 	struct hip_pool *p = pool_of(mem_pool);
-	if (!p)
+	if (!p || p->imported)
 		HIP_RETURN(hipErrorInvalidValue);
 	if (done)
 		HIP_RETURN(hipSuccess);
 	HIP_RETURN(pool_alloc(p, size, stream, dev_ptr));
 }
+
+struct pool_import;
+static struct pool_import *import_remove(const void *ptr);
+static hipError_t free_imported(struct pool_import *im, struct hip_stream *s);
 
 /* hipFreeAsync of memory that no pool handed out: clr frees it at once after the stream's work
  * (an unconditional wait); so does this. */
@@ -382,8 +395,10 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream)
 	if (!s)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct pool_block *b = ptr_remove(dev_ptr);
-	if (!b)
-		HIP_RETURN(free_foreign(dev_ptr, s));
+	if (!b) {
+		struct pool_import *im = import_remove(dev_ptr);
+		HIP_RETURN(im ? free_imported(im, s) : free_foreign(dev_ptr, s));
+	}
 	hipEvent_t ev;
 	hipError_t err = record_free_event(s, stream, &ev);
 	if (err != hipSuccess) {
@@ -446,6 +461,8 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool)
 	struct hip_pool *p = pool_of(mem_pool);
 	if (!p)
 		HIP_RETURN(hipErrorInvalidValue);
+	if (p->imported)
+		HIP_RETURN(hipErrorInvalidValue); /* nothing can be allocated from an imported pool */
 	if (p->device != device)
 		HIP_RETURN(hipErrorInvalidDevice);
 	pthread_mutex_lock(&pool_list_lock);
@@ -504,6 +521,9 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool)
 	pool_trim_locked(p, 0);
 	bool empty = p->used == 0;
 	pthread_mutex_unlock(&p->lock);
+	if (p->share_fd >= 0)
+		close(p->share_fd);
+	p->share_fd = -1;
 	if (empty) {
 		pthread_mutex_destroy(&p->lock);
 		free(p);
@@ -674,38 +694,221 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, 
 	HIP_RETURN(hipSuccess);
 }
 
-/* ---- sharing: not supported (clr returns the same) --------------------------------------------- */
+/* ---- sharing between processes ---------------------------------------------------------------
+ *
+ * A pool created with hipMemHandleTypePosixFileDescriptor exports a pidfd of this process as its
+ * shareable handle: the importing process receives it the way CUDA's POSIX-fd handles travel (a
+ * unix socket) and records the exporter's pid from it. A pointer's export data is the IPC memory
+ * handle of the allocation (ipc.c: the dma-buf descriptor the importer fetches with
+ * pidfd_getfd), and hipMemPoolImportPointer checks it names the pool's exporter. The importer
+ * gives an imported pointer back with hipFreeAsync (after the stream's work), before the exporter
+ * frees it, as CUDA requires. */
+
+/* ipc.c: the exporting pid recorded in an IPC memory handle, or -1 for a malformed handle. */
+int hip_ipc_handle_pid(const hipIpcMemHandle_t *h);
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+struct pool_import {
+	void *ptr;
+	struct hip_pool *pool;
+	struct pool_import *next;
+};
+
+static struct pool_import *pool_imports; /* imported pointers (ptr_lock) */
+
+static struct pool_import *import_remove(const void *ptr)
+{
+	struct pool_import *im = NULL;
+	pthread_mutex_lock(&ptr_lock);
+	for (struct pool_import **pp = &pool_imports; *pp; pp = &(*pp)->next) {
+		if ((*pp)->ptr == ptr) {
+			im = *pp;
+			*pp = im->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ptr_lock);
+	return im;
+}
+
+/* The pid a pidfd refers to, from /proc/self/fdinfo ("Pid:" line); -1 if fd is no pidfd. */
+static pid_t pidfd_pid(int fd)
+{
+	char path[64], line[128];
+	pid_t pid = -1;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Pid: %d", &pid) == 1)
+			break;
+	fclose(f);
+	return pid;
+}
 
 hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool,
 					     hipMemAllocationHandleType handle_type, unsigned int flags)
 {
-	(void)handle_type;
-	(void)flags;
-	if (!mem_pool || !shared_handle)
+	struct hip_pool *p = pool_of(mem_pool);
+	if (!p || !shared_handle || flags != 0)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	if (handle_type != hipMemHandleTypePosixFileDescriptor || p->imported ||
+	    !(p->props.handleTypes & hipMemHandleTypePosixFileDescriptor))
+		HIP_RETURN(hipErrorInvalidValue);
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (fd < 0)
+		HIP_RETURN(errno == ENOSYS ? hipErrorNotSupported : hip_error_from_errno(-errno));
+	*(int *)shared_handle = fd;
+	HIP_RETURN(hipSuccess);
 }
 
 hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle,
 					       hipMemAllocationHandleType handle_type, unsigned int flags)
 {
-	(void)handle_type;
-	(void)flags;
-	if (!mem_pool || !shared_handle)
+	if (!mem_pool || !shared_handle || flags != 0 ||
+	    handle_type != hipMemHandleTypePosixFileDescriptor)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	*mem_pool = NULL;
+	/* CUDA passes a POSIX descriptor by value in the pointer. */
+	int fd = (int)(intptr_t)shared_handle;
+	pid_t pid = pidfd_pid(fd);
+	if (pid <= 0 || pid == getpid())
+		HIP_RETURN(hipErrorInvalidValue);
+	struct hip_device *d = hip_device_current();
+	if (!d)
+		HIP_RETURN(hipErrorNoDevice);
+	hipMemPoolProps props;
+	memset(&props, 0, sizeof(props));
+	props.allocType = hipMemAllocationTypePinned;
+	props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+	props.location.type = hipMemLocationTypeDevice;
+	props.location.id = d->ordinal;
+	struct hip_pool *p = pool_new(d->ordinal, &props, false);
+	if (!p)
+		HIP_RETURN(hipErrorOutOfMemory);
+	p->imported = true;
+	p->exporter = pid;
+	p->share_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	pthread_mutex_lock(&pool_list_lock);
+	p->next = pool_list;
+	pool_list = p;
+	pthread_mutex_unlock(&pool_list_lock);
+	*mem_pool = (hipMemPool_t)p;
+	HIP_RETURN(hipSuccess);
+}
+
+/* The pool that handed out the live allocation at ptr, or NULL. */
+static struct hip_pool *pool_owning(const void *ptr)
+{
+	struct hip_pool *p = NULL;
+	pthread_mutex_lock(&ptr_lock);
+	for (struct pool_block *b = ptr_table[ptr_bucket(ptr)]; b; b = b->next)
+		if (b->ptr == ptr)
+			p = b->pool;
+	pthread_mutex_unlock(&ptr_lock);
+	return p;
 }
 
 hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *ptr)
 {
 	if (!export_data || !ptr)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	struct hip_pool *p = pool_owning(ptr);
+	if (!p || !(p->props.handleTypes & hipMemHandleTypePosixFileDescriptor))
+		HIP_RETURN(hipErrorInvalidValue);
+	hipIpcMemHandle_t h;
+	_Static_assert(sizeof(h) == sizeof(*export_data), "export data holds an IPC handle");
+	hipError_t err = hipIpcGetMemHandle(&h, ptr);
+	if (err == hipSuccess)
+		memcpy(export_data, &h, sizeof(h));
+	HIP_RETURN(err);
 }
 
 hipError_t hipMemPoolImportPointer(void **ptr, hipMemPool_t mem_pool, hipMemPoolPtrExportData *export_data)
 {
 	if (!ptr || !mem_pool || !export_data)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	*ptr = NULL;
+	struct hip_pool *p = pool_of(mem_pool);
+	hipIpcMemHandle_t h;
+	memcpy(&h, export_data, sizeof(h));
+	if (!p || !p->imported || hip_ipc_handle_pid(&h) != p->exporter)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct pool_import *im = calloc(1, sizeof(*im));
+	if (!im)
+		HIP_RETURN(hipErrorOutOfMemory);
+	hipError_t err = hipIpcOpenMemHandle(&im->ptr, h, hipIpcMemLazyEnablePeerAccess);
+	if (err != hipSuccess) {
+		free(im);
+		HIP_RETURN(err);
+	}
+	im->pool = p;
+	pthread_mutex_lock(&ptr_lock);
+	im->next = pool_imports;
+	pool_imports = im;
+	pthread_mutex_unlock(&ptr_lock);
+	*ptr = im->ptr;
+	HIP_RETURN(hipSuccess);
+}
+
+/* hipFreeAsync of an imported pointer: the mapping goes after the stream's work. */
+static hipError_t free_imported(struct pool_import *im, struct hip_stream *s)
+{
+	int err = hip_stream_sync(s);
+	hipError_t herr = hipIpcCloseMemHandle(im->ptr);
+	free(im);
+	return err ? hip_error_from_errno(err) : herr;
+}
+
+/* ---- hipMem*MemPool by location (HIP 7) -------------------------------------------------------- */
+
+static hipError_t location_device(const hipMemLocation *location, hipMemAllocationType type, int *dev)
+{
+	if (!location || type != hipMemAllocationTypePinned)
+		return hipErrorInvalidValue;
+	/* Host (and NUMA) pools are not provided by this runtime. */
+	if (location->type == hipMemLocationTypeHost || location->type == hipMemLocationTypeHostNuma ||
+	    location->type == hipMemLocationTypeHostNumaCurrent)
+		return hipErrorNotSupported;
+	if (location->type != hipMemLocationTypeDevice || !device_valid(location->id))
+		return hipErrorInvalidValue;
+	*dev = location->id;
+	return hipSuccess;
+}
+
+hipError_t hipMemGetDefaultMemPool(hipMemPool_t *memPool, hipMemLocation *location, hipMemAllocationType type)
+{
+	int dev;
+	if (!memPool)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN_IF_ERROR(location_device(location, type, &dev));
+	struct hip_pool *p = default_pool(dev);
+	if (!p)
+		HIP_RETURN(hipErrorOutOfMemory);
+	*memPool = (hipMemPool_t)p;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipMemGetMemPool(hipMemPool_t *memPool, hipMemLocation *location, hipMemAllocationType type)
+{
+	int dev;
+	if (!memPool)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN_IF_ERROR(location_device(location, type, &dev));
+	struct hip_pool *p = current_pool(dev);
+	if (!p)
+		HIP_RETURN(hipErrorOutOfMemory);
+	*memPool = (hipMemPool_t)p;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipMemSetMemPool(hipMemLocation *location, hipMemAllocationType type, hipMemPool_t pool)
+{
+	int dev;
+	HIP_RETURN_IF_ERROR(location_device(location, type, &dev));
+	HIP_RETURN(hipDeviceSetMemPool(dev, pool));
 }

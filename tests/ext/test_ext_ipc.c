@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -224,4 +225,131 @@ Test(ipc, handle_of_a_dead_exporter)
 	void *p = (void *)1;
 	cr_assert_eq(hipIpcOpenMemHandle(&p, h, 0), hipErrorInvalidValue);
 	cr_assert_null(p);
+}
+
+/* ---- pools shared between processes ----------------------------------------------------------- */
+
+/* CUDA's POSIX-descriptor handles travel over a unix socket (SCM_RIGHTS). */
+static bool send_fd(int sock, int fd, const void *data, size_t len)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {.iov_base = (void *)data, .iov_len = len};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf)};
+	memset(cbuf, 0, sizeof(cbuf));
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &msg, 0) == (ssize_t)len;
+}
+
+static int recv_fd(int sock, void *data, size_t len)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))];
+	struct iovec iov = {.iov_base = data, .iov_len = len};
+	struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			     .msg_controllen = sizeof(cbuf)};
+	if (recvmsg(sock, &msg, 0) != (ssize_t)len)
+		return -1;
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return -1;
+	int fd;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+static int pool_child(int sock)
+{
+	hipMemPoolPtrExportData data;
+	int fd = recv_fd(sock, &data, sizeof(data));
+	if (fd < 0)
+		return 1;
+	hipMemPool_t pool = NULL;
+	if (hipMemPoolImportFromShareableHandle(&pool, (void *)(intptr_t)fd,
+						hipMemHandleTypePosixFileDescriptor, 0) != hipSuccess)
+		return 2;
+	close(fd);
+	/* Nothing is allocated from an imported pool. */
+	void *p = NULL;
+	if (hipMallocFromPoolAsync(&p, 4096, pool, NULL) != hipErrorInvalidValue)
+		return 3;
+	if (hipMemPoolImportPointer(&p, pool, &data) != hipSuccess || !p)
+		return 4;
+	static uint32_t buf[IPC_BYTES / 4];
+	if (hipMemcpy(buf, p, IPC_BYTES, hipMemcpyDeviceToHost) != hipSuccess)
+		return 5;
+	for (size_t i = 0; i < IPC_BYTES / 4; i++)
+		if (buf[i] != pattern(i, 0x600d))
+			return 6;
+	if (hipMemsetD32Async(p, 0x0badf00d, IPC_BYTES / 4, NULL) != hipSuccess)
+		return 7;
+	/* The importer gives the pointer back in stream order, before the exporter frees it. */
+	if (hipFreeAsync(p, NULL) != hipSuccess || hipDeviceSynchronize() != hipSuccess)
+		return 8;
+	if (hipMemPoolDestroy(pool) != hipSuccess)
+		return 9;
+	char done = 'd';
+	return write(sock, &done, 1) == 1 ? 0 : 10;
+}
+
+Test(ipc, pool_shared_with_another_process)
+{
+	int sv[2];
+	cr_assert_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(sv[0]);
+		_exit(pool_child(sv[1]));
+	}
+	close(sv[1]);
+
+	hipMemPoolProps props;
+	hipMemPool_t pool = NULL;
+	memset(&props, 0, sizeof(props));
+	props.allocType = hipMemAllocationTypePinned;
+	props.handleTypes = hipMemHandleTypePosixFileDescriptor;
+	props.location.type = hipMemLocationTypeDevice;
+	props.location.id = 0;
+	cr_assert_eq(hipMemPoolCreate(&pool, &props), hipSuccess);
+	void *p = NULL;
+	static uint32_t host[IPC_BYTES / 4];
+	for (size_t i = 0; i < IPC_BYTES / 4; i++)
+		host[i] = pattern(i, 0x600d);
+	cr_assert_eq(hipMallocFromPoolAsync(&p, IPC_BYTES, pool, NULL), hipSuccess);
+	cr_assert_eq(hipMemcpyAsync(p, host, IPC_BYTES, hipMemcpyHostToDevice, NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+
+	int fd = -1;
+	cr_assert_eq(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypeNone, 0),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0),
+		     hipSuccess);
+	cr_assert_geq(fd, 0);
+	hipMemPoolPtrExportData data;
+	cr_assert_eq(hipMemPoolExportPointer(&data, p), hipSuccess);
+	int local;
+	cr_assert_eq(hipMemPoolExportPointer(&data, &local), hipErrorInvalidValue);
+	cr_assert(send_fd(sv[0], fd, &data, sizeof(data)));
+	close(fd);
+
+	char done = 0;
+	bool got = read_full(sv[0], &done, 1);
+	int status = 0;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status), "child crashed (status %#x)", status);
+	cr_assert_eq(WEXITSTATUS(status), 0, "child failed at step %d", WEXITSTATUS(status));
+	cr_assert(got && done == 'd');
+
+	uint32_t w[2] = {0, 0};
+	cr_assert_eq(hipMemcpy(&w[0], p, 4, hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_eq(hipMemcpy(&w[1], (char *)p + IPC_BYTES - 4, 4, hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_eq(w[0], 0x0badf00du);
+	cr_assert_eq(w[1], 0x0badf00du);
+	cr_assert_eq(hipFreeAsync(p, NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_assert_eq(hipMemPoolDestroy(pool), hipSuccess);
 }

@@ -339,10 +339,16 @@ Test(mempool, create_errors_and_access)
 	cr_assert_eq(hipMemPoolGetAccess(&flags, pool, &loc), hipErrorInvalidValue);
 	cr_assert_eq(hipMemPoolSetAccess(pool, NULL, 1), hipErrorInvalidValue);
 
-	/* Sharing pools between processes is not supported (as clr). */
+	/* A pool created without a shareable handle type cannot be exported, nor its pointers. */
 	int fd = -1;
 	cr_assert_eq(hipMemPoolExportToShareableHandle(&fd, pool, hipMemHandleTypePosixFileDescriptor, 0),
-		     hipErrorNotSupported);
+		     hipErrorInvalidValue);
+	void *p = NULL;
+	hipMemPoolPtrExportData data;
+	cr_assert_eq(hipMallocFromPoolAsync(&p, 4096, pool, NULL), hipSuccess);
+	cr_assert_eq(hipMemPoolExportPointer(&data, p), hipErrorInvalidValue);
+	cr_assert_eq(hipFreeAsync(p, NULL), hipSuccess);
+	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
 	cr_assert_eq(hipMemPoolDestroy(pool), hipSuccess);
 }
 
