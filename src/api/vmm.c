@@ -18,12 +18,15 @@
  * has access returns hipErrorNotSupported; read-only access is recorded but mapped read-write.
  * hipMemExportToShareableHandle / hipMemImportFromShareableHandle return hipErrorNotSupported
  * (as clr does): the memory layer keeps a physical allocation's dma-buf private.
+ *
+ * hipMemGetHandleForAddressRange (a dma-buf for ordinary device memory) lives here too.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../memory/mem.h"
 #include "error.h"
@@ -479,4 +482,35 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
 	if (!handle || !osHandle)
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN(hipErrorNotSupported);
+}
+
+/* CUDA's cuMemGetHandleForAddressRange: a dma-buf descriptor (the caller owns it) for a range of
+ * device memory. The dma-buf of a KFD allocation always starts at the allocation, so the range must
+ * start where a kernel allocation starts (hipMalloc'd memory big enough not to be sub-allocated);
+ * another start is hipErrorNotSupported. */
+hipError_t hipMemGetHandleForAddressRange(void *handle, hipDeviceptr_t dptr, size_t size,
+					  hipMemRangeHandleType handleType, unsigned long long flags)
+{
+	struct mem_info mi;
+	uint64_t offset;
+	size_t buf_size;
+	int fd;
+
+	if (!handle || !dptr || size == 0 || flags != 0 || handleType != hipMemRangeHandleTypeDmaBufFd)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* CUDA: the range is host-page aligned. */
+	if ((uintptr_t)dptr % 4096 || size % 4096)
+		HIP_RETURN(hipErrorInvalidValue);
+	if (mem_lookup(dptr, &mi) != 0 || (size_t)((char *)dptr - (char *)mi.base) > mi.size ||
+	    size > mi.size - (size_t)((char *)dptr - (char *)mi.base))
+		HIP_RETURN(hipErrorInvalidValue);
+	int err = mem_ipc_export(dptr, &fd, &offset, &buf_size);
+	if (err)
+		HIP_RETURN(err == -EINVAL || err == -ENOENT ? hipErrorInvalidValue : hip_error_from_errno(err));
+	if (offset != 0) {
+		close(fd);
+		HIP_RETURN(hipErrorNotSupported);
+	}
+	*(int *)handle = fd;
+	HIP_RETURN(hipSuccess);
 }

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
@@ -303,4 +304,29 @@ Test(vmm, unsupported_features)
 	cr_assert_eq(hipMemMapArrayAsync(&info, 1, NULL), hipErrorNotSupported);
 	cr_assert_eq(hipMemMapArrayAsync(NULL, 1, NULL), hipErrorInvalidValue);
 	cr_assert_eq(hipMemRelease(h), hipSuccess);
+}
+
+/* A dma-buf for a range of device memory (CUDA's cuMemGetHandleForAddressRange). */
+Test(vmm, dmabuf_for_address_range)
+{
+	void *d = NULL;
+	int fd = -1, local;
+	size_t size = 4u << 20;
+	cr_assert_eq(hipMalloc(&d, size), hipSuccess);
+	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, d, size, hipMemRangeHandleTypeDmaBufFd, 0),
+		     hipSuccess);
+	cr_assert_geq(fd, 0);
+	/* A dma-buf reports its size through lseek(SEEK_END). */
+	off_t end = lseek(fd, 0, SEEK_END);
+	cr_assert_geq(end, (off_t)size);
+	close(fd);
+	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, d, size + 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, (char *)d + 1, 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, &local, 4096, hipMemRangeHandleTypeDmaBufFd, 0),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, d, size, hipMemRangeHandleTypeDmaBufFd, 1),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipFree(d), hipSuccess);
 }
