@@ -148,7 +148,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 		HIP_RETURN(hipErrorInvalidValue);
 	pthread_mutex_lock(&ipc_lock);
 	exports_collect();
-	struct ipc_export *e;
+	struct ipc_export *e = NULL;
 	int err = export_get(&mi, &e);
 	struct ipc_handle h;
 	memset(&h, 0, sizeof(h));
