@@ -5,7 +5,8 @@
  * direction and the kernel's struct size come from the table, never from the caller; the
  * caller's size (_IOC_SIZE) is what is copied in and out (min/max handling identical: a
  * shorter struct is zero-extended, e.g. libhsakmt 5.2.3's 88-byte CREATE_QUEUE); numbers past
- * the table return -ENOTTY (kfd_chardev.c since "report -ENOTTY for unsupported ioctls");
+ * the table return -EINVAL, as kfd_chardev.c of the 6.12 series whose interface (1.17) we
+ * report does (retcode starts at -EINVAL; later kernels answer -ENOTTY instead);
  * a file used by another process returns -EBADF.
  */
 #define _GNU_SOURCE
@@ -107,7 +108,10 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
     sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
   }
-  SIM_DBG("open %s%u", kind == SIM_FILE_KFD ? "/dev/kfd" : "/dev/dri/renderD", kind == SIM_FILE_KFD ? 0 : minor);
+  if (kind == SIM_FILE_KFD)
+    SIM_DBG("open /dev/kfd");
+  else
+    SIM_DBG("open /dev/dri/renderD%u", minor);
   return f;
 }
 
@@ -155,10 +159,10 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
 {
   unsigned int nr = _IOC_NR(ucmd);
   if (nr >= N_IOCTLS)
-    return -ENOTTY;
+    return -EINVAL;
   const struct sim_ioctl_desc *d = &ioctls[nr];
   if (!d->cmd)
-    return -ENOTTY;
+    return -EINVAL;
   if (f->owner != getpid())
     return -EBADF;   /* "Using KFD FD in wrong process" */
   if (!d->fn)
