@@ -164,6 +164,8 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 		h.alloc_size = mi.size;
 	}
 	pthread_mutex_unlock(&ipc_lock);
+	if (err == -ENOSYS)
+		HIP_RETURN(hipErrorNotSupported); /* KFD older than 1.12: no dma-buf export */
 	if (err)
 		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hipErrorInvalidValue);
 	memcpy(handle, &h, sizeof(h));
