@@ -324,7 +324,7 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
 				   unsigned int flags)
 {
 	struct mem_info info;
-	unsigned int sflags;
+	int priority;
 
 	if (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle)
 		HIP_RETURN(hipErrorInvalidValue);
@@ -333,5 +333,6 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
 	/* CUDA: for managed allocations, length is 0 (the whole allocation) or its size. */
 	if (length != 0 && (dev_ptr != info.base || length != info.size))
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipStreamGetFlags(stream, &sflags));
+	/* The stream must be valid (the null stream included). */
+	HIP_RETURN(hipStreamGetPriority(stream, &priority));
 }

@@ -263,10 +263,11 @@ hipError_t hipExtHostAlloc(void **ptr, size_t size, unsigned int flags)
 /* The runtime object behind a handle, or NULL with the error of the handle. */
 static struct hip_stream *stream_of(hipStream_t stream, hipError_t *err)
 {
-	unsigned int flags;
+	int priority;
 
-	/* hipStreamGetFlags gives the answer the stream API gives for a bad or destroyed handle. */
-	*err = hipStreamGetFlags(stream, &flags);
+	/* hipStreamGetPriority gives the answer the stream API gives for a bad or destroyed handle
+	 * (and accepts the null stream, which hipStreamGetFlags does not). */
+	*err = hipStreamGetPriority(stream, &priority);
 	if (*err != hipSuccess)
 		return NULL;
 	struct hip_stream *s = hip_stream_resolve(stream);

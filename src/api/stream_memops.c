@@ -14,7 +14,9 @@
  * Conditions are those documented in AMD's hip_runtime_api.h:
  *   Gte: (*ptr & mask) >= value      Eq: (*ptr & mask) == value
  *   And: ((*ptr & mask) & value) != 0  Nor: ~((*ptr & mask) | (value & mask)) != 0
- * evaluated at the operand width (32 or 64 bits).
+ * evaluated at the operand width (32 or 64 bits). For Nor the complement is taken inside the
+ * mask: bits the mask hides would otherwise always count as "neither set", making any partial
+ * mask satisfy the wait at once; with the default all-ones mask both readings agree.
  */
 #include <errno.h>
 #include <sched.h>
@@ -55,7 +57,6 @@ static uint64_t memop_load(const struct memop *m)
 
 static bool memop_condition(const struct memop *m, uint64_t cur)
 {
-	uint64_t all = m->width == 4 ? UINT32_MAX : UINT64_MAX;
 	uint64_t v = cur & m->mask;
 
 	switch (m->flags) {
@@ -66,7 +67,7 @@ static bool memop_condition(const struct memop *m, uint64_t cur)
 	case hipStreamWaitValueAnd:
 		return (v & m->value) != 0;
 	default: /* hipStreamWaitValueNor, checked when enqueued */
-		return (~(v | (m->value & m->mask)) & all) != 0;
+		return (~(v | m->value) & m->mask) != 0;
 	}
 }
 

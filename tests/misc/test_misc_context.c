@@ -87,7 +87,11 @@ Test(context, device_wide_settings_through_the_context)
 	int v;
 
 	cr_assert_eq(hipCtxGetCacheConfig(&cfg), hipSuccess);
-	cr_assert_eq(hipCtxSetCacheConfig(hipFuncCachePreferNone), hipSuccess);
+	/* The context forms answer what the device forms answer (clr: not supported). */
+	cr_assert_eq(hipCtxSetCacheConfig(hipFuncCachePreferNone),
+		     hipDeviceSetCacheConfig(hipFuncCachePreferNone));
+	cr_assert_eq(hipCtxSetSharedMemConfig(hipSharedMemBankSizeFourByte),
+		     hipDeviceSetSharedMemConfig(hipSharedMemBankSizeFourByte));
 	cr_assert_eq(hipCtxGetSharedMemConfig(&sm), hipSuccess);
 	cr_assert_eq(sm, hipSharedMemBankSizeFourByte);
 	cr_assert_eq(hipCtxGetFlags(&flags), hipSuccess);
