@@ -206,6 +206,8 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
+    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P)
+      w->lane_ops += (uint64_t)__builtin_popcountll(wave_exec(w));
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
@@ -348,7 +350,8 @@ static void run_wg(struct isa_worker *k)
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;
-        w->insts = 0;
+        k->lane_ops += w->lane_ops;
+        w->insts = w->lane_ops = 0;
         k->waves_run++;
       }
       /* s_barrier: released once every wave still running has arrived (ISA guide: waves
@@ -368,7 +371,8 @@ static void run_wg(struct isa_worker *k)
   }
   for (unsigned i = 0; i < g->nwaves; i++) {
     k->insts += g->waves[i].insts;
-    g->waves[i].insts = 0;
+    k->lane_ops += g->waves[i].lane_ops;
+    g->waves[i].insts = g->waves[i].lane_ops = 0;
   }
 }
 
@@ -387,6 +391,7 @@ static void *worker_main(void *arg)
   }
   atomic_fetch_add(&c->insts, k->insts);
   atomic_fetch_add(&c->waves, k->waves_run);
+  atomic_fetch_add(&c->lane_ops, k->lane_ops);
   return NULL;
 }
 
@@ -555,6 +560,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.abort, false);
   atomic_init(&c.insts, 0);
   atomic_init(&c.waves, 0);
+  atomic_init(&c.lane_ops, 0);
 
   long cores = d->host_threads ? (long)d->host_threads : sysconf(_SC_NPROCESSORS_ONLN);
   if (cores < 1)
@@ -597,6 +603,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   free(th);
   r->instructions_executed = atomic_load(&c.insts);
   r->waves_executed = atomic_load(&c.waves);
+  r->lane_ops = atomic_load(&c.lane_ops);
   pthread_mutex_destroy(&c.lock);
   pthread_cond_destroy(&c.gws_cv);
 }

@@ -58,6 +58,7 @@ struct isa_wave {
   struct isa_ctx *ctx;
   struct isa_worker *worker;
   uint64_t insts;
+  uint64_t lane_ops;
   /* one-entry TLB for translate() */
   uint64_t tlb_page;
   uint8_t *tlb_host;
@@ -82,7 +83,7 @@ struct isa_worker {
   size_t priv_cap;
   uint8_t lds[LDS_MAX];
   struct isa_wg wg;
-  uint64_t insts, waves_run;
+  uint64_t insts, waves_run, lane_ops;
 };
 
 struct isa_ctx {
@@ -107,7 +108,7 @@ struct isa_ctx {
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
   size_t nextra;
-  atomic_uint_fast64_t insts, waves;
+  atomic_uint_fast64_t insts, waves, lane_ops;
 };
 
 /* dispatch.c */
