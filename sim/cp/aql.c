@@ -19,9 +19,47 @@
 #define AQL_MAX_BATCH 64          /* packets per call before the worker re-checks stop */
 #define AQL_MAX_WORKGROUP 1024u   /* work-items per workgroup on gfx9 */
 #define AQL_MAX_LDS (64u << 10)   /* group segment bytes per workgroup on gfx90a/gfx942 */
-#define CP_QERR_GROUP_TOO_LARGE 0x40u
 
 /* ---- errors ---- */
+
+/* KFD exception codes (kfd_ioctl.h EC_QUEUE_*) for a CP_QERR_* bit, as the exception path
+ * reports them. */
+static unsigned qerr_to_exception(uint32_t code)
+{
+  switch (code) {
+  case CP_QERR_ILLEGAL_INSTRUCTION: return 4;   /* EC_QUEUE_WAVE_ILLEGAL_INSTRUCTION */
+  case CP_QERR_MEMORY_VIOLATION: return 5;      /* EC_QUEUE_WAVE_MEMORY_VIOLATION */
+  case CP_QERR_DEBUG_TRAP: return 2;            /* EC_QUEUE_WAVE_TRAP */
+  case CP_QERR_INVALID_DIM: return 16;          /* EC_QUEUE_PACKET_DISPATCH_DIM_INVALID */
+  case CP_QERR_INVALID_GROUP_MEM: return 17;    /* ..._GROUP_SEGMENT_SIZE_INVALID */
+  case CP_QERR_INVALID_CODE: return 18;         /* ..._CODE_INVALID */
+  case CP_QERR_INVALID_PACKET: return 20;       /* EC_QUEUE_PACKET_UNSUPPORTED */
+  case CP_QERR_GROUP_TOO_LARGE: return 21;      /* ..._WORK_GROUP_SIZE_INVALID */
+  case CP_QERR_INVALID_VENDOR_PACKET: return 23;/* EC_QUEUE_PACKET_VENDOR_UNSUPPORTED */
+  default: return 0;
+  }
+}
+
+/* The exception path of runtimes that enabled KFD exception reporting: libhsakmt 5.2.3 puts
+ * an HsaUserContextSaveAreaHeader at the start of the CWSR area (ErrorReason pointer at +24,
+ * ErrorEventId at +32); the error's exception bit is ORed into *ErrorReason and the event
+ * raised. Without a pointer there (ROCr without exception support) nothing is written. */
+static void aql_report_exception(struct sim_cp_queue *q, uint32_t code)
+{
+  unsigned ec = qerr_to_exception(code);
+  if (!ec || !q->desc.ctx_save_restore)
+    return;
+  volatile uint64_t *reason_ptr = cp_mem_u64(q->gpu, q->desc.ctx_save_restore + 24, false);
+  volatile uint32_t *event_id = cp_mem_u32(q->gpu, q->desc.ctx_save_restore + 32, false);
+  if (!reason_ptr || !event_id || !*reason_ptr)
+    return;
+  volatile uint64_t *reason = cp_mem_u64(q->gpu, *reason_ptr, true);
+  if (!reason)
+    return;
+  __atomic_fetch_or(reason, 1ull << (ec - 1), __ATOMIC_RELEASE);
+  if (*event_id)
+    sim_event_interrupt(q->gpu, *event_id, 32);
+}
 
 /* Stop the queue and tell user space why: ROCr 5.2.3 waits on amd_queue_t's
  * queue_inactive_signal for a non-zero value and decodes the CP_QERR_* bits; the signal is an
@@ -31,6 +69,7 @@ static enum cp_status aql_fail(struct sim_cp_queue *q, uint32_t code, const char
   atomic_store(&q->failed, true);
   sim_log("cp: gpu %u AQL queue %u stopped: %s (queue error 0x%x)", sim_gpu_id(q->gpu),
           q->desc.queue_id, why, code);
+  aql_report_exception(q, code);
   if (!q->amd_queue_va)
     return CP_FAILED;
   volatile uint64_t *sig = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
@@ -105,16 +144,63 @@ static enum cp_status aql_barrier_value(struct sim_cp_queue *q, const struct aql
   return ok ? CP_DONE : CP_BLOCKED;
 }
 
+/* ROCr 5.2.3 allocates scratch on demand: a queue starts with none, and the CP, finding a
+ * dispatch whose per-wave private memory exceeds COMPUTE_TMPRING_SIZE.WAVESIZE (gfx9: bits
+ * 12..24, KiB per wave), raises "insufficient scratch" (1) on queue_inactive_signal and holds
+ * the dispatch. ROCr's DynamicScratchHandler allocates, rewrites the amd_queue_t scratch fields
+ * and stores 0 to resume (or -1 after reporting an error). Queues without an inactive signal
+ * (a runtime that allocates scratch up front) are not asked. */
+static enum cp_status aql_ensure_scratch(struct sim_cp_queue *q, const struct aql_kernel_dispatch *p)
+{
+  if (!p->private_segment_size || !q->amd_queue_va)
+    return CP_DONE;
+  volatile uint32_t *tmpring = cp_mem_u32(q->gpu, q->amd_queue_va + AMD_QUEUE_COMPUTE_TMPRING_SIZE_OFF, false);
+  volatile uint64_t *sigp = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  if (!tmpring || !sigp)
+    return aql_fault(q, q->amd_queue_va, false);
+  uint64_t sig = *sigp;
+  uint64_t need_kib = ((uint64_t)p->private_segment_size * 64 + 1023) / 1024;
+  uint32_t tmp = __atomic_load_n(tmpring, __ATOMIC_ACQUIRE);
+  bool enough = (tmp & 0xfffu) && ((tmp >> 12) & 0x1fffu) >= need_kib;
+
+  if (q->scratch_requested) {
+    int64_t v;
+    if (!cp_signal_load(q->gpu, sig, &v))
+      return aql_fault(q, sig + CP_SIGNAL_VALUE_OFF, false);
+    if (v == CP_QERR_INSUFFICIENT_SCRATCH)
+      return CP_BLOCKED; /* the runtime has not answered yet */
+    q->scratch_requested = false;
+    if (v != 0) {
+      atomic_store(&q->failed, true); /* the runtime reported the error itself */
+      sim_log("cp: queue %u: scratch request refused (%lld)", q->desc.queue_id, (long long)v);
+      return CP_FAILED;
+    }
+    sim_log("cp: queue %u: scratch granted, tmpring 0x%x (%s)", q->desc.queue_id, tmp,
+            enough ? "enough" : "still smaller than the dispatch asks");
+    return CP_DONE;
+  }
+  if (enough || !sig)
+    return CP_DONE;
+  uint64_t fault_va;
+  if (cp_signal_store(q->gpu, sig, CP_QERR_INSUFFICIENT_SCRATCH, &fault_va))
+    return aql_fault(q, fault_va, true);
+  q->scratch_requested = true;
+  sim_log("cp: queue %u: dispatch needs %llu KiB of scratch per wave, tmpring 0x%x: asking",
+          q->desc.queue_id, (unsigned long long)need_kib, tmp);
+  return CP_BLOCKED;
+}
+
 static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
 {
   return sim_gpuvm_translate(ctx, va, len, write);
 }
 
-/* s_sendmsg from a wave: MSG_INTERRUPT carries M0 as the context id; the SQ interrupt path keeps
- * its low 24 bits (kfd_int_process_v9.c). */
+/* s_sendmsg from a wave: `msg` is the instruction's SIMM16, whose bits 3..0 are the message id.
+ * MSG_INTERRUPT (1) carries M0 as the context id; the SQ interrupt path keeps its low 24 bits
+ * (kfd_int_process_v9.c). */
 static void isa_sendmsg(void *ctx, uint32_t msg, uint32_t m0)
 {
-  if (msg == 1)
+  if ((msg & 0xfu) == 1)
     sim_event_interrupt(ctx, m0 & 0xffffffu, 24);
   else
     sim_log("cp: s_sendmsg %u (m0 0x%x) ignored", msg, m0);
@@ -138,6 +224,9 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
     return aql_fail(q, CP_QERR_INVALID_GROUP_MEM, "group segment larger than LDS");
   if (!p->kernel_object)
     return aql_fail(q, CP_QERR_INVALID_CODE, "null kernel object");
+  enum cp_status scratch = aql_ensure_scratch(q, p);
+  if (scratch != CP_DONE)
+    return scratch;
 
   struct isa_dispatch d = {
     .target = sim_gpu_gfx(q->gpu) == SIM_GFX942 ? ISA_GFX942 : ISA_GFX90A,
@@ -162,6 +251,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   struct isa_result r;
   memset(&r, 0, sizeof(r));
   isa_dispatch_run(&d, &r);
+  if (cp_queue_stopping(q))
+    return CP_FAILED; /* destroyed meanwhile: its memory may be gone, report nothing */
   switch (r.status) {
   case ISA_OK:
     return CP_DONE;
@@ -286,6 +377,7 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
     /* Release the slot: header first, then the read index that lets the producer reuse it. */
     __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
     __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
+    q->consumed++;
   }
   return CP_DONE;
 }

@@ -95,6 +95,7 @@ _Static_assert(sizeof(struct aql_amd_pm4_ib) == 64, "amd_aql_pm4_ib");
 
 /* amd_queue_t offsets (amd_hsa_queue.h). */
 #define AMD_QUEUE_READ_DISPATCH_ID_OFF 128u
+#define AMD_QUEUE_COMPUTE_TMPRING_SIZE_OFF 140u
 #define AMD_QUEUE_PROPERTIES_OFF 180u
 #define AMD_QUEUE_INACTIVE_SIGNAL_OFF 192u
 

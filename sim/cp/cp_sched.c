@@ -1,14 +1,16 @@
-/* The command processors' threads: one doorbell watcher per GPU and one worker per queue.
+/* The command processors' threads: one doorbell watcher and one worker per queue.
  *
  * Doorbells are plain memory in the doorbell page: user space writes them without telling
- * anyone, so somebody must look. The watcher looks at every doorbell of its GPU, every
- * CP_BUSY_POLL_NS for CP_BUSY_WINDOW_NS after it last saw one change and every CP_IDLE_POLL_NS
- * after that, sleeping on a condition variable that sim_cp_kick() signals (the driver kicks on
- * queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the poll
- * period). Workers sleep on the same condition variable while their ring is empty. An idle
- * process therefore costs one short timed wakeup per GPU per millisecond.
+ * anyone, so somebody must look. The watcher looks at every doorbell of every GPU, often right
+ * after it last saw one change, then every millisecond, then ever more slowly (cp_internal.h),
+ * and wakes the GPU's workers when one changed. Workers sleep on their GPU's condition variable
+ * while their ring is empty; sim_cp_kick() broadcasts it too (the driver
+ * kicks on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the
+ * poll period). An idle process therefore costs one short timed wakeup every 10 ms, however
+ * many GPUs it has.
  *
- * Locking: g_lock (global) serialises queue creation and destruction and guards the GPU table;
+ * Locking: g_lock (global) serialises queue creation and destruction, starting and stopping the
+ * watcher, and guards the GPU table; g_watch.lock only the watcher's stop flag;
  * cg->lock guards a GPU's queue list, the queues' ring fields and stop flags, and `kicks`.
  * After fork() the child has none of these threads: queues created before the fork are
  * forgotten (freed without joining), and the child starts afresh.
@@ -27,6 +29,20 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Written under g_lock; read without it by sim_cp_kick (entries are never freed, only forgotten
  * after fork, so a reader never sees a dangling pointer). */
 static struct cp_gpu *_Atomic g_gpus[CP_MAX_GPUS];
+/* The doorbell watcher: one thread for the whole process, alive while any queue exists. It does
+ * not need kicks: a kick is for the workers, which look at their own rings when woken. */
+static struct {
+  pthread_mutex_t lock;
+  pthread_cond_t cond;   /* only to stop the watcher promptly */
+  pthread_t thread;
+  bool running;          /* protected by g_lock */
+  bool stop;             /* protected by lock */
+  bool poke;             /* protected by lock: a queue was created, poll eagerly again */
+  unsigned queues;       /* protected by g_lock: queues in the process */
+} g_watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+uint64_t cp_preempt_timeout_ns = 9000000000ull;
+
 static unsigned g_fork_generation;         /* bumped in the child after fork() */
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
@@ -53,6 +69,9 @@ static void atfork_child(void)
   /* The threads did not survive; neither may their locks be trusted. Forget every GPU. */
   for (unsigned i = 0; i < CP_MAX_GPUS; i++)
     atomic_store(&g_gpus[i], NULL);
+  g_watch.running = false;
+  g_watch.queues = 0;
+  pthread_mutex_init(&g_watch.lock, NULL);
   g_fork_generation++;
   pthread_mutex_unlock(&g_lock);
 }
@@ -107,32 +126,96 @@ static uint64_t doorbell_read(const struct sim_cp_queue *q)
   return __atomic_load_n(q->desc.doorbell, __ATOMIC_ACQUIRE);
 }
 
+
+/* Look at every doorbell of one GPU; wake its workers if one changed. */
+static bool watch_gpu(struct cp_gpu *cg)
+{
+  bool changed = false;
+  pthread_mutex_lock(&cg->lock);
+  for (struct sim_cp_queue *q = cg->queues; q; q = q->next) {
+    uint64_t db = doorbell_read(q);
+    if (db != q->seen_doorbell) {
+      q->seen_doorbell = db;
+      changed = true;
+    }
+  }
+  if (changed)
+    cg_broadcast_locked(cg);
+  pthread_mutex_unlock(&cg->lock);
+  return changed;
+}
+
 static void *watcher_main(void *arg)
 {
-  struct cp_gpu *cg = arg;
-  uint64_t last_activity = 0;
-
-  pthread_mutex_lock(&cg->lock);
-  while (!cg->watcher_stop) {
+  (void)arg;
+  uint64_t last_activity = cp_now_ns();
+  pthread_mutex_lock(&g_watch.lock);
+  while (!g_watch.stop) {
+    if (g_watch.poke) {
+      g_watch.poke = false;
+      last_activity = cp_now_ns();
+    }
+    pthread_mutex_unlock(&g_watch.lock);
     bool changed = false;
-    for (struct sim_cp_queue *q = cg->queues; q; q = q->next) {
-      uint64_t db = doorbell_read(q);
-      if (db != q->seen_doorbell) {
-        q->seen_doorbell = db;
+    for (unsigned i = 0; i < CP_MAX_GPUS; i++) {
+      struct cp_gpu *cg = atomic_load(&g_gpus[i]);
+      if (cg && watch_gpu(cg))
         changed = true;
-      }
     }
     uint64_t now = cp_now_ns();
-    if (changed) {
+    if (changed)
       last_activity = now;
-      cg_broadcast_locked(cg);
-    }
-    uint64_t period = now - last_activity < CP_BUSY_WINDOW_NS ? CP_BUSY_POLL_NS : CP_IDLE_POLL_NS;
+    uint64_t idle = now - last_activity;
+    uint64_t period = idle < CP_BUSY_WINDOW_NS        ? CP_BUSY_POLL_NS
+                      : idle < CP_IDLE_WINDOW_NS      ? CP_IDLE_POLL_NS
+                      : idle < CP_DEEP_IDLE_WINDOW_NS ? CP_DEEP_IDLE_POLL_NS
+                                                      : CP_DORMANT_POLL_NS;
     struct timespec until = deadline_after(period);
-    pthread_cond_timedwait(&cg->cond, &cg->lock, &until);
+    pthread_mutex_lock(&g_watch.lock);
+    if (!g_watch.stop)
+      pthread_cond_timedwait(&g_watch.cond, &g_watch.lock, &until);
   }
-  pthread_mutex_unlock(&cg->lock);
+  pthread_mutex_unlock(&g_watch.lock);
   return NULL;
+}
+
+/* Caller holds g_lock. A new queue is about to be used: poll eagerly again. */
+static int watcher_start(void)
+{
+  if (g_watch.running) {
+    pthread_mutex_lock(&g_watch.lock);
+    g_watch.poke = true;
+    pthread_cond_broadcast(&g_watch.cond);
+    pthread_mutex_unlock(&g_watch.lock);
+    return 0;
+  }
+  static bool cond_ready;
+  if (!cond_ready) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&g_watch.cond, &attr);
+    pthread_condattr_destroy(&attr);
+    cond_ready = true;
+  }
+  g_watch.stop = false;
+  if (pthread_create(&g_watch.thread, NULL, watcher_main, NULL))
+    return -ENOMEM;
+  g_watch.running = true;
+  return 0;
+}
+
+/* Caller holds g_lock. */
+static void watcher_stop(void)
+{
+  if (!g_watch.running)
+    return;
+  pthread_mutex_lock(&g_watch.lock);
+  g_watch.stop = true;
+  pthread_cond_broadcast(&g_watch.cond);
+  pthread_mutex_unlock(&g_watch.lock);
+  pthread_join(g_watch.thread, NULL);
+  g_watch.running = false;
 }
 
 /* ---- waiting ---- */
@@ -162,7 +245,8 @@ bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries)
     pthread_mutex_unlock(&q->cg->lock);
     return run;
   }
-  uint64_t ns = tries < 32 ? 20000ull : tries < 64 ? 200000ull : CP_IDLE_POLL_NS;
+  uint64_t ns = tries < 32 ? 20000ull : tries < 64 ? 200000ull : tries < 164 ? CP_IDLE_POLL_NS
+                                                                 : CP_DEEP_IDLE_POLL_NS;
   return cp_queue_wait(q, ns);
 }
 
@@ -194,8 +278,17 @@ static void *worker_main(void *arg)
       break;
 
     enum cp_status st = CP_DONE;
+    uint64_t consumed = q->consumed;
     if (queue_has_work(q))
       st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
+    if (q->consumed != consumed) {
+      /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers. */
+      pthread_mutex_lock(&q->cg->lock);
+      cg_broadcast_locked(q->cg);
+      pthread_mutex_unlock(&q->cg->lock);
+    }
+    if (cp_queue_stopping(q))
+      break; /* destroyed while running: the queue's memory may already be gone */
 
     if (st == CP_BLOCKED) {
       if (!cp_queue_backoff(q, tries++))
@@ -208,13 +301,30 @@ static void *worker_main(void *arg)
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
      * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
     pthread_mutex_lock(&q->cg->lock);
-    struct timespec until = deadline_after(100000000ull);
+    struct timespec until = deadline_after(1000000000ull);
     while (!q->stop && q->cg->kicks == seen)
       if (pthread_cond_timedwait(&q->cg->cond, &q->cg->lock, &until) == ETIMEDOUT)
         break;
     pthread_mutex_unlock(&q->cg->lock);
   }
+  pthread_mutex_lock(&q->cg->lock);
+  q->exited = true;
+  bool detached = q->detached;
+  pthread_cond_broadcast(&q->cg->cond);
+  pthread_mutex_unlock(&q->cg->lock);
+  if (detached) {
+    sim_log("cp: queue %u: the abandoned dispatch ended", q->desc.queue_id);
+    free(q);
+  }
   return NULL;
+}
+
+bool cp_queue_stopping(struct sim_cp_queue *q)
+{
+  pthread_mutex_lock(&q->cg->lock);
+  bool stop = q->stop;
+  pthread_mutex_unlock(&q->cg->lock);
+  return stop;
 }
 
 /* ---- the interface in sim.h ---- */
@@ -229,6 +339,8 @@ static int desc_check(const struct sim_queue_desc *d)
   case CP_QUEUE_TYPE_SDMA_XGMI:
   case CP_QUEUE_TYPE_SDMA_BY_ENG_ID:
     break;
+  case CP_QUEUE_TYPE_COMPUTE_PM4:
+    return -ENOSYS; /* PM4 compute rings (kfdtest uses them; ROCr does not): not emulated */
   default:
     return -EINVAL;
   }
@@ -281,18 +393,13 @@ int sim_cp_queue_create(struct sim_gpu *gpu, const struct sim_queue_desc *desc,
     goto fail_gpu;
   }
   q->cg = cg;
-  if (!cg->watcher_running) {
-    cg->watcher_stop = false;
-    if (pthread_create(&cg->watcher, NULL, watcher_main, cg)) {
-      err = -ENOMEM;
-      goto fail_gpu;
-    }
-    cg->watcher_running = true;
-  }
+  if ((err = watcher_start()))
+    goto fail_gpu;
   if (pthread_create(&q->thread, NULL, worker_main, q)) {
     err = -ENOMEM;
     goto fail_gpu;
   }
+  g_watch.queues++;
   pthread_mutex_lock(&cg->lock);
   q->next = cg->queues;
   cg->queues = q;
@@ -352,21 +459,35 @@ void sim_cp_queue_destroy(struct sim_cp_queue *q)
     }
   }
   cg->nqueues--;
-  bool last = cg->nqueues == 0;
-  if (last)
-    cg->watcher_stop = true;
   cg_broadcast_locked(cg);
-  pthread_mutex_unlock(&cg->lock);
 
-  /* The worker finishes the packet in flight (a dispatch runs to completion), then exits. */
-  pthread_join(q->thread, NULL);
-  if (last && cg->watcher_running) {
-    pthread_join(cg->watcher, NULL);
-    cg->watcher_running = false;
-  }
+  /* The worker finishes the packet in flight, then exits. A dispatch that outlives the
+   * preemption timeout (a kernel that never ends) is abandoned as amdkfd abandons a queue it
+   * cannot preempt: the worker is detached, touches none of the queue's memory when the
+   * interpreter returns, and frees the queue itself. */
+  struct timespec until = deadline_after(cp_preempt_timeout_ns);
+  while (!q->exited)
+    if (pthread_cond_timedwait(&cg->cond, &cg->lock, &until) == ETIMEDOUT)
+      break;
+  bool exited = q->exited;
+  q->detached = !exited;
+  uint32_t gpu_id = sim_gpu_id(q->gpu), queue_id = q->desc.queue_id; /* q may go once unlocked */
+  pthread_mutex_unlock(&cg->lock);
+  if (exited)
+    pthread_join(q->thread, NULL);
+  else
+    pthread_detach(q->thread);
+
+  if (--g_watch.queues == 0)
+    watcher_stop(); /* no queue left: an idle process keeps no CP thread */
   pthread_mutex_unlock(&g_lock);
-  sim_log("cp: gpu %u queue %u stopped", sim_gpu_id(q->gpu), q->desc.queue_id);
-  free(q);
+  if (exited) {
+    sim_log("cp: gpu %u queue %u stopped", gpu_id, queue_id);
+    free(q);
+  } else {
+    sim_log("cp: gpu %u queue %u: dispatch still running after the preemption timeout; "
+            "abandoned", gpu_id, queue_id);
+  }
 }
 
 void sim_cp_kick(struct sim_gpu *gpu)

@@ -47,6 +47,7 @@ struct hip_device {
 	void *staging;                  /* pinned bounce buffer for pageable copies; sdma_lock */
 	pthread_mutex_t sdma_lock;      /* serialises use of `sdma` and `staging` */
 	struct hip_fence *fence_free;   /* recycled fences; protected by fence_lock */
+	struct hip_fence *fence_parked; /* unreferenced but still pending; protected by fence_lock */
 	pthread_mutex_t fence_lock;
 	void *loader_state;             /* owned by the loader (code objects loaded on this device) */
 };
@@ -60,6 +61,8 @@ struct hip_stream {
 	int priority;                   /* hipStreamCreateWithPriority value */
 	bool is_null;                   /* the device's legacy null stream */
 	bool is_per_thread;             /* hipStreamPerThread of some thread */
+	_Atomic bool live;              /* created and not destroyed (objects are recycled) */
+	struct hip_stream *next_free;   /* in the recycled-stream list (stream.c) */
 	pthread_mutex_t lock;           /* serialises enqueues: submission order is stream order */
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
@@ -100,6 +103,10 @@ struct hip_device *hip_stream_device(struct hip_stream *s);
  * pending event waits). The packet's completion signal is the stream's. Returns 0 or -errno
  * (-EFAULT when the queue already faulted). */
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d);
+
+/* GPU address of the stream's amd_queue_t (a kernel's hidden queue_ptr), creating the stream's AQL
+ * queue if it does not exist yet. 0 if it cannot be created. */
+uint64_t hip_stream_queue_va(struct hip_stream *s);
 
 /* Wait until every piece of work enqueued so far on `s` has completed (and its host callbacks have
  * run). Returns 0 or -errno (-EFAULT / -EIO for a queue error). */

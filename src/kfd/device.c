@@ -14,6 +14,7 @@ static _Atomic int kfd_fd_value = -1;
 static pthread_mutex_t open_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t version_major, version_minor; /* written under open_lock before kfd_fd_value */
 static atomic_uint fork_generation;
+static pid_t open_pid;                      /* process that opened kfd_fd_value (open_lock) */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
 
 /* amdkfd binds a process to the mm that opened /dev/kfd; in a child the inherited descriptor
@@ -60,6 +61,10 @@ int kfd_open(void)
   int fd, err;
 
   pthread_once(&atfork_once, kfd_register_atfork);
+  /* Belt and braces for a child created without the atfork handlers running (a raw clone()):
+   * the pid no longer matches, so the inherited state is dropped as after fork(). */
+  if (atomic_load_explicit(&kfd_fd_value, memory_order_acquire) >= 0 && open_pid != getpid())
+    kfd_atfork_child();
   if (atomic_load_explicit(&kfd_fd_value, memory_order_acquire) >= 0)
     return 0;
 
@@ -83,6 +88,7 @@ int kfd_open(void)
   }
   version_major = major;
   version_minor = minor;
+  open_pid = getpid();
   atomic_store_explicit(&kfd_fd_value, fd, memory_order_release);
   pthread_mutex_unlock(&open_lock);
   return 0;

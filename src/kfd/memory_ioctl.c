@@ -2,6 +2,7 @@
 #include "kfd.h"
 
 #include <errno.h>
+#include <sys/ioctl.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,7 +113,10 @@ int kfd_svm(uint32_t op, uint64_t start, uint64_t size, struct kfd_ioctl_svm_att
   args->nattr = nattr;
   for (uint32_t i = 0; i < nattr; i++)
     args->attrs[i] = attrs[i];
-  err = kfd_ioctl(AMDKFD_IOC_SVM, args);
+  /* The attributes are part of the argument block the kernel copies: its size is encoded in
+   * the request (kfd_chardev.c kfd_ioctl() copies _IOC_SIZE(cmd) bytes; libhsakmt svm.c adds
+   * the attribute bytes to AMDKFD_IOC_SVM the same way). */
+  err = kfd_ioctl(AMDKFD_IOC_SVM + ((unsigned long)(nattr * sizeof(*attrs)) << _IOC_SIZESHIFT), args);
   for (uint32_t i = 0; !err && i < nattr; i++)
     attrs[i] = args->attrs[i];
   free(args);

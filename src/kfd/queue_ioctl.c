@@ -11,6 +11,19 @@ int kfd_create_queue(struct kfd_gpu *gpu, struct kfd_ioctl_create_queue_args *ar
   return kfd_ioctl(AMDKFD_IOC_CREATE_QUEUE, args);
 }
 
+int kfd_set_cu_mask(uint32_t queue_id, const uint32_t *mask, uint32_t nbits)
+{
+  struct kfd_ioctl_set_cu_mask_args args = {
+    .queue_id = queue_id,
+    .num_cu_mask = nbits,
+    .cu_mask_ptr = (uint64_t)(uintptr_t)mask,
+  };
+  /* kfd_chardev.c: the count is in bits and a multiple of 32. */
+  if (!mask || !nbits || nbits % 32)
+    return -EINVAL;
+  return kfd_ioctl(AMDKFD_IOC_SET_CU_MASK, &args);
+}
+
 int kfd_destroy_queue(uint32_t queue_id)
 {
   struct kfd_ioctl_destroy_queue_args args = {.queue_id = queue_id};
@@ -56,4 +69,19 @@ int kfd_runtime_enable(uint64_t r_debug, bool enable)
   if (!kfd_version_at_least(1, 13))
     return -ENOSYS;
   return kfd_ioctl(AMDKFD_IOC_RUNTIME_ENABLE, &args);
+}
+
+int kfd_xnack_mode(bool *enabled)
+{
+  struct kfd_ioctl_set_xnack_mode_args args = {.xnack_enabled = -1};
+  int err;
+
+  if (!enabled)
+    return -EINVAL;
+  if (!kfd_version_at_least(1, 6))
+    return -ENOSYS;
+  err = kfd_ioctl(AMDKFD_IOC_SET_XNACK_MODE, &args);
+  if (!err)
+    *enabled = args.xnack_enabled > 0;
+  return err;
 }

@@ -125,12 +125,14 @@ static uint32_t count_siblings(const char *props)
   return n;
 }
 
+/* A GPU lists one cache instance per CU or per XCC (313 on MI300X); keep one record per distinct
+ * (level, type, size) and derive the per-level sizes from the data caches. */
 static void parse_caches(struct kfd_node *n, char *buf)
 {
-  uint32_t count = n->caches_count < KFD_MAX_CACHES ? n->caches_count : KFD_MAX_CACHES;
+  uint32_t kept = 0;
 
-  for (uint32_t i = 0; i < count; i++) {
-    struct kfd_cache *c = &n->caches[i];
+  for (uint32_t i = 0; i < n->caches_count; i++) {
+    struct kfd_cache tmp, *c = &tmp;
     if (read_sub_props(n->node_id, "caches", i, buf, PROPS_MAX) < 0)
       continue;
     c->level = prop_u32(buf, "level");
@@ -138,6 +140,13 @@ static void parse_caches(struct kfd_node *n, char *buf)
     c->line_size = prop_u32(buf, "cache_line_size");
     c->type = prop_u32(buf, "type");
     c->sibling_count = count_siblings(buf);
+    bool dup = false;
+    for (uint32_t k = 0; k < kept; k++)
+      dup |= n->caches[k].level == c->level && n->caches[k].type == c->type &&
+             n->caches[k].size_kib == c->size_kib;
+    if (!dup && kept < KFD_MAX_CACHES)
+      n->caches[kept++] = *c;
+    n->n_caches = kept;
     if (!(c->type & KFD_CACHE_TYPE_DATA) && c->type)
       continue; /* instruction-only caches do not count as L1/L2 */
     if (c->level == 1 && !n->l1_kib)
@@ -228,6 +237,7 @@ static void derive_cwsr(struct kfd_node *n)
   if (gfxv / 10000 * 10000 == 100000 && ctl > 0x7000)
     ctl = 0x7000;
   n->ctl_stack_size = ctl;
+  n->cwsr_size = ctl + n->wg_data_size;
   n->debugger_bytes = (wave_num * 32u + 63u) & ~63u;
 }
 
@@ -300,6 +310,14 @@ static int parse_node(uint32_t id, struct kfd_node *n, char *buf)
   else
     snprintf(n->name, sizeof(n->name), "cpu");
   derive_cwsr(n);
+  /* Drivers that export the queue save geometry are authoritative (libhsakmt prefers them). */
+  {
+    uint64_t v;
+    if (prop_u64(buf, "ctl_stack_size", &v) && v)
+      n->ctl_stack_size = (uint32_t)v;
+    if (prop_u64(buf, "cwsr_size", &v) && v)
+      n->cwsr_size = (uint32_t)v;
+  }
   parse_mem_banks(n, buf);
   parse_caches(n, buf);
   parse_links(n, "io_links", n->io_links_count, false, buf);

@@ -135,6 +135,7 @@ struct loader_kernel {
   uint32_t wavefront_size, max_flat_workgroup_size;
   uint32_t reqd_workgroup_size[3];  /* 0 when the metadata does not require one */
   bool uses_dynamic_stack;
+  bool uniform_work_group_size;     /* .uniform_work_group_size: global size % block size must be 0 */
 };
 
 /* A device global variable: a global STT_OBJECT symbol that is not a kernel descriptor. */

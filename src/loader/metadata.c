@@ -182,6 +182,15 @@ static int parse_kernel_key(const msgpack_object *key, const msgpack_object *v,
     return k->args ? -ENOEXEC : parse_args(v, k);
   if (str_is(key, ".uses_dynamic_stack"))
     return get_bool(v, &k->uses_dynamic_stack);
+  if (str_is(key, ".uniform_work_group_size")) {
+    /* An integer (0/1) in LLVM's output; accept a boolean too. */
+    uint32_t u = 0;
+    int err = v->type == MSGPACK_OBJECT_BOOLEAN ? get_bool(v, &k->uniform_work_group_size)
+                                                : get_u32(v, &u);
+    if (v->type != MSGPACK_OBJECT_BOOLEAN)
+      k->uniform_work_group_size = u != 0;
+    return err;
+  }
   if (str_is(key, ".reqd_workgroup_size"))
     return parse_reqd_size(v, k->reqd_workgroup_size);
   for (size_t i = 0; i < sizeof(u32_keys) / sizeof(u32_keys[0]); i++) {

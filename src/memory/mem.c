@@ -150,6 +150,21 @@ uint64_t mem_gpu_va(const void *host_ptr)
   return b->gpu_va + (uint64_t)((const char *)host_ptr - (const char *)b->base);
 }
 
+int mem_kfd_handle(const void *p, uint64_t *handle)
+{
+  struct mem_block *b;
+
+  if (!p || !handle)
+    return -EINVAL;
+  b = block_of(p);
+  if (!b)
+    return -ENOENT;
+  if (b->chunk || b->base != p || !b->handle)
+    return -EINVAL;
+  *handle = b->handle;
+  return 0;
+}
+
 size_t mem_trim(struct kfd_gpu *gpu)
 {
   return mem_suballoc_trim(gpu);

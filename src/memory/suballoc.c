@@ -21,8 +21,9 @@ struct mem_gpu_pools {
 
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags)
 {
-  return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED &&
-         !(flags & ~(unsigned)MEM_FLAG_COHERENT);
+  /* Host chunks are always mapped to every open GPU, so MEM_FLAG_ALL_GPUS is satisfied too. */
+  unsigned allowed = MEM_FLAG_COHERENT | (kind == MEM_HOST_PINNED ? MEM_FLAG_ALL_GPUS : 0u);
+  return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED && !(flags & ~allowed);
 }
 
 static unsigned class_of(size_t size)
@@ -31,6 +32,32 @@ static unsigned class_of(size_t size)
   while (((size_t)1 << shift) < size)
     shift++;
   return shift - MIN_CLASS_SHIFT;
+}
+
+/* Host chunks of the other GPUs are mapped to every GPU open when they were made; map them to
+ * a GPU that starts allocating later too, so a signal or pinned buffer created for one device
+ * stays reachable from every device. */
+static void map_foreign_host_chunks(struct kfd_gpu *gpu)
+{
+  struct kfd_gpu *gpus[MEM_MAX_MAPPED];
+  int n = mem_open_gpus(gpus, MEM_MAX_MAPPED);
+
+  for (int g = 0; g < n; g++) {
+    struct mem_gpu_pools *other;
+    if (gpus[g] == gpu)
+      continue;
+    other = __atomic_load_n((struct mem_gpu_pools **)&gpus[g]->mem_state, __ATOMIC_ACQUIRE);
+    if (!other)
+      continue;
+    for (int co = 0; co < 2; co++)
+      for (int s = 0; s < N_CLASSES; s++) {
+        struct mem_pool *pool = &other->pools[MEM_HOST_PINNED][co][s];
+        pthread_mutex_lock(&pool->lock);
+        for (struct mem_chunk *c = pool->chunks; c; c = c->next)
+          mem_block_map(c->block, gpu);
+        pthread_mutex_unlock(&pool->lock);
+      }
+  }
 }
 
 static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
@@ -52,6 +79,7 @@ static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
     free(p);
     return expected;
   }
+  map_foreign_host_chunks(gpu);
   return p;
 }
 
@@ -117,8 +145,12 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   if (!c || !c->nfree) {
     for (c = pool->chunks; c && !c->nfree; c = c->next)
       ;
-    if (!c)
-      err = chunk_new(gpu, pool, kind, flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    if (!c) {
+      unsigned chunk_flags = flags & MEM_FLAG_COHERENT;
+      if (kind == MEM_HOST_PINNED)
+        chunk_flags |= MEM_FLAG_ALL_GPUS;
+      err = chunk_new(gpu, pool, kind, chunk_flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    }
     pool->hint = c;
   }
   if (!err) {

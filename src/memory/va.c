@@ -10,15 +10,27 @@
 #include <errno.h>
 #include <sys/mman.h>
 
+static bool in_aperture(const struct kfd_gpu *gpu, uintptr_t start, size_t size)
+{
+  return !gpu || (start >= gpu->gpuvm_base && start + size - 1 <= gpu->gpuvm_limit);
+}
+
 int mem_va_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out)
 {
   size_t span = size + align;
   uintptr_t raw, start;
   void *p;
 
-  if (!size || (align & (align - 1)) || align < MEM_PAGE)
+  if (!size || (align & (align - 1)) || align < MEM_PAGE || span < size)
     return -EINVAL;
   p = mmap(NULL, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p != MAP_FAILED && !in_aperture(gpu, (uintptr_t)p, span)) {
+    /* The kernel picked an address the GPU VM cannot reach: ask again near the middle of the
+     * aperture (a hint, not MAP_FIXED, so nothing of ours is ever replaced). */
+    munmap(p, span);
+    void *hint = (void *)(uintptr_t)(gpu->gpuvm_base + (gpu->gpuvm_limit - gpu->gpuvm_base) / 2);
+    p = mmap(hint, span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  }
   if (p == MAP_FAILED)
     return -ENOMEM;
   raw = (uintptr_t)p;
@@ -28,7 +40,7 @@ int mem_va_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out)
     munmap(p, start - raw);
   if (raw + span > start + size)
     munmap((void *)(start + size), raw + span - (start + size));
-  if (gpu && (start < gpu->gpuvm_base || start + size - 1 > gpu->gpuvm_limit)) {
+  if (!in_aperture(gpu, start, size)) {
     munmap((void *)start, size);
     return -ENOMEM;
   }

@@ -25,9 +25,8 @@ int sdma_queue_create(struct kfd_gpu *gpu, struct sdma_queue **out);
 int sdma_queue_destroy(struct sdma_queue *q);
 
 /* Copy [in] size bytes from [in] src_va to [in] dst_va (split into COPY_LINEAR packets of at most
- * the engine's limit). [in] completion: may be NULL; if set, its value is decremented by one
- * when the copy is done (the fence writes the value - 1 read at submission time, so the caller
- * must not modify it concurrently). Returns 0 or -errno. */
+ * the engine's limit). [in] completion: may be NULL; if set, the engine atomically decrements its
+ * value by one when the copy is done (and raises its event). Returns 0 or -errno. */
 int sdma_copy(struct sdma_queue *q, uint64_t dst_va, uint64_t src_va, size_t size,
               struct signal *completion);
 
@@ -36,7 +35,8 @@ int sdma_copy(struct sdma_queue *q, uint64_t dst_va, uint64_t src_va, size_t siz
 int sdma_fill32(struct sdma_queue *q, uint64_t dst_va, uint32_t pattern, size_t size,
                 struct signal *completion);
 
-/* Wait until the engine has consumed everything submitted. Returns 0 or -errno. */
+/* Wait until the engine has consumed everything submitted. Returns 0, -EFAULT after a GPU
+ * fault, or -ETIMEDOUT when the engine made no progress for 10 s. */
 int sdma_queue_wait_idle(struct sdma_queue *q);
 
 #endif

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "cp_harness.h"
+#include "cp/cp_internal.h"
 
 static void *kernel_object(uint32_t kind, uint64_t *va)
 {
@@ -47,7 +48,8 @@ Test(cp_aql, ring_wraps_many_times)
     aql_submit(&a, pkt);
   }
   WAIT_UNTIL(sig_value(done) == 0);
-  cr_assert_eq(aql_read_index(&a), 40);
+  WAIT_UNTIL(aql_read_index(&a) == 40); /* the slot is released after the completion signal */
+  cr_assert_eq(*(uint16_t *)(a.ring + 3 * 64), 1, "every consumed header is INVALID again");
   sim_cp_queue_destroy(a.q);
 }
 
@@ -305,7 +307,140 @@ Test(cp_aql, bad_descriptors_are_rejected)
   d.ring_size = 4096;
   d.type = 9;
   cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "unknown queue type");
+  d.type = 0;
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -38, "PM4 compute queues are not emulated");
   d.type = 2;
   d.doorbell = NULL;
   cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &q), -22, "no doorbell");
+}
+
+/* ROCr 5.2.3's dynamic scratch: the CP asks with queue error 1 and holds the dispatch until the
+ * runtime has rewritten COMPUTE_TMPRING_SIZE and stored 0. */
+Test(cp_aql, dispatch_needing_scratch_waits_for_the_runtime)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, out_va, args_va;
+  void *out, *args;
+  kernel_object(FAKE_KERNEL_STORE, &ko);
+  out_va = gva_alloc(4, &out);
+  args_va = gva_alloc(8, &args);
+  memcpy(args, &out_va, 8);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  pkt[6] = 200; /* private_segment_size: 200 bytes per work-item -> 13 KiB per wave64 */
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) == 1);
+  usleep(5000);
+  cr_assert_eq(fake_dispatch_count(), 0, "dispatched without scratch");
+  cr_assert_eq(*(uint16_t *)a.ring & 0xff, 2, "the held packet stays valid for the runtime to read");
+  uint32_t tmpring = 32u | (13u << 12); /* 32 waves of 13 KiB */
+  memcpy(a.amdq + 140, &tmpring, 4);
+  sig_set(a.inactive, 0);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(*(uint32_t *)out, 64u * 64u);
+  cr_assert_eq(sig_value(a.inactive), 0);
+  sim_cp_queue_destroy(a.q);
+}
+
+Test(cp_aql, refused_scratch_request_stops_the_queue)
+{
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_STORE, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  pkt[6] = 64;
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(a.inactive) == 1);
+  sig_set(a.inactive, -1); /* what DynamicScratchHandler stores after reporting an error */
+  usleep(20000);
+  cr_assert_eq(fake_dispatch_count(), 0);
+  cr_assert_eq(sig_value(done), 1);
+  sim_cp_queue_destroy(a.q);
+}
+
+/* The KFD exception path: libhsakmt's CWSR header names the exception signal's payload. */
+Test(cp_aql, errors_also_reach_the_cwsr_header_error_reason)
+{
+  fake_reset_events();
+  void *cwsr, *payload;
+  uint64_t cwsr_va = gva_alloc(4096, &cwsr), payload_va = gva_alloc(8, &payload);
+  memcpy((uint8_t *)cwsr + 24, &payload_va, 8);
+  uint32_t ev = 31;
+  memcpy((uint8_t *)cwsr + 32, &ev, 4);
+  struct haql a;
+  void *p;
+  memset(&a, 0, sizeof(a));
+  a.slots = 16;
+  a.ring_va = gva_alloc(16 * 64, &p);
+  a.ring = p;
+  a.amdq_va = gva_alloc(256, &p);
+  a.amdq = p;
+  struct sim_queue_desc d = {
+    .queue_id = 1, .type = 2, .percentage = 100, .ring_base = a.ring_va, .ring_size = 16 * 64,
+    .read_pointer = a.amdq_va + 128, .write_pointer = a.amdq_va + 56,
+    .ctx_save_restore = cwsr_va, .doorbell = (volatile uint64_t *)&a.doorbell,
+  };
+  cr_assert_eq(sim_cp_queue_create(fake_gpu(), &d, &a.q), 0);
+  uint32_t pkt[16] = {0};
+  pkt[0] = aql_header(4, false); /* agent dispatch: EC_QUEUE_PACKET_UNSUPPORTED (20) */
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_interrupt_count() == 1);
+  cr_assert_eq(*(uint64_t *)payload, 1ull << 19);
+  cr_assert_eq(fake_last_interrupt_id(), 31u);
+  sim_cp_queue_destroy(a.q);
+}
+
+/* A kernel that never ends must not hang queue destruction: like amdkfd's preemption timeout,
+ * destroy gives up on the dispatch, and the queue's memory is left alone when it does end. */
+Test(cp_aql, destroy_abandons_a_dispatch_that_outlives_the_preemption_timeout)
+{
+  cp_preempt_timeout_ns = 50000000ull;
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_SPIN, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_dispatch_count() == 1);
+  sim_cp_queue_destroy(a.q); /* returns although the kernel still runs */
+  cr_assert_eq(fake_dispatch_returns(), 0);
+  fake_release_spin();
+  WAIT_UNTIL(fake_dispatch_returns() == 1);
+  usleep(20000);
+  cr_assert_eq(sig_value(done), 1, "an abandoned dispatch completed its signal");
+  cr_assert_eq(aql_read_index(&a), 0, "an abandoned dispatch advanced the read index");
+  cr_assert_eq(fake_fault_count(), 0);
+}
+
+/* A wave's s_sendmsg(MSG_INTERRUPT) reaches the driver as an SQ interrupt: 24 bits of M0. */
+Test(cp_aql, wave_interrupt_message_raises_an_event_interrupt)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_SENDMSG, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(fake_interrupt_count(), 1);
+  cr_assert_eq(fake_last_interrupt_id(), 0x234567u);
+  cr_assert_eq(fake_last_interrupt_bits(), 24u);
+  sim_cp_queue_destroy(a.q);
 }

@@ -315,3 +315,14 @@ Test(cp_sdma, update_queue_to_zero_percent_pauses_the_engine)
   cr_assert_eq(*(uint32_t *)p, 5u);
   sim_cp_queue_destroy(s.q);
 }
+
+Test(cp_sdma, write_pointer_behind_read_pointer_stops_the_queue)
+{
+  struct hsdma s;
+  cr_assert_eq(sdma_open(&s, 4096), 0);
+  __atomic_store_n(s.rptr, 64, __ATOMIC_RELEASE); /* the engine is at 64 ... */
+  __atomic_store_n(&s.doorbell, 32, __ATOMIC_RELEASE); /* ... and the doorbell says 32 */
+  usleep(20000);
+  cr_assert_eq(*s.rptr, 64, "the engine ran through a ring it was never given");
+  sim_cp_queue_destroy(s.q);
+}

@@ -69,6 +69,7 @@ Test(parse, explicit_args_follow_the_abi)
   cr_assert_eq(k->kernarg_segment_align, 8);
   cr_assert_eq(k->max_flat_workgroup_size, 1024);
   cr_assert_eq(k->kd.kernarg_size, k->kernarg_segment_size);
+  cr_assert(k->uniform_work_group_size, "HIP kernels are uniform by default");
   cr_assert(k->vgpr_count > 0 && k->sgpr_count > 0);
   loader_code_object_close(co);
 }

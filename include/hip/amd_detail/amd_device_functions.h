@@ -13,6 +13,9 @@
 #if defined(__HIPKFD_HIP_CLANG__)
 
 #define __HIPKFD_DEV__ static __device__ inline __attribute__((always_inline))
+/* The integer intrinsics are plain arithmetic, so they are also host functions: host code can
+ * share them, and tests check their values on the CPU. */
+#define __HIPKFD_HD__ static __host__ __device__ inline __attribute__((always_inline))
 
 /* ---- Memory fences (HIP C++ language extensions, "Memory fence instructions") ----
  * Sequentially consistent fences at the three HIP scopes: work-group, agent (device), system. */
@@ -51,26 +54,35 @@ __HIPKFD_DEV__ int __syncthreads_or(int predicate) {
 }
 
 /* ---- Integer intrinsics ---- */
-__HIPKFD_DEV__ unsigned int __popc(unsigned int x) { return __builtin_popcount(x); }
-__HIPKFD_DEV__ unsigned int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+__HIPKFD_HD__ unsigned int __popc(unsigned int x) { return __builtin_popcount(x); }
+__HIPKFD_HD__ unsigned int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 /* Leading zeros of 0 is the width (CUDA semantics), which the plain builtins leave undefined. */
-__HIPKFD_DEV__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
-__HIPKFD_DEV__ int __clzll(long long x) {
+__HIPKFD_HD__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
+__HIPKFD_HD__ unsigned int __clz(unsigned int x) { return x == 0 ? 32u : (unsigned int)__builtin_clz(x); }
+__HIPKFD_HD__ int __clzll(long long x) {
   return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
 }
 /* Position of the least significant set bit, 1-based; 0 when no bit is set. */
-__HIPKFD_DEV__ int __ffs(int x) { return __builtin_ffs(x); }
-__HIPKFD_DEV__ int __ffs(unsigned int x) { return __builtin_ffs((int)x); }
-__HIPKFD_DEV__ int __ffsll(long long x) { return __builtin_ffsll(x); }
-__HIPKFD_DEV__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
-__HIPKFD_DEV__ int __ffsll(long x) { return __builtin_ffsll((long long)x); }
-__HIPKFD_DEV__ int __ffsll(unsigned long x) { return __builtin_ffsll((long long)x); }
-__HIPKFD_DEV__ unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
-__HIPKFD_DEV__ unsigned long long __brevll(unsigned long long x) {
+__HIPKFD_HD__ int __ffs(int x) { return __builtin_ffs(x); }
+__HIPKFD_HD__ int __ffs(unsigned int x) { return __builtin_ffs((int)x); }
+__HIPKFD_HD__ int __ffsll(long long x) { return __builtin_ffsll(x); }
+__HIPKFD_HD__ int __ffsll(unsigned long long x) { return __builtin_ffsll((long long)x); }
+__HIPKFD_HD__ int __ffsll(long x) { return __builtin_ffsll((long long)x); }
+__HIPKFD_HD__ int __ffsll(unsigned long x) { return __builtin_ffsll((long long)x); }
+/* Index of the least significant set bit, 0-based; 0xffffffff (-1) when no bit is set: __ffs
+ * without its +1 (the HIP-Clang extension the kernel-language page describes). */
+__HIPKFD_HD__ unsigned int __lastbit_u32_u32(unsigned int x) {
+  return x == 0 ? 0xffffffffu : (unsigned int)__builtin_ctz(x);
+}
+__HIPKFD_HD__ unsigned int __lastbit_u32_u64(unsigned long long x) {
+  return x == 0 ? 0xffffffffu : (unsigned int)__builtin_ctzll(x);
+}
+__HIPKFD_HD__ unsigned int __brev(unsigned int x) { return __builtin_bitreverse32(x); }
+__HIPKFD_HD__ unsigned long long __brevll(unsigned long long x) {
   return __builtin_bitreverse64(x);
 }
 /* Byte s of the 8-byte value {y,x} selected by each nibble of s (low three bits). */
-__HIPKFD_DEV__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+__HIPKFD_HD__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
   unsigned long long v = ((unsigned long long)y << 32) | x;
   unsigned int r = 0;
   for (int i = 0; i < 4; ++i) {
@@ -80,78 +92,78 @@ __HIPKFD_DEV__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned
   return r;
 }
 /* 24-bit multiplies: the operands' low 24 bits, sign-extended for the signed form. */
-__HIPKFD_DEV__ int __mul24(int x, int y) {
+__HIPKFD_HD__ int __mul24(int x, int y) {
   return ((x << 8) >> 8) * ((y << 8) >> 8);
 }
-__HIPKFD_DEV__ unsigned int __umul24(unsigned int x, unsigned int y) {
+__HIPKFD_HD__ unsigned int __umul24(unsigned int x, unsigned int y) {
   return (x & 0xffffffu) * (y & 0xffffffu);
 }
-__HIPKFD_DEV__ int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
-__HIPKFD_DEV__ unsigned int __umulhi(unsigned int x, unsigned int y) {
+__HIPKFD_HD__ int __mulhi(int x, int y) { return (int)(((long long)x * y) >> 32); }
+__HIPKFD_HD__ unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x * y) >> 32);
 }
-__HIPKFD_DEV__ long long __mul64hi(long long x, long long y) {
+__HIPKFD_HD__ long long __mul64hi(long long x, long long y) {
   return (long long)(((__int128)x * y) >> 64);
 }
-__HIPKFD_DEV__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+__HIPKFD_HD__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return (unsigned long long)(((unsigned __int128)x * y) >> 64);
 }
 /* Funnel shifts of the 64-bit value {hi,lo}: _l/_r wrap the shift modulo 32, _lc/_rc clamp it
  * to 32. */
-__HIPKFD_DEV__ unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
+__HIPKFD_HD__ unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int s) {
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)((v << (s & 31u)) >> 32);
 }
-__HIPKFD_DEV__ unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int s) {
+__HIPKFD_HD__ unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int s) {
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)((v << (s > 32u ? 32u : s)) >> 32);
 }
-__HIPKFD_DEV__ unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
+__HIPKFD_HD__ unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int s) {
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)(v >> (s & 31u));
 }
-__HIPKFD_DEV__ unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s) {
+__HIPKFD_HD__ unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int s) {
   unsigned long long v = ((unsigned long long)hi << 32) | lo;
   return (unsigned int)(v >> (s > 32u ? 32u : s));
 }
 /* Halving adds without intermediate overflow; the r forms round up. */
-__HIPKFD_DEV__ int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
-__HIPKFD_DEV__ int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
-__HIPKFD_DEV__ unsigned int __uhadd(unsigned int x, unsigned int y) {
+__HIPKFD_HD__ int __hadd(int x, int y) { return (int)(((long long)x + y) >> 1); }
+__HIPKFD_HD__ int __rhadd(int x, int y) { return (int)(((long long)x + y + 1) >> 1); }
+__HIPKFD_HD__ unsigned int __uhadd(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x + y) >> 1);
 }
-__HIPKFD_DEV__ unsigned int __urhadd(unsigned int x, unsigned int y) {
+__HIPKFD_HD__ unsigned int __urhadd(unsigned int x, unsigned int y) {
   return (unsigned int)(((unsigned long long)x + y + 1) >> 1);
 }
 /* |x - y| + z. */
-__HIPKFD_DEV__ unsigned int __sad(int x, int y, unsigned int z) {
+__HIPKFD_HD__ unsigned int __sad(int x, int y, unsigned int z) {
   return (x > y ? (unsigned int)x - (unsigned int)y : (unsigned int)y - (unsigned int)x) + z;
 }
-__HIPKFD_DEV__ unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
+__HIPKFD_HD__ unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) {
   return (x > y ? x - y : y - x) + z;
 }
 /* AMD bit-field intrinsics: extract `width` bits at `offset`; insert `width` low bits of src1
  * into src0 at `offset` (offset and width taken modulo the type width, as v_bfe/v_bfi do). */
-__HIPKFD_DEV__ unsigned int __bitextract_u32(unsigned int src0, unsigned int offset,
+__HIPKFD_HD__ unsigned int __bitextract_u32(unsigned int src0, unsigned int offset,
                                              unsigned int width) {
   offset &= 31u;
   width &= 31u;
   return width == 0 ? 0u : (src0 << (32u - offset - width)) >> (32u - width);
 }
-__HIPKFD_DEV__ unsigned long long __bitextract_u64(unsigned long long src0, unsigned int offset,
+__HIPKFD_HD__ unsigned long long __bitextract_u64(unsigned long long src0, unsigned int offset,
                                                    unsigned int width) {
   offset &= 63u;
   width &= 63u;
   return width == 0 ? 0ull : (src0 << (64u - offset - width)) >> (64u - width);
 }
-__HIPKFD_DEV__ unsigned int __bitinsert_u32(unsigned int src0, unsigned int src1,
+__HIPKFD_HD__ unsigned int __bitinsert_u32(unsigned int src0, unsigned int src1,
                                             unsigned int offset, unsigned int width) {
   offset &= 31u;
   width &= 31u;
   unsigned int mask = ((1u << width) - 1u) << offset;
   return (src0 & ~mask) | ((src1 << offset) & mask);
 }
-__HIPKFD_DEV__ unsigned long long __bitinsert_u64(unsigned long long src0, unsigned long long src1,
+__HIPKFD_HD__ unsigned long long __bitinsert_u64(unsigned long long src0, unsigned long long src1,
                                                   unsigned int offset, unsigned int width) {
   offset &= 63u;
   width &= 63u;
@@ -160,7 +172,7 @@ __HIPKFD_DEV__ unsigned long long __bitinsert_u64(unsigned long long src0, unsig
 }
 /* Find the n-th set bit of mask counting from `base` (forward for n > 0, backward for n < 0);
  * 0xffffffff when there is none (CUDA __fns semantics). */
-__HIPKFD_DEV__ unsigned int __fns64(unsigned long long mask, unsigned int base, int offset) {
+__HIPKFD_HD__ unsigned int __fns64(unsigned long long mask, unsigned int base, int offset) {
   if (base > 63u) return 0xffffffffu;
   if (offset == 0) return (mask >> base) & 1ull ? base : 0xffffffffu;
   if (offset > 0) {
@@ -177,10 +189,10 @@ __HIPKFD_DEV__ unsigned int __fns64(unsigned long long mask, unsigned int base, 
   }
   return 0xffffffffu;
 }
-__HIPKFD_DEV__ unsigned int __fns32(unsigned long long mask, unsigned int base, int offset) {
+__HIPKFD_HD__ unsigned int __fns32(unsigned long long mask, unsigned int base, int offset) {
   return __fns64(mask & 0xffffffffull, base, offset);
 }
-__HIPKFD_DEV__ unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
+__HIPKFD_HD__ unsigned int __fns(unsigned int mask, unsigned int base, int offset) {
   return __fns32(mask, base, offset);
 }
 

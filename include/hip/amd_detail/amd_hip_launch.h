@@ -11,13 +11,18 @@
 #define HIP_KERNEL_NAME(...) __VA_ARGS__
 #define HIP_SYMBOL(X) X
 
+/* The first parameter of kernels written for the pre-GGL launch API; HIP-Clang passes it as an
+ * ordinary argument (callers pass 0). */
+typedef int hipLaunchParm;
+
 #if defined(__HIPKFD_HIP_CLANG__)
-#define hipLaunchKernelGGLInternal(kernel_name, num_blocks, num_threads, shared_bytes, stream, ...) \
+/* One macro level only: a HIP_KERNEL_NAME(k<a, b>) argument must reach the launch unexpanded
+ * by an intermediate macro, or its comma would split it. */
+#define hipLaunchKernelGGL(kernel_name, num_blocks, num_threads, shared_bytes, stream, ...) \
   do {                                                                                    \
     kernel_name<<<(num_blocks), (num_threads), (shared_bytes), (stream)>>>(__VA_ARGS__);  \
   } while (0)
-#define hipLaunchKernelGGL(kernel_name, ...) \
-  hipLaunchKernelGGLInternal(kernel_name, __VA_ARGS__)
+#define hipLaunchKernelGGLInternal hipLaunchKernelGGL
 #endif
 
 #endif /* HIPKFD_AMD_DETAIL_AMD_HIP_LAUNCH_H */

@@ -180,8 +180,14 @@ template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_INT_RET operator~(V a) {
   for (int i = 0; i < __hipkfd_vec_info<V>::rank; ++i) __hipkfd_lane(a, i) = ~__hipkfd_lane(a, i);
   return a;
 }
-template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET &operator++(V &a) { return a += 1; }
-template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET &operator--(V &a) { return a -= 1; }
+template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET &operator++(V &a) {
+  a += 1;
+  return a;
+}
+template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET &operator--(V &a) {
+  a -= 1;
+  return a;
+}
 template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET operator++(V &a, int) {
   V old = a;
   a += 1;

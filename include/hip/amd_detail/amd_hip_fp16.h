@@ -1,0 +1,332 @@
+/* hipkfd: IEEE half precision for HIP: __half, __half2 and their intrinsics (conversions,
+ * arithmetic, comparisons, math, shuffles).
+ *
+ * Storage is the 16-bit pattern; arithmetic goes through clang's _Float16, which is native on
+ * the GPU (v_add_f16 ...) and emulated through float on x86-64, so every function works on host
+ * and device. Requires clang (any mode); HIP's device-only functions are __device__. */
+#ifndef HIPKFD_AMD_DETAIL_AMD_HIP_FP16_H
+#define HIPKFD_AMD_DETAIL_AMD_HIP_FP16_H
+
+#include <hip/amd_detail/host_defines.h>
+
+#if defined(__cplusplus) && defined(__clang__)
+
+#if defined(__HIPKFD_HIP_CLANG__)
+#include <hip/amd_detail/amd_warp_functions.h>
+#endif
+
+#define __HIPKFD_FP16_HD__ __host__ __device__ inline __attribute__((always_inline))
+#define __HIPKFD_FP16_CHD__ __host__ __device__ constexpr inline __attribute__((always_inline))
+
+typedef struct __half_raw {
+  unsigned short x;
+} __half_raw;
+typedef struct __half2_raw {
+  unsigned short x, y;
+} __half2_raw;
+
+struct __attribute__((aligned(2))) __half {
+ protected:
+  unsigned short __x;
+
+ public:
+  __half() = default;
+  __HIPKFD_FP16_HD__ __half(const __half_raw &r) : __x(r.x) {}
+  __HIPKFD_FP16_HD__ __half(_Float16 f) : __x(__builtin_bit_cast(unsigned short, f)) {}
+  __HIPKFD_FP16_HD__ __half(float f) : __half((_Float16)f) {}
+  __HIPKFD_FP16_HD__ __half(double f) : __half((_Float16)f) {}
+  __HIPKFD_FP16_HD__ __half(int v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(unsigned int v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(short v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(unsigned short v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(long long v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(unsigned long long v) : __half((_Float16)v) {}
+
+  __HIPKFD_FP16_HD__ operator __half_raw() const { return __half_raw{__x}; }
+  __HIPKFD_FP16_HD__ _Float16 __f16() const { return __builtin_bit_cast(_Float16, __x); }
+  __HIPKFD_FP16_HD__ operator float() const { return (float)__f16(); }
+
+  __HIPKFD_FP16_HD__ __half &operator=(const __half_raw &r) { __x = r.x; return *this; }
+  __HIPKFD_FP16_HD__ __half &operator+=(const __half &o) { return *this = __half(__f16() + o.__f16()); }
+  __HIPKFD_FP16_HD__ __half &operator-=(const __half &o) { return *this = __half(__f16() - o.__f16()); }
+  __HIPKFD_FP16_HD__ __half &operator*=(const __half &o) { return *this = __half(__f16() * o.__f16()); }
+  __HIPKFD_FP16_HD__ __half &operator/=(const __half &o) { return *this = __half(__f16() / o.__f16()); }
+  __HIPKFD_FP16_HD__ __half &operator++() { return *this += __half(1.0f); }
+  __HIPKFD_FP16_HD__ __half &operator--() { return *this -= __half(1.0f); }
+  __HIPKFD_FP16_HD__ __half operator++(int) { __half o = *this; *this += __half(1.0f); return o; }
+  __HIPKFD_FP16_HD__ __half operator--(int) { __half o = *this; *this -= __half(1.0f); return o; }
+};
+
+struct __attribute__((aligned(4))) __half2 {
+  __half x, y;
+
+  __half2() = default;
+  __HIPKFD_FP16_HD__ __half2(const __half2_raw &r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
+  __HIPKFD_FP16_HD__ __half2(const __half &a, const __half &b) : x(a), y(b) {}
+  __HIPKFD_FP16_HD__ operator __half2_raw() const {
+    return __half2_raw{__half_raw(x).x, __half_raw(y).x};
+  }
+  __HIPKFD_FP16_HD__ __half2 &operator=(const __half2_raw &r) { return *this = __half2(r); }
+  __HIPKFD_FP16_HD__ __half2 &operator+=(const __half2 &o) { x += o.x; y += o.y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator-=(const __half2 &o) { x -= o.x; y -= o.y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator*=(const __half2 &o) { x *= o.x; y *= o.y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator/=(const __half2 &o) { x /= o.x; y /= o.y; return *this; }
+};
+
+typedef __half half;
+typedef __half2 half2;
+
+/* ---- Bit views and conversions ---- */
+__HIPKFD_FP16_HD__ _Float16 __hipkfd_f16(__half h) { return h.__f16(); }
+__HIPKFD_FP16_HD__ short __half_as_short(__half h) { return (short)__half_raw(h).x; }
+__HIPKFD_FP16_HD__ unsigned short __half_as_ushort(__half h) { return __half_raw(h).x; }
+__HIPKFD_FP16_HD__ __half __short_as_half(short v) { return __half_raw{(unsigned short)v}; }
+__HIPKFD_FP16_HD__ __half __ushort_as_half(unsigned short v) { return __half_raw{v}; }
+
+__HIPKFD_FP16_HD__ __half __float2half(float f) { return __half((_Float16)f); }
+__HIPKFD_FP16_HD__ __half __float2half_rn(float f) { return __half((_Float16)f); }
+/* Directed roundings: round to nearest, then step one ulp toward the requested direction if
+ * the nearest value lies on the wrong side of f. */
+__HIPKFD_FP16_HD__ __half __hipkfd_half_step(_Float16 h, bool up) {
+  unsigned short b = __builtin_bit_cast(unsigned short, h);
+  bool neg = (b & 0x8000u) != 0;
+  if ((b & 0x7fffu) == 0) return __half_raw{(unsigned short)(up ? 0x0001u : 0x8001u)};
+  b = (unsigned short)(neg == up ? b - 1 : b + 1);
+  return __half_raw{b};
+}
+__HIPKFD_FP16_HD__ __half __float2half_ru(float f) {
+  _Float16 h = (_Float16)f;
+  return (float)h < f ? __hipkfd_half_step(h, true) : __half(h);
+}
+__HIPKFD_FP16_HD__ __half __float2half_rd(float f) {
+  _Float16 h = (_Float16)f;
+  return (float)h > f ? __hipkfd_half_step(h, false) : __half(h);
+}
+__HIPKFD_FP16_HD__ __half __float2half_rz(float f) {
+  _Float16 h = (_Float16)f;
+  float back = (float)h;
+  if (f > 0.0f && back > f) return __hipkfd_half_step(h, false);
+  if (f < 0.0f && back < f) return __hipkfd_half_step(h, true);
+  return __half(h);
+}
+__HIPKFD_FP16_HD__ float __half2float(__half h) { return (float)__hipkfd_f16(h); }
+__HIPKFD_FP16_HD__ __half2 __float2half2_rn(float f) { return __half2(__half(f), __half(f)); }
+__HIPKFD_FP16_HD__ __half2 __floats2half2_rn(float a, float b) { return __half2(__half(a), __half(b)); }
+__HIPKFD_FP16_HD__ __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
+__HIPKFD_FP16_HD__ __half2 __half2half2(__half a) { return __half2(a, a); }
+__HIPKFD_FP16_HD__ __half2 make_half2(__half a, __half b) { return __half2(a, b); }
+__HIPKFD_FP16_HD__ __half __low2half(__half2 v) { return v.x; }
+__HIPKFD_FP16_HD__ __half __high2half(__half2 v) { return v.y; }
+__HIPKFD_FP16_HD__ float __low2float(__half2 v) { return __half2float(v.x); }
+__HIPKFD_FP16_HD__ float __high2float(__half2 v) { return __half2float(v.y); }
+__HIPKFD_FP16_HD__ __half2 __low2half2(__half2 v) { return __half2(v.x, v.x); }
+__HIPKFD_FP16_HD__ __half2 __high2half2(__half2 v) { return __half2(v.y, v.y); }
+__HIPKFD_FP16_HD__ __half2 __lows2half2(__half2 a, __half2 b) { return __half2(a.x, b.x); }
+__HIPKFD_FP16_HD__ __half2 __highs2half2(__half2 a, __half2 b) { return __half2(a.y, b.y); }
+__HIPKFD_FP16_HD__ __half2 __lowhigh2highlow(__half2 v) { return __half2(v.y, v.x); }
+
+/* Integer conversions: _rn rounds to nearest even, _rz truncates (C conversion), _rd/_ru
+ * floor/ceil. Out-of-range values saturate as the GPU conversions do. */
+#define __HIPKFD_FP16_INT_CONV(T, name)                                                    \
+  __HIPKFD_FP16_HD__ __half __##name##2half_rn(T v) { return __half((_Float16)v); }        \
+  __HIPKFD_FP16_HD__ __half __##name##2half_rz(T v) { return __float2half_rz((float)v); }  \
+  __HIPKFD_FP16_HD__ __half __##name##2half_rd(T v) { return __float2half_rd((float)v); }  \
+  __HIPKFD_FP16_HD__ __half __##name##2half_ru(T v) { return __float2half_ru((float)v); }  \
+  __HIPKFD_FP16_HD__ T __half2##name##_rz(__half h) { return (T)__builtin_truncf(__half2float(h)); } \
+  __HIPKFD_FP16_HD__ T __half2##name##_rn(__half h) { return (T)__builtin_rintf(__half2float(h)); } \
+  __HIPKFD_FP16_HD__ T __half2##name##_rd(__half h) { return (T)__builtin_floorf(__half2float(h)); } \
+  __HIPKFD_FP16_HD__ T __half2##name##_ru(__half h) { return (T)__builtin_ceilf(__half2float(h)); }
+__HIPKFD_FP16_INT_CONV(int, int)
+__HIPKFD_FP16_INT_CONV(unsigned int, uint)
+__HIPKFD_FP16_INT_CONV(short, short)
+__HIPKFD_FP16_INT_CONV(unsigned short, ushort)
+__HIPKFD_FP16_INT_CONV(long long, ll)
+__HIPKFD_FP16_INT_CONV(unsigned long long, ull)
+__HIPKFD_FP16_HD__ float2 __half22float2(__half2 v) {
+  return float2(__half2float(v.x), __half2float(v.y));
+}
+__HIPKFD_FP16_HD__ __half2 __float22half2_rn(float2 v) { return __floats2half2_rn(v.x, v.y); }
+
+/* ---- Arithmetic ---- */
+__HIPKFD_FP16_HD__ __half __hipkfd_sat(_Float16 v) {
+  return __half(v < (_Float16)0.0f ? (_Float16)0.0f : (v > (_Float16)1.0f ? (_Float16)1.0f : v));
+}
+__HIPKFD_FP16_HD__ __half __hadd(__half a, __half b) { return __half(__hipkfd_f16(a) + __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hsub(__half a, __half b) { return __half(__hipkfd_f16(a) - __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hmul(__half a, __half b) { return __half(__hipkfd_f16(a) * __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hdiv(__half a, __half b) { return __half(__hipkfd_f16(a) / __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hadd_sat(__half a, __half b) { return __hipkfd_sat(__hipkfd_f16(a) + __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hsub_sat(__half a, __half b) { return __hipkfd_sat(__hipkfd_f16(a) - __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hmul_sat(__half a, __half b) { return __hipkfd_sat(__hipkfd_f16(a) * __hipkfd_f16(b)); }
+__HIPKFD_FP16_HD__ __half __hfma(__half a, __half b, __half c) {
+  return __half(__builtin_fmaf16(__hipkfd_f16(a), __hipkfd_f16(b), __hipkfd_f16(c)));
+}
+__HIPKFD_FP16_HD__ __half __hfma_sat(__half a, __half b, __half c) {
+  return __hipkfd_sat(__builtin_fmaf16(__hipkfd_f16(a), __hipkfd_f16(b), __hipkfd_f16(c)));
+}
+__HIPKFD_FP16_HD__ __half __hneg(__half a) { return __half(-__hipkfd_f16(a)); }
+__HIPKFD_FP16_HD__ __half __habs(__half a) {
+  return __half_raw{(unsigned short)(__half_as_ushort(a) & 0x7fffu)};
+}
+
+#define __HIPKFD_FP16_LIFT2(name2, name1)                                                  \
+  __HIPKFD_FP16_HD__ __half2 name2(__half2 a, __half2 b) {                                 \
+    return __half2(name1(a.x, b.x), name1(a.y, b.y));                                     \
+  }
+__HIPKFD_FP16_LIFT2(__hadd2, __hadd)
+__HIPKFD_FP16_LIFT2(__hsub2, __hsub)
+__HIPKFD_FP16_LIFT2(__hmul2, __hmul)
+__HIPKFD_FP16_LIFT2(__h2div, __hdiv)
+__HIPKFD_FP16_LIFT2(__hadd2_sat, __hadd_sat)
+__HIPKFD_FP16_LIFT2(__hsub2_sat, __hsub_sat)
+__HIPKFD_FP16_LIFT2(__hmul2_sat, __hmul_sat)
+__HIPKFD_FP16_HD__ __half2 __hfma2(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y));
+}
+__HIPKFD_FP16_HD__ __half2 __hfma2_sat(__half2 a, __half2 b, __half2 c) {
+  return __half2(__hfma_sat(a.x, b.x, c.x), __hfma_sat(a.y, b.y, c.y));
+}
+__HIPKFD_FP16_HD__ __half2 __hneg2(__half2 a) { return __half2(__hneg(a.x), __hneg(a.y)); }
+__HIPKFD_FP16_HD__ __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __habs(a.y)); }
+
+/* ---- Comparisons (ordered; the u forms are true when either operand is NaN) ---- */
+#define __HIPKFD_FP16_CMP(name, op)                                                        \
+  __HIPKFD_FP16_HD__ bool name(__half a, __half b) { return __hipkfd_f16(a) op __hipkfd_f16(b); } \
+  __HIPKFD_FP16_HD__ bool name##u(__half a, __half b) {                                    \
+    return !(__hipkfd_f16(a) == __hipkfd_f16(a) && __hipkfd_f16(b) == __hipkfd_f16(b)) ||  \
+           (__hipkfd_f16(a) op __hipkfd_f16(b));                                           \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ __half2 name##2(__half2 a, __half2 b) {                               \
+    return __half2(__half(name(a.x, b.x) ? 1.0f : 0.0f), __half(name(a.y, b.y) ? 1.0f : 0.0f)); \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ bool __hb##name##2(__half2 a, __half2 b) {                            \
+    return name(a.x, b.x) && name(a.y, b.y);                                              \
+  }
+/* __hbeq2 etc. are named with the bare comparison after __hb: map them below. */
+__HIPKFD_FP16_CMP(__heq, ==)
+__HIPKFD_FP16_CMP(__hne, !=)
+__HIPKFD_FP16_CMP(__hlt, <)
+__HIPKFD_FP16_CMP(__hle, <=)
+__HIPKFD_FP16_CMP(__hgt, >)
+__HIPKFD_FP16_CMP(__hge, >=)
+#define __hbeq2 __hb__heq2
+#define __hbne2 __hb__hne2
+#define __hblt2 __hb__hlt2
+#define __hble2 __hb__hle2
+#define __hbgt2 __hb__hgt2
+#define __hbge2 __hb__hge2
+
+__HIPKFD_FP16_HD__ bool __hisnan(__half a) { return __hipkfd_f16(a) != __hipkfd_f16(a); }
+__HIPKFD_FP16_HD__ int __hisinf(__half a) {
+  unsigned short b = __half_as_ushort(a);
+  return (b & 0x7fffu) == 0x7c00u ? ((b & 0x8000u) ? -1 : 1) : 0;
+}
+__HIPKFD_FP16_HD__ __half2 __hisnan2(__half2 a) {
+  return __half2(__half(__hisnan(a.x) ? 1.0f : 0.0f), __half(__hisnan(a.y) ? 1.0f : 0.0f));
+}
+__HIPKFD_FP16_HD__ __half __hmax(__half a, __half b) {
+  return __half(__builtin_fmaxf(__half2float(a), __half2float(b)));
+}
+__HIPKFD_FP16_HD__ __half __hmin(__half a, __half b) {
+  return __half(__builtin_fminf(__half2float(a), __half2float(b)));
+}
+__HIPKFD_FP16_LIFT2(__hmax2, __hmax)
+__HIPKFD_FP16_LIFT2(__hmin2, __hmin)
+
+/* ---- Operators ---- */
+__HIPKFD_FP16_HD__ __half operator+(__half a, __half b) { return __hadd(a, b); }
+__HIPKFD_FP16_HD__ __half operator-(__half a, __half b) { return __hsub(a, b); }
+__HIPKFD_FP16_HD__ __half operator*(__half a, __half b) { return __hmul(a, b); }
+__HIPKFD_FP16_HD__ __half operator/(__half a, __half b) { return __hdiv(a, b); }
+__HIPKFD_FP16_HD__ __half operator-(__half a) { return __hneg(a); }
+__HIPKFD_FP16_HD__ __half operator+(__half a) { return a; }
+__HIPKFD_FP16_HD__ bool operator==(__half a, __half b) { return __heq(a, b); }
+__HIPKFD_FP16_HD__ bool operator!=(__half a, __half b) { return __hne(a, b); }
+__HIPKFD_FP16_HD__ bool operator<(__half a, __half b) { return __hlt(a, b); }
+__HIPKFD_FP16_HD__ bool operator<=(__half a, __half b) { return __hle(a, b); }
+__HIPKFD_FP16_HD__ bool operator>(__half a, __half b) { return __hgt(a, b); }
+__HIPKFD_FP16_HD__ bool operator>=(__half a, __half b) { return __hge(a, b); }
+__HIPKFD_FP16_HD__ __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
+__HIPKFD_FP16_HD__ __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
+__HIPKFD_FP16_HD__ __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
+__HIPKFD_FP16_HD__ __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
+__HIPKFD_FP16_HD__ __half2 operator-(__half2 a) { return __hneg2(a); }
+__HIPKFD_FP16_HD__ bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
+__HIPKFD_FP16_HD__ bool operator!=(__half2 a, __half2 b) { return !(a == b); }
+
+/* ---- Math (computed in float, rounded once to half) ---- */
+#define __HIPKFD_FP16_MATH(hname, fexpr)                                                   \
+  __HIPKFD_FP16_HD__ __half hname(__half a) {                                              \
+    float x = __half2float(a);                                                            \
+    return __half(fexpr);                                                                 \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ __half2 h2##hname(__half2 a) { return __half2(hname(a.x), hname(a.y)); }
+__HIPKFD_FP16_MATH(hsqrt, __builtin_sqrtf(x))
+__HIPKFD_FP16_MATH(hrsqrt, 1.0f / __builtin_sqrtf(x))
+__HIPKFD_FP16_MATH(hrcp, 1.0f / x)
+__HIPKFD_FP16_MATH(hexp, __builtin_expf(x))
+__HIPKFD_FP16_MATH(hexp2, __builtin_exp2f(x))
+__HIPKFD_FP16_MATH(hexp10, __builtin_powf(10.0f, x))
+__HIPKFD_FP16_MATH(hlog, __builtin_logf(x))
+__HIPKFD_FP16_MATH(hlog2, __builtin_log2f(x))
+__HIPKFD_FP16_MATH(hlog10, __builtin_log10f(x))
+__HIPKFD_FP16_MATH(hsin, __builtin_sinf(x))
+__HIPKFD_FP16_MATH(hcos, __builtin_cosf(x))
+__HIPKFD_FP16_MATH(hfloor, __builtin_floorf(x))
+__HIPKFD_FP16_MATH(hceil, __builtin_ceilf(x))
+__HIPKFD_FP16_MATH(htrunc, __builtin_truncf(x))
+__HIPKFD_FP16_MATH(hrint, __builtin_rintf(x))
+/* CUDA names the packed forms h2sqrt, h2exp ...; the macro above made h2hsqrt: alias them. */
+#define h2sqrt h2hsqrt
+#define h2rsqrt h2hrsqrt
+#define h2rcp h2hrcp
+#define h2exp h2hexp
+#define h2exp2 h2hexp2
+#define h2exp10 h2hexp10
+#define h2log h2hlog
+#define h2log2 h2hlog2
+#define h2log10 h2hlog10
+#define h2sin h2hsin
+#define h2cos h2hcos
+#define h2floor h2hfloor
+#define h2ceil h2hceil
+#define h2trunc h2htrunc
+#define h2rint h2hrint
+
+#if defined(__HIPKFD_HIP_CLANG__)
+/* ---- Shuffles of half values (device) ---- */
+#define __HIPKFD_FP16_SHFL(T)                                                              \
+  static __device__ inline T __shfl(T var, int src_lane, int width = warpSize) {           \
+    return __hipkfd_shuffle_from(__hipkfd_lane_shfl(src_lane, width), var);                \
+  }                                                                                       \
+  static __device__ inline T __shfl_up(T var, unsigned int delta, int width = warpSize) {  \
+    return __hipkfd_shuffle_from(__hipkfd_lane_up(delta, width), var);                     \
+  }                                                                                       \
+  static __device__ inline T __shfl_down(T var, unsigned int delta, int width = warpSize) { \
+    return __hipkfd_shuffle_from(__hipkfd_lane_down(delta, width), var);                   \
+  }                                                                                       \
+  static __device__ inline T __shfl_xor(T var, int lane_mask, int width = warpSize) {      \
+    return __hipkfd_shuffle_from(__hipkfd_lane_xor(lane_mask, width), var);                \
+  }
+/* A __half travels in the low half of a 32-bit lane value. */
+static __device__ inline __half __hipkfd_shuffle_half(int lane, __half v) {
+  unsigned int w = __half_as_ushort(v);
+  return __ushort_as_half((unsigned short)__hipkfd_shuffle_from(lane, w));
+}
+static __device__ inline __half __shfl(__half var, int src_lane, int width = warpSize) {
+  return __hipkfd_shuffle_half(__hipkfd_lane_shfl(src_lane, width), var);
+}
+static __device__ inline __half __shfl_up(__half var, unsigned int delta, int width = warpSize) {
+  return __hipkfd_shuffle_half(__hipkfd_lane_up(delta, width), var);
+}
+static __device__ inline __half __shfl_down(__half var, unsigned int delta, int width = warpSize) {
+  return __hipkfd_shuffle_half(__hipkfd_lane_down(delta, width), var);
+}
+static __device__ inline __half __shfl_xor(__half var, int lane_mask, int width = warpSize) {
+  return __hipkfd_shuffle_half(__hipkfd_lane_xor(lane_mask, width), var);
+}
+__HIPKFD_FP16_SHFL(__half2)
+#endif
+
+#endif /* __cplusplus && __clang__ */
+#endif /* HIPKFD_AMD_DETAIL_AMD_HIP_FP16_H */

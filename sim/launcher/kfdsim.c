@@ -1,0 +1,133 @@
+/* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] -- program args...
+ *
+ * Runs a program on emulated AMD GPUs: sets KFDSIM_GPUS / KFDSIM_PROFILE / KFDSIM_VRAM /
+ * KFDSIM_LOG, prepends libkfdsim.so to LD_PRELOAD and execs the program. The library is the
+ * build tree's when it exists (KFDSIM_BUILD_LIB), else the installed one (KFDSIM_INSTALL_LIB);
+ * KFDSIM_LIB overrides both. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef KFDSIM_BUILD_LIB
+#define KFDSIM_BUILD_LIB ""
+#endif
+#ifndef KFDSIM_INSTALL_LIB
+#define KFDSIM_INSTALL_LIB "/usr/local/lib/libkfdsim.so"
+#endif
+
+static void usage(FILE *out)
+{
+  fprintf(out,
+          "usage: kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] -- program [args...]\n"
+          "  --gpus N       number of emulated GPUs, 1..8 (default 1)\n"
+          "  --profile P    gfx90a (MI210-like) or gfx942 (MI300X-like, default)\n"
+          "  --vram SIZE    VRAM per GPU, e.g. 16G or 512M (default: the profile's)\n"
+          "  --log          log driver activity to stderr (KFDSIM_LOG=1)\n");
+}
+
+static int bad(const char *what, const char *value)
+{
+  fprintf(stderr, "kfdsim: invalid %s '%s'\n", what, value ? value : "");
+  usage(stderr);
+  return 2;
+}
+
+static int valid_gpus(const char *s)
+{
+  char *end;
+  long n = strtol(s, &end, 10);
+  return *s && !*end && n >= 1 && n <= 8;
+}
+
+static int valid_size(const char *s)
+{
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 0);
+  if (errno || end == s || v == 0)
+    return 0;
+  if (*end && strchr("KkMmGgTt", *end))
+    end++;
+  if (*end == 'i')
+    end++;
+  if (*end == 'B')
+    end++;
+  return !*end;
+}
+
+static const char *library(void)
+{
+  const char *lib = getenv("KFDSIM_LIB");
+  if (lib && *lib)
+    return lib;
+  if (KFDSIM_BUILD_LIB[0] && access(KFDSIM_BUILD_LIB, R_OK) == 0)
+    return KFDSIM_BUILD_LIB;
+  return KFDSIM_INSTALL_LIB;
+}
+
+int main(int argc, char **argv)
+{
+  const char *gpus = NULL, *profile = NULL, *vram = NULL;
+  int log = 0, i = 1;
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) {
+      i++;
+      break;
+    }
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage(stdout);
+      return 0;
+    }
+    if (!strcmp(a, "--log")) {
+      log = 1;
+      continue;
+    }
+    const char **slot = !strcmp(a, "--gpus") ? &gpus : !strcmp(a, "--profile") ? &profile :
+                        !strcmp(a, "--vram") ? &vram : NULL;
+    if (!slot) {
+      if (a[0] == '-')
+        return bad("option", a);
+      break;   /* the program, without a "--" */
+    }
+    if (++i >= argc)
+      return bad(a, NULL);
+    *slot = argv[i];
+  }
+  if (i >= argc) {
+    fprintf(stderr, "kfdsim: no program given\n");
+    usage(stderr);
+    return 2;
+  }
+  if (gpus && !valid_gpus(gpus))
+    return bad("--gpus (1..8)", gpus);
+  if (profile && strcmp(profile, "gfx90a") && strcmp(profile, "gfx942"))
+    return bad("--profile (gfx90a|gfx942)", profile);
+  if (vram && !valid_size(vram))
+    return bad("--vram", vram);
+
+  const char *lib = library();
+  if (access(lib, R_OK)) {
+    fprintf(stderr, "kfdsim: cannot read %s: %s\n", lib, strerror(errno));
+    return 127;
+  }
+  if ((gpus && setenv("KFDSIM_GPUS", gpus, 1)) || (profile && setenv("KFDSIM_PROFILE", profile, 1)) ||
+      (vram && setenv("KFDSIM_VRAM", vram, 1)) || (log && setenv("KFDSIM_LOG", "1", 1))) {
+    perror("kfdsim: setenv");
+    return 127;
+  }
+  const char *old = getenv("LD_PRELOAD");
+  char *preload;
+  if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0 ||
+      setenv("LD_PRELOAD", preload, 1)) {
+    perror("kfdsim");
+    return 127;
+  }
+  execvp(argv[i], &argv[i]);
+  fprintf(stderr, "kfdsim: cannot run %s: %s\n", argv[i], strerror(errno));
+  return 127;
+}

@@ -1,0 +1,51 @@
+/* hipkfd: error state of the HIP API layer.
+ *
+ * Only src/api knows hipError_t. Lower layers return 0 or -errno; every API entry point turns
+ * that into a hipError_t with hip_error_from_errno() and leaves through HIP_RETURN(), which
+ * records the result in the calling thread's error state (HIP 7 semantics):
+ *
+ *   - the "last error" (hipGetLastError / hipPeekAtLastError) is set by every call that fails
+ *     with anything but hipErrorNotReady; a successful call does NOT clear it. hipGetLastError
+ *     returns it and resets it to hipSuccess, hipPeekAtLastError only reads it.
+ *   - the "last command error" (hipExtGetLastError) is the result of the most recent call,
+ *     success included; hipExtGetLastError returns and resets it.
+ *   - once a GPU fault has poisoned the process (hip_sticky_error_set), every call that leaves
+ *     through HIP_RETURN returns that error instead, and hipGetLastError cannot clear it.
+ *
+ * This mirrors clr's HIP_UPDATE_ERROR_STATE (ROCm 7.x hipamd/src/hip_internal.hpp). ROCm 6.x
+ * overwrote the last error on every call, successful or not. */
+#ifndef HIPKFD_API_ERROR_H
+#define HIPKFD_API_ERROR_H
+
+#include <hip/hip_runtime_api.h>
+
+/* Records `err` as the result of the current API call and returns what the caller must return
+ * (err itself, or the sticky error once the process is poisoned). */
+hipError_t hip_set_error(hipError_t err);
+
+/* The way out of every hip* entry point. */
+#define HIP_RETURN(err) return hip_set_error(err)
+
+/* Leaves the entry point through HIP_RETURN when `expr` (a hipError_t) is not hipSuccess. */
+#define HIP_RETURN_IF_ERROR(expr)          \
+  do {                                     \
+    hipError_t hip_rif_err_ = (expr);      \
+    if (hip_rif_err_ != hipSuccess)        \
+      HIP_RETURN(hip_rif_err_);            \
+  } while (0)
+
+/* Maps 0 / -errno from the layers below to a hipError_t. A positive errno is read as its
+ * negation. Unknown codes become hipErrorUnknown. */
+hipError_t hip_error_from_errno(int neg_errno);
+
+/* The process-wide sticky error: set once when a GPU fault (memory exception, hardware
+ * exception, queue error) poisons the device state; the first error set wins. get returns
+ * hipSuccess while nothing is poisoned. clear is for hipDeviceReset. */
+void hip_sticky_error_set(hipError_t err);
+hipError_t hip_sticky_error_get(void);
+void hip_sticky_error_clear(void);
+
+/* The generated weak stubs leave through here: records hipErrorNotSupported, returns it. */
+int hip_stub_not_supported(void);
+
+#endif

@@ -1,0 +1,336 @@
+/* Events: markers in a stream, timing from the command processor's timestamps, and cross-stream
+ * waits (hipStreamWaitEvent).
+ *
+ * hipEventRecord submits a barrier-AND packet on the stream's AQL queue that follows the stream's
+ * work; the CP writes the packet's start/end timestamps into its completion signal, which is what
+ * hipEventElapsedTime reads (AMD's runtime also times events with a marker packet).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../queues/signal.h"
+#include "error.h"
+#include "internal.h"
+
+struct hip_event {
+	_Atomic bool live;            /* created and not destroyed (objects are recycled) */
+	unsigned flags;               /* hipEvent* creation flags */
+	struct hip_device *device;    /* current device at creation */
+	pthread_mutex_t lock;         /* protects fence */
+	struct hip_fence *fence;      /* the last record; NULL if never recorded */
+	_Atomic bool complete;        /* fast path: the last record was seen complete */
+	struct hip_event *next_free;  /* in event_pool */
+};
+
+static pthread_mutex_t event_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hip_event *event_pool;
+
+static struct hip_event *event_alloc(void)
+{
+	struct hip_event *e;
+	pthread_mutex_lock(&event_pool_lock);
+	e = event_pool;
+	if (e)
+		event_pool = e->next_free;
+	pthread_mutex_unlock(&event_pool_lock);
+	if (e)
+		return e;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
+	/* Initialised once: a recycled event keeps its mutex, so a late call on a destroyed handle
+	 * still locks a valid mutex. */
+	pthread_mutex_init(&e->lock, NULL);
+	if (hip_handle_add(&hip_known_events, e) != 0) {
+		pthread_mutex_destroy(&e->lock);
+		free(e);
+		return NULL;
+	}
+	return e;
+}
+
+/* A live event of ours, or NULL. */
+static struct hip_event *event_of(hipEvent_t h)
+{
+	struct hip_event *e = (struct hip_event *)h;
+	if (hip_after_fork() || !hip_handle_known(&hip_known_events, e) ||
+	    !atomic_load_explicit(&e->live, memory_order_acquire))
+		return NULL;
+	return e;
+}
+
+static bool flags_valid(unsigned flags)
+{
+	const unsigned release = hipEventReleaseToDevice | hipEventReleaseToSystem
+#ifdef hipEventDisableSystemFence
+				 | hipEventDisableSystemFence
+#endif
+		;
+	const unsigned known = hipEventDefault | hipEventBlockingSync | hipEventDisableTiming |
+			       hipEventInterprocess | release;
+	if (flags & ~known)
+		return false;
+	if (__builtin_popcount(flags & release) > 1)
+		return false;
+	/* An interprocess event cannot be timed (AMD and CUDA require DisableTiming with it). */
+	if ((flags & hipEventInterprocess) && !(flags & hipEventDisableTiming))
+		return false;
+	return true;
+}
+
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
+{
+	if (!event)
+		HIP_RETURN(hipErrorInvalidValue);
+	if (!flags_valid(flags))
+		HIP_RETURN(hipErrorInvalidValue);
+	struct hip_device *d = hip_device_current();
+	if (!d)
+		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
+	struct hip_event *e = event_alloc();
+	if (!e)
+		HIP_RETURN(hipErrorOutOfMemory);
+	e->flags = flags;
+	e->device = d;
+	e->fence = NULL;
+	e->next_free = NULL;
+	atomic_store(&e->complete, false);
+	atomic_store_explicit(&e->live, true, memory_order_release);
+	*event = (hipEvent_t)e;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipEventCreate(hipEvent_t *event)
+{
+	return hipEventCreateWithFlags(event, hipEventDefault);
+}
+
+hipError_t hipEventDestroy(hipEvent_t event)
+{
+	if (!event)
+		HIP_RETURN(hipErrorInvalidHandle);
+	struct hip_event *e = event_of(event);
+	/* AMD's answer for an event that is not (or no longer) in its event set. */
+	if (!e)
+		HIP_RETURN(hipErrorContextIsDestroyed);
+	bool was_live = true;
+	if (!atomic_compare_exchange_strong(&e->live, &was_live, false))
+		HIP_RETURN(hipErrorContextIsDestroyed);
+	pthread_mutex_lock(&e->lock);
+	struct hip_fence *f = e->fence;
+	e->fence = NULL;
+	pthread_mutex_unlock(&e->lock);
+	hip_fence_put(f);
+	pthread_mutex_lock(&event_pool_lock);
+	e->next_free = event_pool;
+	event_pool = e;
+	pthread_mutex_unlock(&event_pool_lock);
+	HIP_RETURN(hipSuccess);
+}
+
+static void event_set_fence(struct hip_event *e, struct hip_fence *f)
+{
+	pthread_mutex_lock(&e->lock);
+	struct hip_fence *old = e->fence;
+	e->fence = f;
+	atomic_store_explicit(&e->complete, false, memory_order_release);
+	pthread_mutex_unlock(&e->lock);
+	hip_fence_put(old);
+}
+
+/* Submit the marker that the event records. The stream's tail becomes the marker's fence. */
+static int record_marker(struct hip_stream *s, struct hip_fence **out)
+{
+	struct hip_stream_deps deps;
+	struct hip_fence *f = NULL;
+	int err;
+
+	*out = NULL;
+	hip_stream_begin(s, &deps);
+	if (!hip_stream_queue(s, &err))
+		goto fail;
+	err = hip_fence_create(s->device, &f);
+	if (err)
+		goto fail;
+	err = hip_stream_marker(s, &deps, f);
+	if (err) {
+		hip_fence_put(f);
+		goto fail;
+	}
+	f->timestamped = true;
+	*out = hip_fence_get(f);
+	hip_stream_end(s, &deps, f, true);
+	return 0;
+fail:
+	hip_stream_abort(s, &deps);
+	return err;
+}
+
+static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned flags)
+{
+	if (flags != 0 && flags != hipEventRecordExternal)
+		return hipErrorInvalidValue;
+	if (!event)
+		return hipErrorInvalidHandle;
+	struct hip_event *e = event_of(event);
+	if (!e)
+		return hipErrorInvalidHandle;
+	hipError_t herr;
+	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	if (!s)
+		return herr;
+	if (s->device != e->device)
+		return hipErrorInvalidHandle;
+	struct hip_fence *f;
+	int err = record_marker(s, &f);
+	if (err)
+		return hip_error_from_errno(err);
+	event_set_fence(e, f);
+	return hipSuccess;
+}
+
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream)
+{
+	HIP_RETURN(event_record(event, stream, 0));
+}
+
+hipError_t hipEventRecord_spt(hipEvent_t event, hipStream_t stream)
+{
+	HIP_RETURN(event_record(event, stream ? stream : hipStreamPerThread, 0));
+}
+
+hipError_t hipEventRecordWithFlags(hipEvent_t event, hipStream_t stream, unsigned int flags)
+{
+	HIP_RETURN(event_record(event, stream, flags));
+}
+
+/* The event's last record (a new reference), or NULL if never recorded. */
+static struct hip_fence *event_fence(struct hip_event *e)
+{
+	pthread_mutex_lock(&e->lock);
+	struct hip_fence *f = hip_fence_get(e->fence);
+	pthread_mutex_unlock(&e->lock);
+	return f;
+}
+
+/* The event's record is complete (a never-recorded event counts as complete, as in AMD's
+ * runtime). Fast path: one acquire load once completion has been seen. */
+static bool event_done(struct hip_event *e)
+{
+	if (atomic_load_explicit(&e->complete, memory_order_acquire))
+		return true;
+	pthread_mutex_lock(&e->lock);
+	bool done = hip_fence_done(e->fence);
+	if (done)
+		atomic_store_explicit(&e->complete, true, memory_order_release);
+	pthread_mutex_unlock(&e->lock);
+	return done;
+}
+
+hipError_t hipEventQuery(hipEvent_t event)
+{
+	if (!event)
+		HIP_RETURN(hipErrorInvalidHandle);
+	struct hip_event *e = event_of(event);
+	if (!e)
+		HIP_RETURN(hipErrorInvalidHandle);
+	HIP_RETURN(event_done(e) ? hipSuccess : hipErrorNotReady);
+}
+
+hipError_t hipEventSynchronize(hipEvent_t event)
+{
+	if (!event)
+		HIP_RETURN(hipErrorInvalidHandle);
+	struct hip_event *e = event_of(event);
+	if (!e)
+		HIP_RETURN(hipErrorInvalidHandle);
+	if (event_done(e))
+		HIP_RETURN(hipSuccess);
+	struct hip_fence *f = event_fence(e);
+	bool blocking = (e->flags & hipEventBlockingSync) || hip_device_blocking(e->device);
+	int err = hip_fence_wait(f, blocking);
+	hip_fence_put(f);
+	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+}
+
+/* GPU end timestamp of a record, in ns. -EAGAIN when the CP wrote none. */
+static int fence_end_ns(struct hip_fence *f, int64_t *ns)
+{
+	uint64_t start, end;
+	if (!f->timestamped)
+		return -EAGAIN;
+	int err = signal_timestamps(f->sig, &start, &end);
+	if (err)
+		return err;
+	*ns = (int64_t)kfd_gpu_ticks_to_ns(f->device->gpu, end);
+	return 0;
+}
+
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop)
+{
+	if (!ms)
+		HIP_RETURN(hipErrorInvalidValue);
+	if (!start || !stop)
+		HIP_RETURN(hipErrorInvalidHandle);
+	struct hip_event *a = event_of(start), *b = event_of(stop);
+	if (!a || !b || a->device != b->device)
+		HIP_RETURN(hipErrorInvalidHandle);
+	*ms = 0.0f;
+	/* AMD's order of checks: unrecorded, then untimed, then incomplete. */
+	struct hip_fence *fa = event_fence(a), *fb = event_fence(b);
+	hipError_t res = hipSuccess;
+	int64_t ta, tb;
+	if (!fa || !fb || ((a->flags | b->flags) & hipEventDisableTiming))
+		res = hipErrorInvalidHandle;
+	else if (!hip_fence_done(fa) || !hip_fence_done(fb))
+		res = hipErrorNotReady;
+	else if (fa == fb)
+		*ms = 0.0f;
+	else if (fence_end_ns(fa, &ta) != 0 || fence_end_ns(fb, &tb) != 0)
+		res = hipErrorNotSupported; /* the CP wrote no timestamps (profiling off) */
+	else
+		*ms = (float)(tb - ta) / 1e6f;
+	hip_fence_put(fa);
+	hip_fence_put(fb);
+	HIP_RETURN(res);
+}
+
+static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags)
+{
+	if (flags != 0 && flags != hipEventWaitExternal)
+		return hipErrorInvalidValue;
+	if (!event)
+		return hipErrorInvalidHandle;
+	struct hip_event *e = event_of(event);
+	if (!e)
+		return hipErrorInvalidHandle;
+	hipError_t herr;
+	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	if (!s)
+		return herr;
+	struct hip_fence *f = event_fence(e);
+	if (!f || hip_fence_done(f)) {
+		hip_fence_put(f);
+		return hipSuccess;
+	}
+	if (f->device != s->device) {
+		/* Another device's signal may not be mapped to this GPU: wait on the host instead. */
+		int err = hip_fence_wait(f, hip_device_blocking(f->device));
+		hip_fence_put(f);
+		return err ? hip_error_from_errno(err) : hipSuccess;
+	}
+	hip_stream_add_wait(s, f);
+	return hipSuccess;
+}
+
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags)
+{
+	HIP_RETURN(stream_wait_event(stream, event, flags));
+}
+
+hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags)
+{
+	HIP_RETURN(stream_wait_event(stream ? stream : hipStreamPerThread, event, flags));
+}

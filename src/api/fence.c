@@ -1,0 +1,130 @@
+/* Fences: reference-counted completion signals that streams and events share.
+ *
+ * A fence's signal starts at 1; the CP decrements an AQL packet's completion signal when the packet
+ * completes (HSA rule), SDMA's fence and the host store 0. Fences go back to a per-device free list
+ * instead of being destroyed, so creating one for every kernel launch costs no ioctl.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "../queues/aql.h"
+#include "../queues/signal.h"
+#include "internal.h"
+
+/* How long one signal_wait_lt call may sleep before we look again. A host store (hip_fence_signal)
+ * may not raise the signal's KFD event, so a sleeper must wake up to notice it. */
+#define FENCE_WAIT_SLICE_NS (1000 * 1000ull)
+
+/* Move parked fences whose work completed to the free list. fence_lock held. */
+static void unpark_done(struct hip_device *d)
+{
+	struct hip_fence **pp = &d->fence_parked;
+	while (*pp) {
+		struct hip_fence *f = *pp;
+		if (hip_fence_done(f)) {
+			*pp = f->next_free;
+			f->next_free = d->fence_free;
+			d->fence_free = f;
+		} else {
+			pp = &f->next_free;
+		}
+	}
+}
+
+int hip_fence_create(struct hip_device *d, struct hip_fence **out)
+{
+	struct hip_fence *f;
+
+	*out = NULL;
+	pthread_mutex_lock(&d->fence_lock);
+	unpark_done(d);
+	f = d->fence_free;
+	if (f)
+		d->fence_free = f->next_free;
+	pthread_mutex_unlock(&d->fence_lock);
+
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		int err = signal_create(d->gpu, 1, true, &f->sig);
+		if (err) {
+			free(f);
+			return err;
+		}
+		f->device = d;
+	} else {
+		signal_store(f->sig, 1);
+	}
+	atomic_store_explicit(&f->done, false, memory_order_relaxed);
+	f->timestamped = false;
+	f->queue = NULL;
+	f->next_free = NULL;
+	atomic_store_explicit(&f->refs, 1, memory_order_release);
+	*out = f;
+	return 0;
+}
+
+struct hip_fence *hip_fence_get(struct hip_fence *f)
+{
+	if (f)
+		atomic_fetch_add_explicit(&f->refs, 1, memory_order_relaxed);
+	return f;
+}
+
+void hip_fence_put(struct hip_fence *f)
+{
+	if (!f || atomic_fetch_sub_explicit(&f->refs, 1, memory_order_acq_rel) != 1)
+		return;
+	/* The last reference: nobody can wait on it any more, but the GPU may still decrement the
+	 * signal if the work has not completed (an event destroyed while pending). Recycling it then
+	 * would let the late decrement corrupt the next user: park it until it is done. */
+	struct hip_device *d = f->device;
+	bool done = hip_fence_done(f);
+	pthread_mutex_lock(&d->fence_lock);
+	if (done) {
+		f->next_free = d->fence_free;
+		d->fence_free = f;
+	} else {
+		f->next_free = d->fence_parked;
+		d->fence_parked = f;
+	}
+	pthread_mutex_unlock(&d->fence_lock);
+}
+
+bool hip_fence_done(struct hip_fence *f)
+{
+	if (!f || atomic_load_explicit(&f->done, memory_order_acquire))
+		return true;
+	/* signal_load has acquire semantics: data the work wrote is visible once we see 0. */
+	if (signal_load(f->sig) > 0)
+		return false;
+	atomic_store_explicit(&f->done, true, memory_order_release);
+	return true;
+}
+
+_Thread_local struct hip_fence *hip_callback_fence;
+
+int hip_fence_wait(struct hip_fence *f, bool blocking)
+{
+	if (f && f == hip_callback_fence)
+		return 0; /* a callback waiting for itself: see internal.h */
+	while (!hip_fence_done(f)) {
+		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
+		if (err && err != -ETIMEDOUT && err != -ETIME)
+			return err;
+		/* A faulted queue stops processing packets: its signals never complete. */
+		if (err && f->queue) {
+			err = aql_queue_error(f->queue);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+void hip_fence_signal(struct hip_fence *f)
+{
+	signal_store(f->sig, 0);
+	atomic_store_explicit(&f->done, true, memory_order_release);
+}

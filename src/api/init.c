@@ -1,0 +1,180 @@
+/* Runtime initialisation: topology, visible devices, log level. The only place in the runtime that
+ * reads the environment (STYLE.md habit 7): HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, HIPKFD_LOG.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../kfd/kfd.h"
+#include "error.h"
+#include "internal.h"
+
+int hip_log_level;
+bool hip_host_coherent_default;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_result = -ENODEV;
+
+/* Set in a child after fork(): the parent's GPU state (queues, signals, mappings) is not usable
+ * there (amdkfd does not copy GPU mappings into the child), so every API call fails cleanly with
+ * hipErrorNotInitialized instead of touching it, as CUDA answers in a forked child. */
+_Atomic bool hip_forked;
+
+static void on_fork_child(void)
+{
+	atomic_store_explicit(&hip_forked, true, memory_order_relaxed);
+}
+
+void hip_log(int level, const char *fmt, ...)
+{
+	if (level > hip_log_level)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("hipkfd: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+/* Parse a device list such as "1,0,3". As CUDA and ROCr do, the list ends at the first entry
+ * that is not a valid index (out of range, repeated or not a number); what precedes it stays.
+ * Returns the number of entries kept. */
+static int parse_visible(const char *list, int limit, int *out, int max_out)
+{
+	int n = 0;
+	const char *p = list;
+
+	while (*p && n < max_out) {
+		char *end;
+		while (*p == ' ')
+			p++;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 0 || v >= limit)
+			break;
+		for (int i = 0; i < n; i++)
+			if (out[i] == v)
+				return n;
+		out[n++] = (int)v;
+		while (*end == ' ')
+			end++;
+		if (*end != ',')
+			break;
+		p = end + 1;
+	}
+	return n;
+}
+
+/* ROCR_VISIBLE_DEVICES selects among the GPU nodes first; HIP_VISIBLE_DEVICES then indexes the
+ * devices ROCr left visible (AMD's documented order of application). */
+static void apply_visible_devices(void)
+{
+	const char *rocr = getenv("ROCR_VISIBLE_DEVICES");
+	const char *hip = getenv("HIP_VISIBLE_DEVICES");
+	if (!hip)
+		hip = getenv("CUDA_VISIBLE_DEVICES");
+	if (!rocr && !hip)
+		return;
+
+	int total = kfd_gpu_count();
+	if (total <= 0)
+		return;
+	int *phys = calloc((size_t)total, sizeof(int));
+	int *sel = calloc((size_t)total, sizeof(int));
+	if (!phys || !sel)
+		goto out;
+
+	int n = total;
+	for (int i = 0; i < total; i++)
+		phys[i] = i;
+	if (rocr)
+		n = parse_visible(rocr, total, phys, total);
+	if (hip) {
+		int m = parse_visible(hip, n, sel, n);
+		for (int i = 0; i < m; i++)
+			sel[i] = phys[sel[i]];
+		memcpy(phys, sel, (size_t)m * sizeof(int));
+		n = m;
+	}
+	kfd_topology_set_visible(phys, n);
+	hip_log(2, "%d of %d GPUs visible", n, total);
+out:
+	free(phys);
+	free(sel);
+}
+
+static void runtime_init_once(void)
+{
+	pthread_atfork(NULL, NULL, on_fork_child);
+	const char *log = getenv("HIPKFD_LOG");
+	if (log)
+		hip_log_level = atoi(log);
+	const char *coherent = getenv("HIP_HOST_COHERENT");
+	hip_host_coherent_default = coherent && atoi(coherent) == 1;
+
+	int err = kfd_open();
+	if (err == 0)
+		err = kfd_topology_load();
+	if (err) {
+		hip_log(1, "no KFD device: %s", strerror(-err));
+		init_result = -ENODEV;
+		return;
+	}
+	apply_visible_devices();
+	init_result = kfd_gpu_count() > 0 ? 0 : -ENODEV;
+	if (init_result == 0)
+		init_result = hip_devices_create();
+}
+
+int hip_runtime_init(void)
+{
+	pthread_once(&init_once, runtime_init_once);
+	if (atomic_load_explicit(&hip_forked, memory_order_relaxed))
+		return -ECHILD;
+	return init_result;
+}
+
+hipError_t hip_init_error(void)
+{
+	int err = hip_runtime_init();
+	if (err == 0)
+		return hipSuccess;
+	if (err == -ECHILD)
+		return hipErrorNotInitialized;
+	return err == -ENODEV ? hipErrorNoDevice : hip_error_from_errno(err);
+}
+
+hipError_t hipInit(unsigned int flags)
+{
+	if (flags != 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN(hip_init_error());
+}
+
+/* HIP_VERSION of the API we implement: major * 10000000 + minor * 100000 + patch (the header's
+ * HIP_VERSION when it defines one). */
+#ifdef HIP_VERSION
+#define HIPKFD_HIP_VERSION HIP_VERSION
+#else
+#define HIPKFD_HIP_VERSION (7 * 10000000 + 2 * 100000 + 0)
+#endif
+
+hipError_t hipRuntimeGetVersion(int *version)
+{
+	if (!version)
+		HIP_RETURN(hipErrorInvalidValue);
+	*version = HIPKFD_HIP_VERSION;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipDriverGetVersion(int *version)
+{
+	if (!version)
+		HIP_RETURN(hipErrorInvalidValue);
+	*version = HIPKFD_HIP_VERSION;
+	HIP_RETURN(hipSuccess);
+}

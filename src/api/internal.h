@@ -1,0 +1,184 @@
+/* Private declarations shared by rt-api's src/api files (devices, memory, copies, streams, events).
+ * Not part of the runtime contract: the loader uses runtime.h only. */
+#ifndef HIPKFD_API_INTERNAL_H
+#define HIPKFD_API_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "runtime.h"
+
+/* hipStreamLegacy is ROCm 6.1+; older headers name only the per-thread stream. */
+#ifndef hipStreamLegacy
+#define hipStreamLegacy ((hipStream_t)1)
+#endif
+
+/* ---- init.c: settings read once from the environment ---------------------------------------- */
+
+/* HIPKFD_LOG level: 0 silent (default), 1 errors, 2 info, 3 every API call. */
+extern int hip_log_level;
+/* True in a child after fork(): the parent's GPU state must not be touched (init.c). Handles
+ * handed out before the fork check this (one load) instead of hip_runtime_init(). */
+extern _Atomic bool hip_forked;
+static inline bool hip_after_fork(void)
+{
+	return __atomic_load_n((const bool *)&hip_forked, __ATOMIC_RELAXED);
+}
+
+/* HIP_HOST_COHERENT=1: hipHostMalloc without coherence flags gives fine-grained memory. */
+extern bool hip_host_coherent_default;
+void hip_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- device.c -------------------------------------------------------------------------------- */
+
+/* Create the device table (once, from hip_runtime_init). 0 or -errno. */
+int hip_devices_create(void);
+/* The device of this ordinal without opening its GPU (topology facts only). NULL if bad. */
+struct hip_device *hip_device_peek(int ordinal);
+/* Open the device's GPU state (kfd_gpu, null stream) if not done yet. 0 or -errno. */
+int hip_device_open(struct hip_device *d);
+/* The device whose GPU state is `gpu` (memory owner lookups), or NULL. */
+struct hip_device *hip_device_of_gpu(const struct kfd_gpu *gpu);
+/* The calling thread's current ordinal (hipSetDevice), without opening anything. */
+int hip_device_current_ordinal(void);
+/* A limit's value (hipDeviceSetLimit, or the default): the loader reads the stack size. */
+size_t hip_device_limit(struct hip_device *d, enum hipLimit_t limit);
+/* Wait for the device's streams; `blocking_only` skips hipStreamNonBlocking streams (what a
+ * synchronize of the legacy null stream waits for, as AMD's runtime does). */
+void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
+/* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
+bool hip_device_blocking(const struct hip_device *d);
+
+/* ---- fence.c: a completion signal with a reference count ------------------------------------- */
+
+/* A fence is one amd_signal_t that starts at 1 and reaches 0 when the work it tracks completes
+ * (the CP decrements an AQL packet's completion signal; SDMA and host work store 0). Fences are
+ * recycled, never freed, so a stale pointer never faults. */
+struct hip_fence {
+	_Atomic int refs;
+	struct hip_device *device;
+	struct signal *sig;
+	_Atomic bool done;             /* cached: the signal was seen at 0 */
+	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
+					* wait checks it for faults so a dead queue cannot hang it */
+	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
+};
+
+/* The fence of the host callback running on this thread (NULL elsewhere). Work a callback enqueues
+ * and waits it performs never wait for that fence: it completes only when the callback returns,
+ * so waiting for it would deadlock (CUDA leaves API calls in callbacks undefined; we do not hang). */
+extern _Thread_local struct hip_fence *hip_callback_fence;
+
+int hip_fence_create(struct hip_device *d, struct hip_fence **out);
+struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */
+void hip_fence_put(struct hip_fence *f);              /* NULL-safe */
+bool hip_fence_done(struct hip_fence *f);             /* NULL counts as done */
+int hip_fence_wait(struct hip_fence *f, bool blocking);
+void hip_fence_signal(struct hip_fence *f);           /* host work completed */
+
+/* ---- stream.c: ordering of work on a stream -------------------------------------------------- */
+
+#define HIP_STREAM_MAX_DEPS 64
+
+/* What a new piece of work on a stream must wait for. Filled by hip_stream_begin. */
+struct hip_stream_deps {
+	struct hip_fence *f[HIP_STREAM_MAX_DEPS]; /* other streams' work and pending event waits */
+	int n;
+	struct hip_fence *own;   /* the stream's own last work, NULL when done */
+	bool own_on_queue;       /* `own` came from the stream's AQL queue */
+};
+
+/* Begin an operation: takes s->lock (held until hip_stream_end) and gathers the fences the new
+ * work depends on (the stream's tail, the null stream's legacy synchronisation, pending waits). */
+void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps);
+/* End it: `tail` (may be NULL: the work already completed) becomes the stream's last work;
+ * `on_queue` says the tail was produced by the stream's own AQL queue (so a following AQL packet
+ * is ordered by its barrier bit alone). Drops the deps' references and releases s->lock. */
+void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
+		    bool on_queue);
+/* Abort an operation begun with hip_stream_begin without changing the tail. */
+void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps);
+/* Wait on the host for every dependency (used before CPU and SDMA work). 0 or -errno. */
+int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps);
+int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
+/* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
+int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
+/* Every operation submitted so far is known complete (two loads; false may be stale). */
+bool hip_stream_known_idle(struct hip_stream *s);
+/* No unfinished work on the stream (hipStreamQuery). */
+bool hip_stream_idle(struct hip_stream *s);
+/* The stream's AQL queue, created on first use; NULL on failure (*err set). Lock held. */
+struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err);
+/* Submit barrier-AND packets so that the next packet on the queue follows `deps`. Lock held. */
+int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps);
+/* Take a reference to the stream's last work (NULL when none). */
+struct hip_fence *hip_stream_tail(struct hip_stream *s);
+/* Record a pending wait: the next work on `s` follows `f`. */
+void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f);
+/* Is the handle a live stream created by hipStreamCreate*? */
+bool hip_stream_valid(hipStream_t s);
+/* Create a stream on a device (hipStreamCreate*, null and per-thread streams). */
+int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct hip_stream **out);
+void hip_stream_destroy(struct hip_stream *s);
+/* The errno of a fault on the stream's queue (0 when none). */
+int hip_stream_error(struct hip_stream *s);
+/* Current device's stream for an API argument, with hipErrorInvalidHandle / hipErrorNoDevice /
+ * hipErrorInvalidResourceHandle translated by the caller: returns NULL and sets *err. */
+struct hip_stream *hip_stream_from_api(hipStream_t s, hipError_t *err);
+/* Destroy every stream of the device, the null stream included (hipDeviceReset). */
+void hip_device_streams_reset(struct hip_device *d);
+
+/* ---- stream_callback.c ----------------------------------------------------------------------- */
+
+void hip_stream_callbacks_stop(struct hip_stream *s);
+
+/* ---- handle_set.c: handles ever handed out, lock-free lookup --------------------------------- */
+
+struct hip_handle_set;
+extern struct hip_handle_set hip_known_streams;
+extern struct hip_handle_set hip_known_events;
+int hip_handle_add(struct hip_handle_set *set, const void *h);
+bool hip_handle_known(struct hip_handle_set *set, const void *h);
+
+/* ---- copy.c: the copy engine used by memcpy/memset ------------------------------------------- */
+
+/* Where one side of a copy lives. */
+struct hip_span {
+	void *ptr;          /* CPU address (for CPU copies), valid when host_visible */
+	uint64_t gpu_va;    /* GPU address (for SDMA), valid when gpu_mapped */
+	bool known;         /* found in the address table */
+	bool host_visible;  /* the CPU may read and write it directly */
+	bool gpu_mapped;    /* the GPU (SDMA) may access it */
+	bool device_local;  /* VRAM (not system memory) */
+	struct hip_device *device; /* owner device for device memory, NULL for host memory */
+};
+
+int hip_span_of(const void *p, size_t size, struct hip_span *out);
+/* Copy `size` bytes in stream order. `async`: may return before the copy completes when an engine
+ * does it (pinned or device memory only). 0 or -errno. */
+int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool async);
+/* 2D copy of `height` rows of `width` bytes. */
+int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src, size_t spitch,
+		size_t width, size_t height, bool async);
+/* Fill `count` elements of `esize` (1, 2 or 4) bytes with `value`, in stream order. */
+int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count, bool async);
+
+/* ---- memcpy.c -------------------------------------------------------------------------------- */
+
+/* Every 1D copy entry point: argument checks, stream resolution, hip_copy. */
+hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyKind kind,
+			     hipStream_t stream, bool async);
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+/* A failure seen while waiting for GPU work: queue faults become sticky hipErrorIllegalAddress /
+ * hipErrorLaunchFailure; other errnos map through hip_error_from_errno. */
+hipError_t hip_gpu_error(int err);
+
+/* Translate the runtime init result for an API entry: hipErrorNoDevice when no GPU. */
+hipError_t hip_init_error(void);
+
+#endif /* HIPKFD_API_INTERNAL_H */

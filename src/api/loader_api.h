@@ -1,0 +1,133 @@
+/*
+ * Modules and functions as the API layer sees them (private to register.c, module.c, launch.c,
+ * occupancy.c, hostcall.c).
+ *
+ * A module is one fat binary or code object: registered by the compiler (__hipRegisterFatBinary)
+ * or loaded by the user (hipModuleLoad*). It is parsed and uploaded per device lazily, on the
+ * first launch or symbol use on that device. A function is one kernel name in a module, device
+ * independent: launching it resolves the stream's device's loaded kernel.
+ */
+#ifndef HIPKFD_API_LOADER_API_H
+#define HIPKFD_API_LOADER_API_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hip/hip_runtime_api.h>
+
+#include "../loader/loader.h"
+
+struct hip_device;
+struct hip_stream;
+
+#define HIP_MODULE_MAX_DEVICES 64
+#define HIP_MODULE_MAGIC 0x4d4f444cu   /* "MODL": catches stale or foreign hipModule_t */
+#define HIP_FUNCTION_MAGIC 0x46554e43u /* "FUNC" */
+
+/* One module's state on one device. */
+struct module_device {
+  int state;                        /* 0 not tried, 1 loaded, <0 the -errno of the failed load */
+  struct loader_code_object *co;    /* owned */
+  struct loader_image *image;       /* owned */
+};
+
+struct ihipModule_t {
+  uint32_t magic;
+  const void *data;                 /* fat binary / bundle / ELF bytes */
+  size_t size;
+  void *owned;                      /* our copy of data, when we made one (hipModuleLoad*) */
+  bool registered;                  /* from __hipRegisterFatBinary */
+  pthread_mutex_t lock;             /* protects dev[] and functions */
+  struct module_device dev[HIP_MODULE_MAX_DEVICES];
+  struct ihipModuleSymbol_t *functions; /* every function handed out (freed with the module) */
+};
+
+struct ihipModuleSymbol_t {
+  uint32_t magic;
+  struct ihipModule_t *module;
+  char *name;                       /* the kernel's .name (mangled) */
+  const void *host_stub;            /* for registered functions, else NULL */
+  int max_dynamic_shared;           /* hipFuncAttributeMaxDynamicSharedMemorySize */
+  int preferred_carveout;           /* hipFuncAttributePreferredSharedMemoryCarveout */
+  struct ihipModuleSymbol_t *next;  /* in module->functions; protected by module->lock */
+};
+
+/* The resolved kernel of a function on one device. */
+struct hip_kernel_ref {
+  const struct loader_kernel *kernel;
+  const struct loader_code_object *co;
+  uint64_t kernel_object;
+};
+
+/* ---- module.c ---- */
+
+/* Makes a module over [in] data of [in] size (copied when [in] copy). */
+int hip_module_create(const void *data, size_t size, bool copy, bool registered,
+                      struct ihipModule_t **out);
+void hip_module_destroy(struct ihipModule_t *m);
+
+/* Loads [in] m on [in] d if not yet done. Returns 0 or -errno (-ENOENT: no code object for the
+ * device's ISA). [out] state: the module's per-device state. */
+int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct module_device **state);
+
+/* Resolves [in] f on [in] d. Returns 0 or -errno (-ENOENT no code object, -ESRCH no such kernel). */
+int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out);
+
+/* A new function for kernel [in] name of [in] m (not checked against any device). */
+int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
+                        struct ihipModuleSymbol_t **out);
+
+bool hip_module_valid(const struct ihipModule_t *m);
+bool hip_function_valid(const struct ihipModuleSymbol_t *f);
+
+/* ---- register.c ---- */
+
+/* The function registered for host stub [in] stub, or NULL. */
+struct ihipModuleSymbol_t *hip_registered_function(const void *stub);
+
+/* Stores the managed variables' addresses into their device variables in a freshly loaded image
+ * of registered module [in] m. Returns 0 or -ENOEXEC (a variable missing from the code object). */
+int hip_registered_vars_bind(struct ihipModule_t *m, const struct loader_code_object *co,
+                             const struct loader_image *img);
+
+/* Bytes readable from [in] p (joined readable mappings of /proc/self/maps), 0 if unmapped. */
+size_t hip_readable_extent(const void *p);
+
+/* ---- launch.c ---- */
+
+struct hip_launch {
+  struct ihipModuleSymbol_t *function;
+  dim3 grid;                        /* in blocks */
+  dim3 block;
+  uint32_t shared_mem;
+  hipStream_t stream;
+  void **args;                      /* kernelParams, or NULL */
+  const void *arg_buffer;           /* `extra` HIP_LAUNCH_PARAM_BUFFER_POINTER, or NULL */
+  size_t arg_buffer_size;
+  bool cooperative;
+  bool grid_in_workitems;           /* hipExtModuleLaunchKernel: grid counts work-items */
+};
+
+/* Validates and dispatches. Returns a hipError_t (not yet recorded as last error). */
+hipError_t hip_launch(const struct hip_launch *l);
+
+/* ---- occupancy.c ---- */
+
+/* Blocks of [in] block_size threads using [in] dyn_lds bytes that fit on one CU at once.
+ * Returns 0 or -errno. */
+int hip_occupancy_blocks_per_cu(const struct hip_device *d, const struct loader_kernel *k,
+                                uint32_t block_size, size_t dyn_lds, int *blocks);
+
+/* ---- hostcall.c ---- */
+
+/* The hostcall buffer of [in] d (created with its service thread on first use). Returns 0 or
+ * -errno. [out] va: what hidden_hostcall_buffer holds. */
+int hip_hostcall_buffer(struct hip_device *d, uint64_t *va);
+
+/* [out] va: what hidden_multigrid_sync_arg holds for a cooperative launch of [in] all_sum
+ * work-items on [in] d (ockl's multigrid info for grid 0 of 1). Returns 0 or -errno. */
+int hip_multigrid_sync_arg(struct hip_device *d, uint64_t all_sum, uint64_t *va);
+
+#endif

@@ -1,0 +1,113 @@
+/* Pitched copies: hipMemcpy2D and hipMemcpy3D (linear memory; hipArray copies are not supported
+ * and answer hipErrorNotSupported). */
+#include <errno.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "internal.h"
+
+static hipError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			  size_t height, hipMemcpyKind kind, hipStream_t stream, bool async)
+{
+	if ((unsigned)kind > hipMemcpyDefault)
+		return hipErrorInvalidMemcpyDirection;
+	if (width == 0 || height == 0)
+		return hipSuccess;
+	if (!dst || !src)
+		return hipErrorInvalidValue;
+	if (width > dpitch || width > spitch)
+		return hipErrorInvalidPitchValue;
+	hipError_t herr;
+	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	if (!s)
+		return herr;
+	int err = hip_copy_2d(s, dst, dpitch, src, spitch, width, height, async);
+	return err ? hip_error_from_errno(err) : hipSuccess;
+}
+
+hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+		       size_t height, hipMemcpyKind kind)
+{
+	HIP_RETURN(copy_2d(dst, dpitch, src, spitch, width, height, kind, NULL, false));
+}
+
+hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			   size_t height, hipMemcpyKind kind)
+{
+	HIP_RETURN(copy_2d(dst, dpitch, src, spitch, width, height, kind, hipStreamPerThread, false));
+}
+
+hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+			    size_t height, hipMemcpyKind kind, hipStream_t stream)
+{
+	HIP_RETURN(copy_2d(dst, dpitch, src, spitch, width, height, kind, stream, true));
+}
+
+hipError_t hipMemcpy2DAsync_spt(void *dst, size_t dpitch, const void *src, size_t spitch,
+				size_t width, size_t height, hipMemcpyKind kind, hipStream_t stream)
+{
+	HIP_RETURN(copy_2d(dst, dpitch, src, spitch, width, height, kind,
+			   stream ? stream : hipStreamPerThread, true));
+}
+
+/* The address of (x bytes, y rows, z slices) in a pitched allocation. */
+static char *pitched_at(hipPitchedPtr p, hipPos pos)
+{
+	return (char *)p.ptr + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
+}
+
+static hipError_t copy_3d(const hipMemcpy3DParms *p, hipStream_t stream, bool async)
+{
+	if (!p)
+		return hipErrorInvalidValue;
+	if (p->srcArray || p->dstArray)
+		return hipErrorNotSupported;
+	if ((unsigned)p->kind > hipMemcpyDefault)
+		return hipErrorInvalidMemcpyDirection;
+	const hipExtent e = p->extent;
+	if (e.width == 0 || e.height == 0 || e.depth == 0)
+		return hipSuccess;
+	if (!p->srcPtr.ptr || !p->dstPtr.ptr)
+		return hipErrorInvalidValue;
+	if (e.width + p->srcPos.x > p->srcPtr.pitch || e.width + p->dstPos.x > p->dstPtr.pitch)
+		return hipErrorInvalidPitchValue;
+	/* A slice is ysize rows; a 3D copy whose rows overrun the slice height is invalid. */
+	if ((p->srcPtr.ysize && e.height + p->srcPos.y > p->srcPtr.ysize && e.depth > 1) ||
+	    (p->dstPtr.ysize && e.height + p->dstPos.y > p->dstPtr.ysize && e.depth > 1))
+		return hipErrorInvalidValue;
+	hipError_t herr;
+	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	if (!s)
+		return herr;
+	for (size_t z = 0; z < e.depth; z++) {
+		hipPos sp = p->srcPos, dp = p->dstPos;
+		sp.z += z;
+		dp.z += z;
+		int err = hip_copy_2d(s, pitched_at(p->dstPtr, dp), p->dstPtr.pitch,
+				      pitched_at(p->srcPtr, sp), p->srcPtr.pitch, e.width, e.height,
+				      async);
+		if (err)
+			return hip_error_from_errno(err);
+	}
+	return hipSuccess;
+}
+
+hipError_t hipMemcpy3D(const hipMemcpy3DParms *p)
+{
+	HIP_RETURN(copy_3d(p, NULL, false));
+}
+
+hipError_t hipMemcpy3D_spt(const hipMemcpy3DParms *p)
+{
+	HIP_RETURN(copy_3d(p, hipStreamPerThread, false));
+}
+
+hipError_t hipMemcpy3DAsync(const hipMemcpy3DParms *p, hipStream_t stream)
+{
+	HIP_RETURN(copy_3d(p, stream, true));
+}
+
+hipError_t hipMemcpy3DAsync_spt(const hipMemcpy3DParms *p, hipStream_t stream)
+{
+	HIP_RETURN(copy_3d(p, stream ? stream : hipStreamPerThread, true));
+}

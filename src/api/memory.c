@@ -1,0 +1,171 @@
+/* Device memory: hipMalloc and friends, hipFree, address-range queries, hipMemGetInfo. */
+#include <errno.h>
+
+#include "../kfd/kfd.h"
+#include "../memory/mem.h"
+#include "device_props.h"
+#include "error.h"
+#include "internal.h"
+
+/* Row pitch alignment of hipMallocPitch/hipMalloc3D; also what hipDeviceProp_t reports as
+ * texturePitchAlignment (gfx9 image pitch alignment, 256 bytes). */
+#define PITCH_ALIGN 256u
+
+static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsigned flags)
+{
+	if (!ptr)
+		return hipErrorInvalidValue;
+	*ptr = NULL;
+	struct hip_device *d = hip_device_current();
+	if (!d)
+		return hip_init_error() ?: hipErrorInvalidDevice;
+	if (size == 0)
+		return hipSuccess; /* as CUDA and AMD: a NULL pointer and success */
+	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
+	if (vram && size > hip_device_total_mem(d->node))
+		return hipErrorOutOfMemory;
+	int err = mem_alloc(d->gpu, size, kind, flags, ptr);
+	if (err) {
+		*ptr = NULL;
+		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
+	}
+	return hipSuccess;
+}
+
+hipError_t hipMalloc(void **ptr, size_t size)
+{
+	HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE, 0));
+}
+
+hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags)
+{
+	switch (flags) {
+	case hipDeviceMallocDefault:
+		HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE, 0));
+	case hipDeviceMallocFinegrained:
+		HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE_FINE, 0));
+#ifdef hipDeviceMallocUncached
+	case hipDeviceMallocUncached:
+		HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE_UNCACHED, MEM_FLAG_UNCACHED));
+#endif
+#ifdef hipMallocSignalMemory
+	case hipMallocSignalMemory:
+		/* Signal memory is one 8-byte signal value (AMD's rule). */
+		if (size != 8)
+			HIP_RETURN(hipErrorInvalidValue);
+		HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE_UNCACHED, MEM_FLAG_UNCACHED));
+#endif
+	default:
+		if (ptr)
+			*ptr = NULL;
+		HIP_RETURN(hipErrorInvalidValue);
+	}
+}
+
+hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
+{
+	if (!ptr)
+		HIP_RETURN(hipErrorInvalidValue);
+	*ptr = NULL;
+	if (size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN(malloc_kind(ptr, size, MEM_MANAGED, 0));
+}
+
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+	if (!ptr || !pitch)
+		HIP_RETURN(hipErrorInvalidValue);
+	*ptr = NULL;
+	size_t p = (width + PITCH_ALIGN - 1) & ~(size_t)(PITCH_ALIGN - 1);
+	if (height && p > SIZE_MAX / height)
+		HIP_RETURN(hipErrorOutOfMemory);
+	*pitch = p;
+	HIP_RETURN(malloc_kind(ptr, p * height, MEM_DEVICE, 0));
+}
+
+/* The driver-API form: the element size must be 4, 8 or 16 bytes (CUDA's cuMemAllocPitch). */
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes,
+			    size_t height, unsigned int elementSizeBytes)
+{
+	if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+		HIP_RETURN(hipErrorInvalidValue);
+	return hipMallocPitch((void **)dptr, pitch, widthInBytes, height);
+}
+
+hipError_t hipMalloc3D(hipPitchedPtr *pitched, hipExtent extent)
+{
+	if (!pitched)
+		HIP_RETURN(hipErrorInvalidValue);
+	size_t p = (extent.width + PITCH_ALIGN - 1) & ~(size_t)(PITCH_ALIGN - 1);
+	size_t rows = extent.height * extent.depth;
+	if ((extent.depth && rows / extent.depth != extent.height) || (rows && p > SIZE_MAX / rows))
+		HIP_RETURN(hipErrorOutOfMemory);
+	void *ptr = NULL;
+	hipError_t err = malloc_kind(&ptr, p * rows, MEM_DEVICE, 0);
+	if (err != hipSuccess)
+		HIP_RETURN(err);
+	pitched->ptr = ptr;
+	pitched->pitch = p;
+	pitched->xsize = extent.width;
+	pitched->ysize = extent.height;
+	HIP_RETURN(hipSuccess);
+}
+
+/* hipFree waits for the device's work first (CUDA and AMD do: a kernel may still use the memory).
+ * An unknown or interior pointer is hipErrorInvalidValue and frees nothing (AMD frees the whole
+ * block for an interior pointer; CUDA's answer is the safe one). */
+hipError_t hipFree(void *ptr)
+{
+	if (!ptr)
+		HIP_RETURN(hipSuccess);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
+	struct mem_info info;
+	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind == MEM_HOST_REGISTERED)
+		HIP_RETURN(hipErrorInvalidValue);
+	for (int i = 0; i < hip_device_count(); i++) {
+		struct hip_device *d = hip_device_peek(i);
+		if (d && (!info.gpu || d->gpu == info.gpu))
+			hip_device_sync_all(d);
+	}
+	int err = mem_free(ptr);
+	HIP_RETURN(err ? hipErrorInvalidValue : hipSuccess);
+}
+
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size)
+{
+	if (!ptr || !size)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct mem_info info;
+	if (mem_lookup(ptr, &info) != 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	*size = info.size;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDeviceptr_t ptr)
+{
+	if (!ptr)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct mem_info info;
+	if (mem_lookup((const void *)ptr, &info) != 0)
+		HIP_RETURN(hipErrorNotFound);
+	if (base)
+		*base = (hipDeviceptr_t)info.base;
+	if (size)
+		*size = info.size;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes)
+{
+	if (!free_bytes || !total_bytes)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct hip_device *d = hip_device_current();
+	if (!d)
+		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
+	int err = mem_get_info(d->gpu, free_bytes, total_bytes);
+	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+}

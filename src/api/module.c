@@ -1,0 +1,341 @@
+/*
+ * Modules: hipModuleLoad/LoadData/LoadDataEx/Unload/GetFunction/GetGlobal, and the per-device
+ * lazy load that registered fat binaries share.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "error.h"
+#include "loader_api.h"
+#include "runtime.h"
+#include "../kfd/kfd.h"
+
+bool hip_module_valid(const struct ihipModule_t *m)
+{
+  return m && m->magic == HIP_MODULE_MAGIC;
+}
+
+bool hip_function_valid(const struct ihipModuleSymbol_t *f)
+{
+  return f && f->magic == HIP_FUNCTION_MAGIC;
+}
+
+int hip_module_create(const void *data, size_t size, bool copy, bool registered,
+                      struct ihipModule_t **out)
+{
+  struct ihipModule_t *m = calloc(1, sizeof(*m));
+  if (!m)
+    return -ENOMEM;
+  if (copy) {
+    m->owned = malloc(size);
+    if (!m->owned) {
+      free(m);
+      return -ENOMEM;
+    }
+    memcpy(m->owned, data, size);
+    data = m->owned;
+  }
+  m->magic = HIP_MODULE_MAGIC;
+  m->data = data;
+  m->size = size;
+  m->registered = registered;
+  pthread_mutex_init(&m->lock, NULL);
+  *out = m;
+  return 0;
+}
+
+void hip_module_destroy(struct ihipModule_t *m)
+{
+  if (!m)
+    return;
+  for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++) {
+    loader_unload(m->dev[i].image);
+    loader_code_object_close(m->dev[i].co);
+  }
+  for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
+    next = f->next;
+    f->magic = 0;
+    free(f->name);
+    free(f);
+  }
+  m->magic = 0;
+  pthread_mutex_destroy(&m->lock);
+  free(m->owned);
+  free(m);
+}
+
+/* Picks, parses and uploads the code object for [in] d. Called with m->lock held. */
+static int module_load_device(struct ihipModule_t *m, struct hip_device *d, struct module_device *md)
+{
+  char isa[64];
+  const void *elf;
+  size_t elf_size;
+  void *decompressed;
+  int err;
+
+  err = loader_isa_name(d->node->gfx_target_version, d->node->sramecc, d->node->xnack, isa,
+                        sizeof(isa));
+  if (err)
+    return err;
+  err = loader_bundle_find(m->data, m->size, isa, &elf, &elf_size, &decompressed);
+  if (err)
+    return err;
+  err = loader_code_object_open(elf, elf_size, &md->co);
+  free(decompressed); /* the code object keeps its own copy */
+  if (err)
+    return err;
+
+  /* A bare ELF was not matched by the bundle reader: check its ISA here. */
+  struct loader_isa dev_isa;
+  loader_isa_parse(isa, &dev_isa);
+  if (!loader_isa_compatible(&md->co->isa, &dev_isa)) {
+    err = -ENOENT;
+    goto fail_co;
+  }
+  err = loader_load(d->gpu, md->co, &md->image);
+  if (err)
+    goto fail_co;
+  if (m->registered && (err = hip_registered_vars_bind(m, md->co, md->image))) {
+    loader_unload(md->image);
+    md->image = NULL;
+    goto fail_co;
+  }
+  return 0;
+
+fail_co:
+  loader_code_object_close(md->co);
+  md->co = NULL;
+  return err;
+}
+
+int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct module_device **state)
+{
+  if (d->ordinal < 0 || d->ordinal >= HIP_MODULE_MAX_DEVICES || !d->gpu)
+    return -ENODEV;
+  struct module_device *md = &m->dev[d->ordinal];
+  pthread_mutex_lock(&m->lock);
+  if (md->state == 0) {
+    int err = module_load_device(m, d, md);
+    md->state = err ? err : 1;
+  }
+  int result = md->state < 0 ? md->state : 0;
+  pthread_mutex_unlock(&m->lock);
+  *state = md;
+  return result;
+}
+
+int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
+{
+  struct module_device *md;
+  int err = hip_module_on_device(f->module, d, &md);
+  if (err)
+    return err;
+  const struct loader_kernel *k = loader_find_kernel(md->co, f->name);
+  if (!k)
+    return -ESRCH;
+  out->kernel = k;
+  out->co = md->co;
+  out->kernel_object = loader_kernel_object(md->image, k);
+  return 0;
+}
+
+int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
+                        struct ihipModuleSymbol_t **out)
+{
+  struct ihipModuleSymbol_t *f = calloc(1, sizeof(*f));
+  if (!f || !(f->name = strdup(name))) {
+    free(f);
+    return -ENOMEM;
+  }
+  f->magic = HIP_FUNCTION_MAGIC;
+  f->module = m;
+  f->host_stub = host_stub;
+  pthread_mutex_lock(&m->lock);
+  f->next = m->functions;
+  m->functions = f;
+  pthread_mutex_unlock(&m->lock);
+  *out = f;
+  return 0;
+}
+
+/* ---- file loading ---- */
+
+static int read_file(const char *path, void **data, size_t *size)
+{
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  struct stat st;
+  int err = 0;
+
+  if (fd < 0)
+    return -errno;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+    close(fd);
+    return -EINVAL;
+  }
+  char *buf = malloc((size_t)st.st_size);
+  if (!buf) {
+    close(fd);
+    return -ENOMEM;
+  }
+  size_t done = 0;
+  while (done < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + done, (size_t)st.st_size - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      err = n < 0 ? -errno : -EIO;
+      break;
+    }
+    done += (size_t)n;
+  }
+  close(fd);
+  if (err) {
+    free(buf);
+    return err;
+  }
+  *data = buf;
+  *size = done;
+  return 0;
+}
+
+/* A module is accepted only if the current device can run it: load it there now, as AMD's
+ * runtime does, so errors surface at hipModuleLoad rather than at the first launch. */
+static hipError_t module_load_checked(struct ihipModule_t *m, hipModule_t *out)
+{
+  struct hip_device *d = hip_device_current();
+  struct module_device *md;
+  if (!d) {
+    hip_module_destroy(m);
+    return hipErrorNoDevice;
+  }
+  int err = hip_module_on_device(m, d, &md);
+  if (err) {
+    hip_module_destroy(m);
+    return err == -ENOENT ? hipErrorNoBinaryForGpu
+           : err == -ENOEXEC ? hipErrorInvalidImage
+           : hip_error_from_errno(err);
+  }
+  *out = m;
+  return hipSuccess;
+}
+
+hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
+{
+  void *data = NULL;
+  size_t size = 0;
+  struct ihipModule_t *m;
+
+  if (!module || !fname)
+    HIP_RETURN(hipErrorInvalidValue);
+  *module = NULL;
+  int err = read_file(fname, &data, &size);
+  if (err)
+    HIP_RETURN(err == -ENOENT ? hipErrorFileNotFound : hipErrorInvalidValue);
+  err = hip_module_create(data, size, false, false, &m);
+  if (err) {
+    free(data);
+    HIP_RETURN(hipErrorOutOfMemory);
+  }
+  m->owned = data;
+  HIP_RETURN(module_load_checked(m, module));
+}
+
+/* The size of an in-memory image the caller gives without one: bounded by its own headers. */
+static int image_size(const void *image, size_t *size)
+{
+  /* hipModuleLoadData has no size parameter: read the bundle or ELF headers, bounded by the
+   * mapping the image lives in so a corrupt header cannot make us read past it. */
+  size_t limit = hip_readable_extent(image);
+  return limit ? loader_bundle_size(image, limit, size) : -EFAULT;
+}
+
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
+{
+  struct ihipModule_t *m;
+  size_t size;
+
+  if (!module || !image)
+    HIP_RETURN(hipErrorInvalidValue);
+  *module = NULL;
+  if (image_size(image, &size))
+    HIP_RETURN(hipErrorInvalidImage);
+  if (hip_module_create(image, size, true, false, &m))
+    HIP_RETURN(hipErrorOutOfMemory);
+  HIP_RETURN(module_load_checked(m, module));
+}
+
+hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
+                               hipJitOption *options, void **optionValues)
+{
+  /* JIT options do not apply to finished code objects; AMD ignores them too. */
+  (void)numOptions;
+  (void)options;
+  (void)optionValues;
+  return hipModuleLoadData(module, image);
+}
+
+hipError_t hipModuleUnload(hipModule_t module)
+{
+  if (!hip_module_valid(module) || module->registered)
+    HIP_RETURN(hipErrorInvalidResourceHandle);
+  /* Kernels of this module may still run: wait for every device it was loaded on. */
+  for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++) {
+    if (module->dev[i].image) {
+      struct hip_device *d = hip_device_get(i);
+      if (d)
+        hip_device_sync_all(d);
+    }
+  }
+  hip_module_destroy(module);
+  HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname)
+{
+  struct module_device *md;
+  struct hip_device *d;
+
+  if (!function || !kname)
+    HIP_RETURN(hipErrorInvalidValue);
+  *function = NULL;
+  if (!hip_module_valid(module))
+    HIP_RETURN(hipErrorInvalidResourceHandle);
+  if (!(d = hip_device_current()))
+    HIP_RETURN(hipErrorNoDevice);
+  int err = hip_module_on_device(module, d, &md);
+  if (err)
+    HIP_RETURN(err == -ENOENT ? hipErrorNoBinaryForGpu : hipErrorInvalidImage);
+  if (!loader_find_kernel(md->co, kname))
+    HIP_RETURN(hipErrorNotFound);
+  if (hip_function_create(module, kname, NULL, function))
+    HIP_RETURN(hipErrorOutOfMemory);
+  HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod, const char *name)
+{
+  struct module_device *md;
+  struct hip_device *d;
+
+  if (!name || (!dptr && !bytes))
+    HIP_RETURN(hipErrorInvalidValue);
+  if (!hip_module_valid(hmod))
+    HIP_RETURN(hipErrorInvalidResourceHandle);
+  if (!(d = hip_device_current()))
+    HIP_RETURN(hipErrorNoDevice);
+  int err = hip_module_on_device(hmod, d, &md);
+  if (err)
+    HIP_RETURN(err == -ENOENT ? hipErrorNoBinaryForGpu : hipErrorInvalidImage);
+  const struct loader_variable *v = loader_find_variable(md->co, name);
+  if (!v)
+    HIP_RETURN(hipErrorNotFound);
+  if (dptr)
+    *dptr = loader_variable_address(md->image, v);
+  if (bytes)
+    *bytes = v->size;
+  HIP_RETURN(hipSuccess);
+}

@@ -1,0 +1,518 @@
+/* Streams: ordering of work.
+ *
+ * Every piece of work on a stream (a kernel, a marker, an SDMA copy, a CPU copy, a host callback)
+ * ends in a fence; the stream's `tail` is the fence of its last work. New work depends on:
+ *  - the stream's own tail (for AQL packets on the stream's queue the packet's barrier bit suffices);
+ *  - the legacy null stream rule (CUDA "legacy default stream" semantics, which HIP follows): work
+ *    on a blocking stream waits for the null stream's last work, and work on the null stream waits
+ *    for the last work of every blocking stream of the device;
+ *  - pending hipStreamWaitEvent fences.
+ * GPU work expresses those dependencies as AQL barrier-AND packets; CPU and SDMA work waits for
+ * them on the host first (the SDMA queue has no packet that waits on a signal in our queue layer).
+ *
+ * Lock order: stream->lock, then device->lock, then any stream's tail_lock. Nobody waits for a
+ * fence while holding a tail_lock or the device lock.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../queues/aql.h"
+#include "../queues/signal.h"
+#include "error.h"
+#include "internal.h"
+
+/* AQL ring size of a stream's queue. 256 packets keep the per-queue kernarg memory at 1 MiB
+ * (AQL_KERNARG_SLOT_SIZE per slot); a full ring only makes the submitter wait. */
+#define STREAM_QUEUE_PACKETS 256
+
+static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct hip_stream *stream_pool; /* destroyed streams for reuse; stream_pool_lock */
+
+/* ---- objects ----------------------------------------------------------------------------------- */
+
+static struct hip_stream *stream_alloc(void)
+{
+	struct hip_stream *s;
+
+	pthread_mutex_lock(&stream_pool_lock);
+	s = stream_pool;
+	if (s)
+		stream_pool = s->next_free;
+	pthread_mutex_unlock(&stream_pool_lock);
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	/* Initialised once: a recycled stream keeps its mutexes, so a late call on a destroyed
+	 * handle still finds valid ones. */
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_mutex_init(&s->tail_lock, NULL);
+	if (hip_handle_add(&hip_known_streams, s) != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct hip_stream **out)
+{
+	struct hip_stream *s = stream_alloc();
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	s->device = d;
+	s->flags = flags;
+	s->priority = priority;
+	s->is_null = false;
+	s->is_per_thread = false;
+	s->queue = NULL;
+	s->nwaits = 0;
+	s->tail = NULL;
+	s->tail_on_queue = false;
+	s->callbacks = NULL;
+	s->next_free = NULL;
+	atomic_store(&s->submitted, 0);
+	atomic_store(&s->done_seq, 0);
+
+	pthread_mutex_lock(&d->lock);
+	s->next = d->streams;
+	d->streams = s;
+	pthread_mutex_unlock(&d->lock);
+	atomic_store_explicit(&s->live, true, memory_order_release);
+	*out = s;
+	return 0;
+}
+
+static void stream_unlink(struct hip_stream *s)
+{
+	struct hip_device *d = s->device;
+	pthread_mutex_lock(&d->lock);
+	for (struct hip_stream **pp = &d->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	if (d->null_stream == s)
+		d->null_stream = NULL;
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Waits for the stream's work and callbacks, then releases its queue. The object goes back to the
+ * pool; its handle stays readable and answers "not live". */
+void hip_stream_destroy(struct hip_stream *s)
+{
+	atomic_store_explicit(&s->live, false, memory_order_release);
+	hip_stream_sync(s);
+	hip_stream_callbacks_stop(s);
+	stream_unlink(s);
+
+	pthread_mutex_lock(&s->lock);
+	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
+	 * events, and their waits look at the queue's error state. */
+	if (s->queue && aql_queue_error(s->queue) == 0)
+		aql_queue_destroy(s->queue);
+	s->queue = NULL;
+	for (int i = 0; i < s->nwaits; i++)
+		hip_fence_put(s->waits[i]);
+	s->nwaits = 0;
+	pthread_mutex_unlock(&s->lock);
+	hip_fence_put(s->tail);
+	s->tail = NULL;
+
+	pthread_mutex_lock(&stream_pool_lock);
+	s->next_free = stream_pool;
+	stream_pool = s;
+	pthread_mutex_unlock(&stream_pool_lock);
+}
+
+void hip_device_streams_reset(struct hip_device *d)
+{
+	for (;;) {
+		struct hip_stream *victim = NULL;
+		pthread_mutex_lock(&d->lock);
+		for (struct hip_stream *s = d->streams; s; s = s->next) {
+			if (!s->is_null && !s->is_per_thread) {
+				victim = s;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&d->lock);
+		if (!victim)
+			break;
+		hip_stream_destroy(victim);
+	}
+}
+
+/* ---- handles ----------------------------------------------------------------------------------- */
+
+bool hip_stream_valid(hipStream_t h)
+{
+	struct hip_stream *s = (struct hip_stream *)h;
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
+	       atomic_load_explicit(&s->live, memory_order_acquire);
+}
+
+/* Per-thread default streams: one per device per thread, created on first use, destroyed (after
+ * their work completes) when the thread exits. */
+static pthread_key_t pts_key;
+static pthread_once_t pts_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct hip_stream **pts_streams;
+
+static void pts_destroy(void *arg)
+{
+	struct hip_stream **v = arg;
+	for (int i = 0; i < hip_device_count(); i++)
+		if (v[i])
+			hip_stream_destroy(v[i]);
+	free(v);
+}
+
+static void pts_init(void)
+{
+	pthread_key_create(&pts_key, pts_destroy);
+}
+
+static struct hip_stream *per_thread_stream(struct hip_device *d)
+{
+	if (!pts_streams) {
+		pthread_once(&pts_once, pts_init);
+		pts_streams = calloc((size_t)hip_device_count(), sizeof(*pts_streams));
+		if (!pts_streams)
+			return NULL;
+		pthread_setspecific(pts_key, pts_streams);
+	}
+	if (!pts_streams[d->ordinal]) {
+		struct hip_stream *s;
+		if (hip_stream_create(d, 0, 0, &s) != 0)
+			return NULL;
+		s->is_per_thread = true;
+		pts_streams[d->ordinal] = s;
+	}
+	return pts_streams[d->ordinal];
+}
+
+struct hip_stream *hip_stream_resolve(hipStream_t h)
+{
+	if (h == NULL || h == hipStreamLegacy) {
+		struct hip_device *d = hip_device_current();
+		return d ? d->null_stream : NULL;
+	}
+	if (h == hipStreamPerThread) {
+		struct hip_device *d = hip_device_current();
+		return d ? per_thread_stream(d) : NULL;
+	}
+	return hip_stream_valid(h) ? (struct hip_stream *)h : NULL;
+}
+
+struct hip_stream *hip_stream_from_api(hipStream_t h, hipError_t *err)
+{
+	struct hip_stream *s = hip_stream_resolve(h);
+	*err = hipSuccess;
+	if (!s) {
+		hipError_t ie = hip_init_error();
+		*err = ie != hipSuccess ? ie : hipErrorInvalidHandle;
+	}
+	return s;
+}
+
+struct hip_device *hip_stream_device(struct hip_stream *s)
+{
+	return s ? s->device : NULL;
+}
+
+/* ---- dependencies ------------------------------------------------------------------------------ */
+
+static bool stream_blocking(const struct hip_stream *s)
+{
+	return !s->is_null && !(s->flags & hipStreamNonBlocking);
+}
+
+struct hip_fence *hip_stream_tail(struct hip_stream *s)
+{
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *f = hip_fence_get(s->tail);
+	pthread_mutex_unlock(&s->tail_lock);
+	return f;
+}
+
+/* Add a fence reference to deps (consumes the reference). A full list is drained on the host. */
+static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blocking)
+{
+	if (!f)
+		return;
+	if (hip_fence_done(f) || f == hip_callback_fence) {
+		hip_fence_put(f);
+		return;
+	}
+	if (deps->n == HIP_STREAM_MAX_DEPS) {
+		hip_fence_wait(f, blocking);
+		hip_fence_put(f);
+		return;
+	}
+	deps->f[deps->n++] = f;
+}
+
+void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	struct hip_device *d = s->device;
+	bool blocking = hip_device_blocking(d);
+
+	deps->n = 0;
+	pthread_mutex_lock(&s->lock);
+
+	if (s->is_null) {
+		pthread_mutex_lock(&d->lock);
+		for (struct hip_stream *t = d->streams; t; t = t->next)
+			if (t != s && stream_blocking(t))
+				deps_add(deps, hip_stream_tail(t), blocking);
+		pthread_mutex_unlock(&d->lock);
+	} else if (stream_blocking(s)) {
+		pthread_mutex_lock(&d->lock);
+		struct hip_stream *null_stream = d->null_stream;
+		if (null_stream)
+			deps_add(deps, hip_stream_tail(null_stream), blocking);
+		pthread_mutex_unlock(&d->lock);
+	}
+	for (int i = 0; i < s->nwaits; i++)
+		deps_add(deps, s->waits[i], blocking);
+	s->nwaits = 0;
+
+	/* The stream's own tail goes last; deps_own() finds it there. */
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *own = hip_fence_get(s->tail);
+	bool own_on_queue = s->tail_on_queue;
+	pthread_mutex_unlock(&s->tail_lock);
+	deps->own_on_queue = own_on_queue;
+	deps->own = NULL;
+	if (own && !hip_fence_done(own) && own != hip_callback_fence)
+		deps->own = own;
+	else
+		hip_fence_put(own);
+}
+
+static void deps_release(struct hip_stream_deps *deps)
+{
+	for (int i = 0; i < deps->n; i++)
+		hip_fence_put(deps->f[i]);
+	deps->n = 0;
+	hip_fence_put(deps->own);
+	deps->own = NULL;
+}
+
+void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
+		    bool on_queue)
+{
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *old = s->tail;
+	s->tail = tail;
+	s->tail_on_queue = on_queue;
+	atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
+	pthread_mutex_unlock(&s->tail_lock);
+	hip_fence_put(old);
+	deps_release(deps);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	deps_release(deps);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int hip_deps_wait(struct hip_stream_deps *deps, bool blocking)
+{
+	for (int i = 0; i < deps->n; i++) {
+		int err = hip_fence_wait(deps->f[i], blocking);
+		if (err)
+			return err;
+	}
+	return hip_fence_wait(deps->own, blocking);
+}
+
+int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	return hip_deps_wait(deps, hip_device_blocking(s->device));
+}
+
+struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
+{
+	*err = 0;
+	if (s->queue)
+		return s->queue;
+	/* HIP priorities: -1 high, 0 normal, 1 low; the queue layer's: 1 high, -1 low. */
+	struct aql_queue *q;
+	*err = aql_queue_create(s->device->gpu, STREAM_QUEUE_PACKETS, -s->priority, &q);
+	if (*err)
+		return NULL;
+	__atomic_store_n(&s->queue, q, __ATOMIC_RELEASE);
+	return q;
+}
+
+uint64_t hip_stream_queue_va(struct hip_stream *s)
+{
+	int err;
+	pthread_mutex_lock(&s->lock);
+	struct aql_queue *q = hip_stream_queue(s, &err);
+	pthread_mutex_unlock(&s->lock);
+	return q ? aql_queue_va(q) : 0;
+}
+
+/* Collect the signals a packet on the stream's queue must wait for. The stream's own tail counts
+ * only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for it. */
+static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct signal **sigs, int *n)
+{
+	if (hip_fence_done(f))
+		return;
+	/* Another GPU's signal need not be mapped to this one (a peer copy's engine fence): the
+	 * host waits for it rather than the CP. */
+	if (f->device != s->device) {
+		hip_fence_wait(f, hip_device_blocking(s->device));
+		return;
+	}
+	sigs[(*n)++] = f->sig;
+}
+
+static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool with_own,
+			struct signal **sigs)
+{
+	int n = 0;
+	for (int i = 0; i < deps->n; i++)
+		dep_signal(s, deps->f[i], sigs, &n);
+	if (deps->own && (with_own || !deps->own_on_queue))
+		dep_signal(s, deps->own, sigs, &n);
+	return n;
+}
+
+int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
+	int n = deps_signals(s, deps, false, sigs);
+	if (n == 0)
+		return 0;
+	return aql_submit_barrier_and(s->queue, sigs, n, NULL, NULL);
+}
+
+int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f)
+{
+	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
+	/* A barrier-AND packet does not order after earlier packets by itself unless its barrier bit
+	 * is set; naming the stream's own tail makes the marker follow it in any case. */
+	int n = deps_signals(s, deps, true, sigs);
+	f->queue = s->queue;
+	return aql_submit_barrier_and(s->queue, sigs, n, f->sig, NULL);
+}
+
+void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->nwaits == HIP_STREAM_MAX_WAITS) {
+		/* Too many pending waits: fold the oldest into a host wait. */
+		hip_fence_wait(s->waits[0], hip_device_blocking(s->device));
+		hip_fence_put(s->waits[0]);
+		memmove(&s->waits[0], &s->waits[1], (HIP_STREAM_MAX_WAITS - 1) * sizeof(s->waits[0]));
+		s->nwaits--;
+	}
+	s->waits[s->nwaits++] = f;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* ---- the contract verbs ------------------------------------------------------------------------ */
+
+int hip_stream_error(struct hip_stream *s)
+{
+	struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
+	return q ? aql_queue_error(q) : 0;
+}
+
+int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
+{
+	struct hip_stream_deps deps;
+	struct hip_fence *f = NULL;
+	int err;
+
+	hip_stream_begin(s, &deps);
+	struct aql_queue *q = hip_stream_queue(s, &err);
+	if (!q)
+		goto fail;
+	err = hip_stream_error(s);
+	if (err)
+		goto fail;
+	err = hip_stream_deps_submit(s, &deps);
+	if (err)
+		goto fail;
+	err = hip_fence_create(s->device, &f);
+	if (err)
+		goto fail;
+	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
+	f->queue = q;
+	err = aql_submit_dispatch(q, d, f->sig, true, NULL);
+	if (err)
+		goto fail_submit;
+	f->timestamped = true;
+	hip_stream_end(s, &deps, f, true);
+	return 0;
+
+fail_submit:
+	hip_fence_put(f);
+fail:
+	hip_stream_abort(s, &deps);
+	return err;
+}
+
+/* Idle fast path: every operation counted in `submitted` is known complete (no lock, no syscall). */
+bool hip_stream_known_idle(struct hip_stream *s)
+{
+	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
+	       atomic_load_explicit(&s->submitted, memory_order_acquire);
+}
+
+static void stream_mark_done(struct hip_stream *s, uint64_t seq)
+{
+	uint64_t cur = atomic_load_explicit(&s->done_seq, memory_order_relaxed);
+	while (cur < seq &&
+	       !atomic_compare_exchange_weak_explicit(&s->done_seq, &cur, seq, memory_order_release,
+						      memory_order_relaxed))
+		;
+}
+
+/* The fast path returns without looking for queue errors: the wait that saw the work complete
+ * already checked, and a fault found then is sticky (hip_gpu_error). */
+int hip_stream_sync(struct hip_stream *s)
+{
+	if (!s)
+		return -EINVAL;
+	if (hip_stream_known_idle(s))
+		return 0;
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *t = hip_fence_get(s->tail);
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	pthread_mutex_unlock(&s->tail_lock);
+	int err = hip_fence_wait(t, hip_device_blocking(s->device));
+	hip_fence_put(t);
+	if (!err)
+		err = hip_stream_error(s);
+	if (err)
+		return err;
+	stream_mark_done(s, seq);
+	return 0;
+}
+
+/* hipStreamQuery: true when the stream has no unfinished work. */
+bool hip_stream_idle(struct hip_stream *s)
+{
+	if (hip_stream_known_idle(s))
+		return true;
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *t = hip_fence_get(s->tail);
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	pthread_mutex_unlock(&s->tail_lock);
+	bool done = hip_fence_done(t);
+	hip_fence_put(t);
+	if (done)
+		stream_mark_done(s, seq);
+	return done;
+}

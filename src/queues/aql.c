@@ -1,0 +1,543 @@
+/* src/queues/aql.c: AQL compute queues built by hand (ROCr amd_aql_queue.cpp, libhsakmt
+ * queues.c), with buffers sized the way kfd_queue.c checks them. */
+#define _GNU_SOURCE
+#include "aql.h"
+#include "queues_internal.h"
+#include "memory/mem.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define PAGE 4096u
+#define MIN_PACKETS 64u       /* 64 x 64 B = one page: the ring BO must be exactly the ring */
+#define MAX_PACKETS (1u << 20)
+#define WAIT_SLICE_NS 100000000ull
+
+struct aql_queue {
+  struct kfd_gpu *gpu;
+  struct amd_queue *amd;          /* page-aligned, alone in a one-page BO (kfd_queue.c checks
+                                   * the rptr/wptr BOs are exactly PAGE_SIZE) */
+  struct amd_signal *doorbell_signal; /* same page, after amd_queue_t */
+  uint8_t *ring;
+  uint32_t packets, mask;
+  uint8_t *kernargs;              /* AQL_KERNARG_SLOT_SIZE bytes per packet slot */
+  void *eop;
+  void *cwsr;
+  volatile uint64_t *doorbell;
+  uint32_t queue_id;
+  struct signal *inactive;        /* amd_queue_t.queue_inactive_signal: error payload */
+  pthread_mutex_t idle_lock;      /* protects idle_signal */
+  struct signal *idle_signal;     /* (idle_lock) */
+  pthread_mutex_t scratch_lock;   /* serialises scratch growth */
+  _Atomic uint32_t scratch_per_lane; /* bytes per work-item the current scratch covers */
+  void *scratch[8];               /* every scratch allocation (scratch_lock); freed at destroy:
+                                   * a packet in flight may still use an older one */
+  unsigned n_scratch;             /* (scratch_lock) */
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+static uint32_t round_packets(uint32_t n)
+{
+  uint32_t p = MIN_PACKETS;
+  if (n > MAX_PACKETS)
+    n = MAX_PACKETS;
+  while (p < n)
+    p <<= 1;
+  return p;
+}
+
+/* libhsakmt's map of HSA priorities -3..3 to KFD 0..15 (queues.c priority_map). */
+static uint32_t kfd_priority(int priority)
+{
+  static const uint32_t map[] = {0, 3, 5, 7, 9, 11, 15};
+  if (priority < -3)
+    priority = -3;
+  if (priority > 3)
+    priority = 3;
+  return map[priority + 3];
+}
+
+static void fill_amd_queue(struct aql_queue *q)
+{
+  const struct kfd_node *n = q->gpu->node;
+  struct amd_queue *a = q->amd;
+
+  memset(a, 0, sizeof(*a));
+  a->type = HSA_QUEUE_TYPE_MULTI;
+  a->features = HSA_QUEUE_FEATURE_KERNEL_DISPATCH | HSA_QUEUE_FEATURE_AGENT_DISPATCH;
+  a->base_address = (uint64_t)(uintptr_t)q->ring;
+  a->doorbell_signal = (uint64_t)(uintptr_t)q->doorbell_signal;
+  a->size = q->packets;
+  a->group_segment_aperture_base_hi = (uint32_t)(q->gpu->lds_base >> 32);
+  a->private_segment_aperture_base_hi = (uint32_t)(q->gpu->scratch_base >> 32);
+  /* As ROCr sets them from the node properties. */
+  a->max_cu_id = n->cu_count ? n->cu_count - 1 : 0;
+  uint32_t waves_per_cu = n->max_waves_per_simd * n->simd_per_cu;
+  a->max_wave_id = waves_per_cu ? waves_per_cu - 1 : 0;
+  a->read_dispatch_id_field_base_byte_offset = (uint32_t)offsetof(struct amd_queue, read_dispatch_id);
+  a->queue_properties = AMD_QUEUE_PROPERTIES_IS_PTR64;
+  a->queue_inactive_signal = signal_gpu_va(q->inactive);
+  memset(q->doorbell_signal, 0, sizeof(*q->doorbell_signal));
+  q->doorbell_signal->kind = AMD_SIGNAL_KIND_DOORBELL;
+  q->doorbell_signal->queue_ptr = (uint64_t)(uintptr_t)a;
+}
+
+static void init_ring(struct aql_queue *q)
+{
+  /* Every slot starts INVALID: the CP stops at the first packet whose header is not yet valid. */
+  for (uint32_t i = 0; i < q->packets; i++) {
+    struct aql_dispatch_packet *p = (struct aql_dispatch_packet *)(q->ring + (size_t)i * AQL_PACKET_SIZE);
+    memset(p, 0, sizeof(*p));
+    p->header = AQL_TYPE_INVALID;
+  }
+}
+
+/* The CWSR area: one save area of ctx_save_restore_size per XCC, then the debugger area of
+ * every XCC; the kernel checks the BO is exactly ALIGN((size + debug) * num_xcc, PAGE) and that
+ * size >= the node's ctl_stack + wave data (kfd_queue.c kfd_queue_acquire_buffers; the MQD of
+ * XCC i points at base + i * size, kfd_mqd_manager_v9.c). Each save area starts with
+ * libhsakmt's header, which routes queue errors to queue_inactive_signal. */
+static int alloc_cwsr(struct aql_queue *q, struct kfd_ioctl_create_queue_args *args)
+{
+  const struct kfd_node *n = q->gpu->node;
+  uint32_t xcc = n->num_xcc ? n->num_xcc : 1;
+  uint32_t size = n->cwsr_size;
+  uint64_t total = ((uint64_t)(size + n->debugger_bytes) * xcc + PAGE - 1) & ~(uint64_t)(PAGE - 1);
+  int err;
+
+  if (!n->ctl_stack_size)
+    return 0; /* pre-gfx8: no CWSR */
+  err = mem_alloc(q->gpu, total, MEM_DEVICE, MEM_FLAG_NO_SUBALLOC, &q->cwsr);
+  if (err)
+    return err;
+  for (uint32_t i = 0; i < xcc; i++) {
+    struct cwsr_header *h = (struct cwsr_header *)((char *)q->cwsr + (size_t)i * size);
+    memset(h, 0, sizeof(*h));
+    h->error_event_id = signal_event_id(q->inactive);
+    h->error_reason = signal_gpu_va(q->inactive) + offsetof(struct amd_signal, value);
+    h->debug_offset = (xcc - i) * size;
+    h->debug_size = n->debugger_bytes * xcc;
+  }
+  args->ctx_save_restore_address = (uint64_t)(uintptr_t)q->cwsr;
+  args->ctx_save_restore_size = size;
+  args->ctl_stack_size = n->ctl_stack_size;
+  return 0;
+}
+
+static int alloc_buffers(struct aql_queue *q, struct kfd_ioctl_create_queue_args *args)
+{
+  const unsigned host = MEM_FLAG_COHERENT | MEM_FLAG_NO_SUBALLOC;
+  void *page;
+  int err;
+
+  err = mem_alloc(q->gpu, PAGE, MEM_HOST_PINNED, host, &page);
+  if (err)
+    return err;
+  q->amd = page;
+  q->doorbell_signal = (struct amd_signal *)((char *)page + sizeof(struct amd_queue));
+  err = mem_alloc(q->gpu, (size_t)q->packets * AQL_PACKET_SIZE, MEM_HOST_PINNED, host, (void **)&q->ring);
+  if (err)
+    return err;
+  err = mem_alloc(q->gpu, (size_t)q->packets * AQL_KERNARG_SLOT_SIZE, MEM_HOST_PINNED, host,
+                  (void **)&q->kernargs);
+  if (err)
+    return err;
+  /* gfx8+ queues need a 4 KiB EOP buffer; the kernel checks the size equals the node's
+   * eop_buffer_size and that the BO is exactly that big (kfd_queue.c). */
+  if (q->gpu->node->gfx_target_version >= 80000) {
+    err = mem_alloc(q->gpu, PAGE, MEM_DEVICE, MEM_FLAG_NO_SUBALLOC, &q->eop);
+    if (err)
+      return err;
+    args->eop_buffer_address = (uint64_t)(uintptr_t)q->eop;
+    args->eop_buffer_size = PAGE;
+  }
+  return alloc_cwsr(q, args);
+}
+
+static void free_buffers(struct aql_queue *q)
+{
+  for (unsigned i = 0; i < q->n_scratch; i++)
+    mem_free(q->scratch[i]);
+  mem_free(q->cwsr);
+  mem_free(q->eop);
+  mem_free(q->kernargs);
+  mem_free(q->ring);
+  mem_free(q->amd);
+  signal_destroy(q->inactive);
+  signal_destroy(q->idle_signal);
+}
+
+int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct aql_queue **out)
+{
+  struct kfd_ioctl_create_queue_args args = {0};
+  struct aql_queue *q;
+  int err;
+
+  if (!gpu || !out)
+    return -EINVAL;
+  *out = NULL;
+  q = calloc(1, sizeof(*q));
+  if (!q)
+    return -ENOMEM;
+  q->gpu = gpu;
+  q->packets = round_packets(packets);
+  q->mask = q->packets - 1;
+  pthread_mutex_init(&q->idle_lock, NULL);
+  pthread_mutex_init(&q->scratch_lock, NULL);
+  event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
+  err = signal_create(gpu, 0, true, &q->inactive);
+  if (!err)
+    err = event_page_map(gpu);
+  if (err)
+    goto fail;
+  err = alloc_buffers(q, &args);
+  if (err)
+    goto fail;
+  init_ring(q);
+  fill_amd_queue(q);
+  args.ring_base_address = (uint64_t)(uintptr_t)q->ring;
+  args.ring_size = q->packets * AQL_PACKET_SIZE;
+  args.write_pointer_address = (uint64_t)(uintptr_t)&q->amd->write_dispatch_id;
+  args.read_pointer_address = (uint64_t)(uintptr_t)&q->amd->read_dispatch_id;
+  args.queue_type = KFD_IOC_QUEUE_TYPE_COMPUTE_AQL;
+  args.queue_percentage = KFD_MAX_QUEUE_PERCENTAGE;
+  args.queue_priority = kfd_priority(priority);
+  err = kfd_create_queue(gpu, &args);
+  if (err)
+    goto fail;
+  q->queue_id = args.queue_id;
+  err = kfd_gpu_doorbell(gpu, args.doorbell_offset, &q->doorbell);
+  if (err)
+    goto fail_destroy;
+  q->amd->id = args.queue_id;
+  q->doorbell_signal->hardware_doorbell_ptr = (uint64_t)(uintptr_t)q->doorbell;
+  *out = q;
+  return 0;
+
+fail_destroy:
+  kfd_destroy_queue(q->queue_id);
+fail:
+  free_buffers(q);
+  free(q);
+  return err;
+}
+
+/* Queue error bits the CP stores in queue_inactive_signal, as ROCr decodes them
+ * (amd_aql_queue.cpp): 0x1 insufficient scratch, 0x2 invalid dimensions, 0x4 invalid group
+ * memory, 0x8 invalid code, 0x20 invalid packet, 0x40 group too large, 0x100 invalid vendor
+ * packet, 0x20000000 memory violation, 0x40000000 illegal instruction, 0x80000000 debug trap. */
+#define QERR_MEMORY_VIOLATION 0x20000000ll
+
+int aql_queue_error(const struct aql_queue *q)
+{
+  int64_t code;
+
+  if (!q)
+    return -EINVAL;
+  code = signal_load(q->inactive);
+  if (code != 0)
+    return (code & QERR_MEMORY_VIOLATION) || event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
+  if (event_memory_fault_on(q->gpu->gpu_id))
+    return -EFAULT;
+  return 0;
+}
+
+/* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
+ * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
+static int claim_slot(struct aql_queue *q, uint64_t *id_out)
+{
+  uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
+  unsigned spins = 0;
+
+  while (id - __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >= q->packets) {
+    if (++spins % 4096 == 0) {
+      int err = aql_queue_error(q);
+      if (err)
+        return err;
+    }
+    cpu_relax();
+  }
+  *id_out = id;
+  return 0;
+}
+
+static uint16_t make_header(uint8_t type, bool barrier)
+{
+  /* System-scope acquire and release: kernels see host writes made before the launch, and
+   * the host sees the kernel's writes once the completion signal changes. */
+  return (uint16_t)(type | (barrier ? 1u << AQL_HEADER_BARRIER_SHIFT : 0u) |
+                    (AQL_FENCE_SCOPE_SYSTEM << AQL_HEADER_ACQUIRE_SHIFT) |
+                    (AQL_FENCE_SCOPE_SYSTEM << AQL_HEADER_RELEASE_SHIFT));
+}
+
+/* Publish a packet whose body is written: the release store of header+setup (one 32-bit store)
+ * makes the body visible to the CP before the packet turns valid; then the doorbell, written
+ * after the header so the CP never wakes to an invalid slot. The doorbell carries the packet
+ * index (ROCr writes the write index of the packet it published). */
+static void publish(struct aql_queue *q, void *pkt, uint16_t header, uint16_t setup, uint64_t id)
+{
+  __atomic_store_n((uint32_t *)pkt, (uint32_t)header | ((uint32_t)setup << 16), __ATOMIC_RELEASE);
+  __atomic_store_n(q->doorbell, id, __ATOMIC_RELEASE);
+}
+
+static int check_dispatch(const struct aql_dispatch *d)
+{
+  if (!d || d->dims < 1 || d->dims > 3 || !d->kernel_object)
+    return -EINVAL;
+  for (int i = 0; i < 3; i++) {
+    bool used = i < d->dims;
+    if (used && (!d->grid[i] || !d->block[i]))
+      return -EINVAL;
+    if (!used && (d->grid[i] > 1 || d->block[i] > 1))
+      return -EINVAL;
+  }
+  if (d->kernarg_size > AQL_KERNARG_SLOT_SIZE)
+    return -E2BIG;
+  if (d->kernarg_size && !d->kernarg)
+    return -EINVAL;
+  if (d->kernarg_align > 64 || (d->kernarg_align & (d->kernarg_align - 1)))
+    return -EINVAL;
+  return 0;
+}
+
+/* Scratch (private segment) backing as ROCr's AqlQueue sets it up on gfx9: one buffer holding
+ * `waves` wave slots of `wave_kib` KiB, described to the CP by compute_tmpring_size (WAVES in
+ * bits 0-11, WAVESIZE in KiB in bits 12-24) and by a buffer resource (V#) with swizzling by
+ * lane (ADD_TID_ENABLE, INDEX_STRIDE 64) (amd_aql_queue.cpp InitScratchSRD). It only grows;
+ * growing waits for the queue to drain so no dispatch sees half-updated fields. */
+static int ensure_scratch(struct aql_queue *q, uint32_t private_segment_size)
+{
+  const struct kfd_node *n = q->gpu->node;
+  uint32_t per_lane = (private_segment_size + 15u) & ~15u;
+  uint32_t wave_kib, waves;
+  uint64_t size, base;
+  void *mem = NULL;
+  int err = 0;
+
+  if (per_lane <= atomic_load_explicit(&q->scratch_per_lane, memory_order_acquire))
+    return 0;
+  wave_kib = (per_lane * 64u + 1023u) / 1024u;
+  if (wave_kib >= (1u << 13))
+    return -E2BIG;
+  waves = n->cu_count * (n->max_slots_scratch_cu ? n->max_slots_scratch_cu : 32u);
+  if (waves > 4095u)
+    waves = 4095u;
+  size = (uint64_t)waves * wave_kib * 1024u;
+  pthread_mutex_lock(&q->scratch_lock);
+  if (per_lane <= atomic_load_explicit(&q->scratch_per_lane, memory_order_relaxed))
+    goto out;
+  if (q->n_scratch == sizeof(q->scratch) / sizeof(q->scratch[0])) {
+    err = -ENOSPC;
+    goto out;
+  }
+  err = mem_alloc(q->gpu, size, MEM_DEVICE, MEM_FLAG_NO_SUBALLOC, &mem);
+  if (err)
+    goto out;
+  q->scratch[q->n_scratch++] = mem;
+  if (!aql_queue_idle(q))
+    err = aql_queue_wait_idle(q, true);
+  if (err)
+    goto out;
+  base = (uint64_t)(uintptr_t)mem;
+  q->amd->scratch_backing_memory_location = base;
+  q->amd->scratch_backing_memory_byte_size = size;
+  q->amd->scratch_wave64_lane_byte_size = per_lane;
+  q->amd->compute_tmpring_size = waves | (wave_kib << 12);
+  q->amd->scratch_resource_descriptor[0] = (uint32_t)base;
+  /* BASE_ADDRESS_HI [15:0], SWIZZLE_ENABLE [31] */
+  q->amd->scratch_resource_descriptor[1] = (uint32_t)(base >> 32) | (1u << 31);
+  q->amd->scratch_resource_descriptor[2] = (uint32_t)(size > UINT32_MAX ? UINT32_MAX : size);
+  /* DST_SEL_XYZW = X,Y,Z,W (4,5,6,7), NUM_FORMAT UINT (4), DATA_FORMAT 32 (4),
+   * INDEX_STRIDE 64 (3 << 21), ADD_TID_ENABLE (1 << 23) */
+  q->amd->scratch_resource_descriptor[3] = 4u | (5u << 3) | (6u << 6) | (7u << 9) | (4u << 12) |
+                                           (4u << 15) | (3u << 21) | (1u << 23);
+  atomic_store_explicit(&q->scratch_per_lane, wave_kib * 1024u / 64u, memory_order_release);
+out:
+  pthread_mutex_unlock(&q->scratch_lock);
+  return err;
+}
+
+int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
+                        bool barrier, uint64_t *packet_id)
+{
+  struct aql_dispatch_packet *pkt;
+  uint8_t *kernarg;
+  uint64_t id;
+  int err;
+
+  if (!q)
+    return -EINVAL;
+  err = check_dispatch(d);
+  if (!err && d->private_segment_size)
+    err = ensure_scratch(q, d->private_segment_size);
+  if (err)
+    return err;
+  err = claim_slot(q, &id);
+  if (err)
+    return err;
+  /* The slot's kernarg block is free exactly when its packet slot is: both are reused only
+   * after the CP has moved read_dispatch_id past this packet's previous occupant. Slots are
+   * 4 KiB aligned, which satisfies any kernarg_align <= 64. */
+  kernarg = q->kernargs + (size_t)(id & q->mask) * AQL_KERNARG_SLOT_SIZE;
+  if (d->kernarg_size)
+    memcpy(kernarg, d->kernarg, d->kernarg_size);
+  pkt = (struct aql_dispatch_packet *)(q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE);
+  pkt->workgroup_size[0] = d->block[0];
+  pkt->workgroup_size[1] = d->dims > 1 ? d->block[1] : 1;
+  pkt->workgroup_size[2] = d->dims > 2 ? d->block[2] : 1;
+  pkt->reserved0 = 0;
+  pkt->grid_size[0] = d->grid[0];
+  pkt->grid_size[1] = d->dims > 1 ? d->grid[1] : 1;
+  pkt->grid_size[2] = d->dims > 2 ? d->grid[2] : 1;
+  pkt->private_segment_size = d->private_segment_size;
+  pkt->group_segment_size = d->group_segment_size;
+  pkt->kernel_object = d->kernel_object;
+  pkt->kernarg_address = (uint64_t)(uintptr_t)kernarg;
+  pkt->reserved2 = 0;
+  pkt->completion_signal = completion ? signal_gpu_va(completion) : 0;
+  publish(q, pkt, make_header(AQL_TYPE_KERNEL_DISPATCH, barrier),
+          (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), id);
+  if (packet_id)
+    *packet_id = id;
+  return 0;
+}
+
+static int submit_barrier(struct aql_queue *q, const uint64_t deps[5], struct signal *completion,
+                          uint64_t *id_out)
+{
+  struct aql_barrier_packet *pkt;
+  uint64_t id;
+  int err = claim_slot(q, &id);
+
+  if (err)
+    return err;
+  pkt = (struct aql_barrier_packet *)(q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE);
+  pkt->reserved0 = 0;
+  pkt->reserved1 = 0;
+  for (int i = 0; i < 5; i++)
+    pkt->dep_signal[i] = deps[i];
+  pkt->reserved2 = 0;
+  pkt->completion_signal = completion ? signal_gpu_va(completion) : 0;
+  publish(q, pkt, make_header(AQL_TYPE_BARRIER_AND, true), 0, id);
+  *id_out = id;
+  return 0;
+}
+
+int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int ndeps,
+                           struct signal *completion, uint64_t *packet_id)
+{
+  uint64_t batch[5], id = 0;
+  int i = 0, err;
+
+  if (!q || ndeps < 0 || (ndeps && !deps))
+    return -EINVAL;
+  /* Five dependencies per packet; the barrier bit orders a chain of packets, and only the
+   * last carries the completion signal. */
+  do {
+    int n = 0;
+    memset(batch, 0, sizeof(batch));
+    for (; i < ndeps && n < 5; i++)
+      if (deps[i])
+        batch[n++] = signal_gpu_va(deps[i]);
+    bool last = i >= ndeps;
+    err = submit_barrier(q, batch, last ? completion : NULL, &id);
+    if (err)
+      return err;
+  } while (i < ndeps);
+  if (packet_id)
+    *packet_id = id;
+  return 0;
+}
+
+bool aql_queue_idle(const struct aql_queue *q)
+{
+  return __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >=
+         __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
+}
+
+int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
+{
+  uint64_t id;
+  int err = 0;
+
+  if (!q)
+    return -EINVAL;
+  /* Cheap check first (no syscall); the memory-fault event is polled only while waiting. */
+  if (signal_load(q->inactive) != 0)
+    return aql_queue_error(q);
+  pthread_mutex_lock(&q->idle_lock);
+  if (!q->idle_signal)
+    err = signal_create(q->gpu, 1, true, &q->idle_signal);
+  else
+    signal_store(q->idle_signal, 1);
+  if (!err)
+    err = aql_submit_barrier_and(q, NULL, 0, q->idle_signal, &id);
+  while (!err) {
+    err = signal_wait_lt(q->idle_signal, 1, WAIT_SLICE_NS, blocking);
+    if (err != -ETIMEDOUT)
+      break;
+    /* A faulted queue never completes the barrier: report the fault instead of hanging. */
+    err = aql_queue_error(q);
+  }
+  /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
+   * wait for that too, so aql_queue_idle() agrees once this returns. */
+  for (unsigned spins = 0; !err && __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) <= id;) {
+    cpu_relax();
+    if (++spins % 1024 == 0) {
+      sched_yield();
+      err = aql_queue_error(q);
+    }
+  }
+  pthread_mutex_unlock(&q->idle_lock);
+  return err;
+}
+
+int aql_queue_destroy(struct aql_queue *q)
+{
+  int err;
+
+  if (!q)
+    return 0;
+  /* Drain, but never wait forever on a CP that stopped (10 s without the queue going idle). */
+  for (int i = 0; i < 100 && !aql_queue_error(q) && !aql_queue_idle(q); i++)
+    usleep(100000);
+  /* The queue goes first: the kernel holds references on its buffers until then. */
+  err = kfd_destroy_queue(q->queue_id);
+  free_buffers(q);
+  pthread_mutex_destroy(&q->idle_lock);
+  free(q);
+  return err;
+}
+
+uint64_t aql_queue_va(const struct aql_queue *q)
+{
+  return q ? (uint64_t)(uintptr_t)q->amd : 0;
+}
+
+uint32_t aql_queue_id(const struct aql_queue *q)
+{
+  return q ? q->queue_id : 0;
+}
+
+int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nbits)
+{
+  uint32_t words = (nbits + 31u) / 32u;
+  uint32_t buf[64] = {0};
+
+  if (!q || !mask || !nbits || words > 64)
+    return -EINVAL;
+  memcpy(buf, mask, (size_t)((nbits + 7u) / 8u));
+  if (nbits % 32)
+    buf[words - 1] &= (1u << (nbits % 32)) - 1u;
+  return kfd_set_cu_mask(q->queue_id, buf, words * 32u);
+}

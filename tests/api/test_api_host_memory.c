@@ -1,0 +1,103 @@
+/* Pinned and registered host memory: hipHostMalloc flags, hipHostFree, hipHostRegister. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <hip/hip_runtime_api.h>
+
+Test(host_memory, malloc_every_flag)
+{
+	const unsigned flags[] = {
+		hipHostMallocDefault, hipHostMallocPortable, hipHostMallocMapped,
+		hipHostMallocWriteCombined, hipHostMallocNumaUser, hipHostMallocCoherent,
+		hipHostMallocNonCoherent, hipHostMallocPortable | hipHostMallocMapped,
+	};
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		unsigned char *p = NULL;
+		cr_assert_eq(hipHostMalloc((void **)&p, 8192, flags[i]), hipSuccess, "flags %#x", flags[i]);
+		cr_assert_not_null(p);
+		memset(p, (int)i + 1, 8192);               /* the CPU can use it directly */
+		void *dev = NULL;
+		cr_assert_eq(hipHostGetDevicePointer(&dev, p, 0), hipSuccess);
+		cr_assert_not_null(dev);
+		unsigned char back[64];
+		cr_assert_eq(hipMemcpy(back, dev, sizeof(back), hipMemcpyDeviceToHost), hipSuccess);
+		cr_assert_eq(back[63], (unsigned char)(i + 1));
+		unsigned got = 0;
+		cr_assert_eq(hipHostGetFlags(&got, p), hipSuccess);
+		cr_assert(got & hipHostMallocMapped);
+		if (flags[i] & hipHostMallocWriteCombined)
+			cr_assert(got & hipHostMallocWriteCombined);
+		cr_assert_eq(hipHostFree(p), hipSuccess);
+	}
+}
+
+Test(host_memory, malloc_bad_input)
+{
+	void *p = (void *)0x1;
+	cr_assert_eq(hipHostMalloc(&p, 4096, hipHostMallocCoherent | hipHostMallocNonCoherent),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipHostMalloc(&p, 4096, 0x100), hipErrorInvalidValue);
+	cr_assert_eq(hipHostMalloc(NULL, 4096, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipHostMalloc(&p, 0, 0), hipSuccess);
+	cr_assert_null(p);
+	cr_assert_eq(hipHostAlloc(&p, 64, 0), hipSuccess);
+	cr_assert_eq(hipHostFree(p), hipSuccess);
+}
+
+Test(host_memory, free_checks_kind)
+{
+	void *d = NULL, *h = NULL;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	cr_assert_eq(hipHostFree(d), hipErrorInvalidValue, "device memory through hipHostFree");
+	cr_assert_eq(hipHostMalloc(&h, 4096, 0), hipSuccess);
+	cr_assert_eq(hipHostFree((char *)h + 8), hipErrorInvalidValue);
+	int local;
+	cr_assert_eq(hipHostFree(&local), hipErrorInvalidValue);
+	cr_assert_eq(hipHostFree(NULL), hipSuccess);
+	cr_assert_eq(hipHostFree(h), hipSuccess);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
+
+Test(host_memory, register_unregister)
+{
+	size_t size = 1 << 20;
+	unsigned char *buf = aligned_alloc(4096, size);
+	for (size_t i = 0; i < size; i++)
+		buf[i] = (unsigned char)(i ^ (i >> 8));
+	cr_assert_eq(hipHostRegister(buf, size, hipHostRegisterDefault), hipSuccess);
+	cr_assert_eq(hipHostRegister(buf, size, hipHostRegisterDefault),
+		     hipErrorHostMemoryAlreadyRegistered);
+	void *dev = NULL;
+	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipSuccess);
+	cr_assert_not_null(dev);
+
+	/* A copy through the device view reads the user's bytes. */
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, size), hipSuccess);
+	cr_assert_eq(hipMemcpy(d, buf, size, hipMemcpyHostToDevice), hipSuccess);
+	unsigned char *back = malloc(size);
+	cr_assert_eq(hipMemcpy(back, d, size, hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_arr_eq(back, buf, size);
+
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	cr_assert_eq(hipHostUnregister(buf), hipErrorHostMemoryNotRegistered);
+	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipHostRegister(NULL, size, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipHostRegister(buf, 0, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipHostRegister(buf, size, 0x80000), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(d), hipSuccess);
+	free(back);
+	free(buf);
+}
+
+Test(host_memory, get_device_pointer_bad_input)
+{
+	void *dev;
+	int x;
+	cr_assert_eq(hipHostGetDevicePointer(&dev, &x, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipHostGetDevicePointer(NULL, &x, 0), hipErrorInvalidValue);
+	unsigned f;
+	cr_assert_eq(hipHostGetFlags(&f, &x), hipErrorInvalidValue);
+}

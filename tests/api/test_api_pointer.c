@@ -1,0 +1,112 @@
+/* hipPointerGetAttributes / hipPointerGetAttribute for every kind of memory. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <hip/hip_runtime_api.h>
+
+Test(pointer, device_memory)
+{
+	void *p = NULL;
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipMalloc(&p, 8192), hipSuccess);
+	cr_assert_eq(hipPointerGetAttributes(&a, (char *)p + 100), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeDevice);
+	cr_assert_eq(a.device, 0);
+	cr_assert_eq(a.devicePointer, (char *)p + 100);
+	cr_assert_null(a.hostPointer);
+	cr_assert_eq(a.isManaged, 0);
+
+	unsigned type = 99;
+	cr_assert_eq(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, p), hipSuccess);
+	cr_assert_eq(type, (unsigned)hipMemoryTypeDevice);
+	void *start = NULL;
+	size_t size = 0;
+	cr_assert_eq(hipPointerGetAttribute(&start, HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+					    (char *)p + 4000), hipSuccess);
+	cr_assert_eq(start, p);
+	cr_assert_eq(hipPointerGetAttribute(&size, HIP_POINTER_ATTRIBUTE_RANGE_SIZE, p), hipSuccess);
+	cr_assert_eq(size, 8192u);
+	int ordinal = -1;
+	cr_assert_eq(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, p),
+		     hipSuccess);
+	cr_assert_eq(ordinal, 0);
+	uint64_t id1 = 0, id2 = 0;
+	void *q = NULL;
+	cr_assert_eq(hipMalloc(&q, 64), hipSuccess);
+	cr_assert_eq(hipPointerGetAttribute(&id1, HIP_POINTER_ATTRIBUTE_BUFFER_ID, p), hipSuccess);
+	cr_assert_eq(hipPointerGetAttribute(&id2, HIP_POINTER_ATTRIBUTE_BUFFER_ID, q), hipSuccess);
+	cr_assert_neq(id1, id2);
+	cr_assert_eq(hipFree(q), hipSuccess);
+	cr_assert_eq(hipFree(p), hipSuccess);
+}
+
+Test(pointer, pinned_host_memory)
+{
+	void *h = NULL;
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipHostMalloc(&h, 4096, hipHostMallocMapped), hipSuccess);
+	cr_assert_eq(hipPointerGetAttributes(&a, h), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeHost);
+	cr_assert_eq(a.hostPointer, h);
+	cr_assert_not_null(a.devicePointer);
+	cr_assert(a.allocationFlags & hipHostMallocMapped);
+	cr_assert_eq(hipHostFree(h), hipSuccess);
+}
+
+Test(pointer, registered_memory)
+{
+	char *buf = aligned_alloc(4096, 65536);
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipHostRegister(buf, 65536, 0), hipSuccess);
+	cr_assert_eq(hipPointerGetAttributes(&a, buf + 10), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeHost);
+	cr_assert_eq(a.hostPointer, buf + 10);
+	void *dev = NULL;
+	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipSuccess);
+	cr_assert_eq(a.devicePointer, (char *)dev + 10);
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	free(buf);
+}
+
+Test(pointer, unregistered_memory)
+{
+	int local = 0;
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipPointerGetAttributes(&a, &local), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeUnregistered);
+	cr_assert_null(a.devicePointer);
+	unsigned type = 99;
+	cr_assert_eq(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, &local),
+		     hipSuccess);
+	cr_assert_eq(type, (unsigned)hipMemoryTypeUnregistered);
+	void *start;
+	cr_assert_eq(hipPointerGetAttribute(&start, HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR, &local),
+		     hipErrorInvalidValue);
+}
+
+Test(pointer, bad_input)
+{
+	hipPointerAttribute_t a;
+	int x = 0;
+	cr_assert_eq(hipPointerGetAttributes(NULL, &x), hipErrorInvalidValue);
+	cr_assert_eq(hipPointerGetAttributes(&a, NULL), hipErrorInvalidValue);
+	cr_assert_eq(hipPointerGetAttribute(NULL, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, &x),
+		     hipErrorInvalidValue);
+	void *p = NULL;
+	cr_assert_eq(hipMalloc(&p, 64), hipSuccess);
+	cr_assert_eq(hipPointerGetAttribute(&x, (hipPointer_attribute)999, p), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(p), hipSuccess);
+}
+
+Test(pointer, managed_memory)
+{
+	void *m = NULL;
+	if (hipMallocManaged(&m, 4096, hipMemAttachGlobal) != hipSuccess)
+		return; /* managed memory unsupported here: covered by test_api_memory */
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipPointerGetAttributes(&a, m), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeManaged);
+	cr_assert_eq(a.isManaged, 1);
+	cr_assert_eq(hipFree(m), hipSuccess);
+}

@@ -1,0 +1,62 @@
+# Proves hipkfd's HIP programs read no header of AMD's installed HIP (/usr/include/hip): a
+# header we lacked would silently come from there, since clang searches /usr/include.
+#   -DCOMPILER=... -DFLAGS=<flags joined by |> -DARCH=<gfx> -DSRC=<file> -DOUR_INCLUDE=<dir>
+# Two traces are taken, for the host and the device pass: `-H` (every #include of the source)
+# and the line markers of `-E` (which also cover the headers clang's -include'd HIP wrapper
+# pulls in, such as hip/hip_version.h; -H does not list those).
+# Asserts: no traced path lies under /usr/include/hip or /opt/rocm, and hip_runtime.h,
+# hip_runtime_api.h and hip_version.h are traced from our include directory.
+string(REPLACE "|" ";" flags "${FLAGS}")
+set(paths)
+foreach(pass --cuda-host-only --cuda-device-only)
+  execute_process(COMMAND ${COMPILER} ${flags} --offload-arch=${ARCH} ${pass} -H -fsyntax-only ${SRC}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE trace)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "compile (${pass} -H) failed (${rc}):\n${out}${trace}")
+  endif()
+  string(REGEX MATCHALL "(^|\n)\\.+ [^\n]+" hits "${trace}")
+  foreach(hit ${hits})
+    string(REGEX REPLACE "^\n?\\.+ " "" path "${hit}")
+    list(APPEND paths "${path}")
+  endforeach()
+  execute_process(COMMAND ${COMPILER} ${flags} --offload-arch=${ARCH} ${pass} -E ${SRC}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE pre ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "preprocess (${pass}) failed (${rc}):\n${err}")
+  endif()
+  string(REGEX MATCHALL "\n# [0-9]+ \"[^\"]+\"" markers "${pre}")
+  foreach(m ${markers})
+    string(REGEX REPLACE "^\n# [0-9]+ \"([^\"]+)\"" "\\1" path "${m}")
+    list(APPEND paths "${path}")
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES paths)
+
+set(amd)
+foreach(path ${paths})
+  if(path MATCHES "^/usr/include/hip/" OR path MATCHES "^/opt/rocm")
+    list(APPEND amd "${path}")
+  endif()
+endforeach()
+if(amd)
+  string(REPLACE ";" "\n  " amd "${amd}")
+  message(FATAL_ERROR "AMD HIP headers were read:\n  ${amd}")
+endif()
+
+file(REAL_PATH "${OUR_INCLUDE}" our)
+foreach(required hip_runtime.h hip_runtime_api.h hip_version.h)
+  set(found FALSE)
+  foreach(path ${paths})
+    if(EXISTS "${path}")
+      file(REAL_PATH "${path}" real)
+      if(real STREQUAL "${our}/hip/${required}")
+        set(found TRUE)
+      endif()
+    endif()
+  endforeach()
+  if(NOT found)
+    message(FATAL_ERROR "hip/${required} was not read from ${our}")
+  endif()
+endforeach()
+list(LENGTH paths n)
+message(STATUS "ok: ${n} headers traced, none from AMD's HIP")
