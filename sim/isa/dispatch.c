@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <unistd.h>
 
 /* Kernel descriptor (AMDGPUUsage "Kernel Descriptor", code object v3+): byte offsets. */
@@ -197,7 +198,8 @@ static int execute(struct isa_wave *w, const struct isa_inst *in)
 /* Run one wave until it ends, blocks, or `budget` instructions have run. */
 static void run_wave(struct isa_wave *w, unsigned budget)
 {
-  while (w->state == WAVE_RUN && budget--) {
+  w->yield = false;
+  while (w->state == WAVE_RUN && budget-- && !w->yield) {
     const struct isa_inst *in = fetch_decode(w);
     if (!in)
       return;
@@ -347,6 +349,8 @@ static void run_wg(struct isa_worker *k)
         continue;
       ran = true;
       run_wave(w, 1u << 16);
+      if (w->yield && g->live == 1)
+        sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;

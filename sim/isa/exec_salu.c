@@ -138,6 +138,9 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_WAKEUP:
     return 0;  /* in-order execution: counters and hints have nothing to wait for */
   case OP_S_SLEEP:
+    /* a wave sleeps while it polls memory another wave or the host must change (hostcall,
+     * spin locks): give up the host thread's time slice instead of spinning through it */
+    w->yield = true;
     return 0;
   case OP_S_ENDPGM: case OP_S_ENDPGM_SAVED:
     w->state = WAVE_DONE;

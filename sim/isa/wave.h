@@ -50,6 +50,7 @@ struct isa_wave {
   uint32_t trapsts;
   uint32_t gpr_idx;           /* bit 31: VGPR indexing on (s_set_gpr_idx_on); index and mode live in M0 */
   enum wave_state state;
+  bool yield;                 /* s_sleep: end this time slice so other waves (and the host) run */
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
   uint8_t *priv;              /* private memory, priv_bytes per lane */
