@@ -2,6 +2,7 @@
 // and run on our libamdhip64 through LD_LIBRARY_PATH. Exits 0 only if every check passes.
 #include <hip/hip_runtime.h>
 #include <cstdio>
+#include <dlfcn.h>
 
 struct Mixed {
   int a;
@@ -46,6 +47,10 @@ __global__ void reverse(int *out)
 
 int main()
 {
+  // Which libamdhip64 this process runs on: the test fails if it is AMD's.
+  Dl_info info;
+  if (dladdr((void *)&hipDeviceSynchronize, &info) && info.dli_fname)
+    printf("runtime: %s\n", info.dli_fname);
   int *out;
   unsigned *geo;
   CHECK(hipMalloc(&out, 256 * sizeof(int)) == hipSuccess);
