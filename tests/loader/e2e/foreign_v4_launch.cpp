@@ -3,6 +3,8 @@
 #include <hip/hip_runtime.h>
 #include <cstdio>
 #include <dlfcn.h>
+#include <cstring>
+#include <unistd.h>
 
 struct Mixed {
   int a;
@@ -35,6 +37,11 @@ __global__ void reverse(int *out)
   sh[threadIdx.x] = threadIdx.x;
   __syncthreads();
   out[threadIdx.x] = sh[blockDim.x - 1 - threadIdx.x];
+}
+
+__global__ void say(int base)
+{
+  printf("v4 printf %d %s %.2f\n", base + (int)threadIdx.x, "ok", 0.25);
 }
 
 #define CHECK(cond)                                                     \
@@ -79,6 +86,24 @@ int main()
   CHECK(hipMemcpy(rv, out, sizeof(rv), hipMemcpyDeviceToHost) == hipSuccess);
   for (int i = 0; i < 128; i++)
     CHECK(rv[i] == 127 - i);
+
+  // Device printf (hostcall, code object v4): capture fd 1 and compare.
+  fflush(stdout);
+  char path[] = "/tmp/hipkfd_v4_printf_XXXXXX";
+  int fd = mkstemp(path), saved = dup(1);
+  CHECK(fd >= 0 && saved >= 0);
+  dup2(fd, 1);
+  hipLaunchKernelGGL(say, dim3(1), dim3(2), 0, 0, 40);
+  hipError_t pe = hipDeviceSynchronize();
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  char text[256] = {0};
+  ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+  close(fd);
+  unlink(path);
+  CHECK(pe == hipSuccess);
+  CHECK(n > 0 && strcmp(text, "v4 printf 40 ok 0.25\nv4 printf 41 ok 0.25\n") == 0);
 
   int blocks = 0;
   CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, geometry, 1024, 0) == hipSuccess);
