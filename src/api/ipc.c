@@ -148,7 +148,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 		HIP_RETURN(hipErrorInvalidValue);
 	pthread_mutex_lock(&ipc_lock);
 	exports_collect();
-	struct ipc_export *e;
+	struct ipc_export *e = NULL;
 	int err = export_get(&mi, &e);
 	struct ipc_handle h;
 	memset(&h, 0, sizeof(h));
@@ -164,6 +164,8 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 		h.alloc_size = mi.size;
 	}
 	pthread_mutex_unlock(&ipc_lock);
+	if (err == -ENOSYS)
+		HIP_RETURN(hipErrorNotSupported); /* KFD older than 1.12: no dma-buf export */
 	if (err)
 		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hipErrorInvalidValue);
 	memcpy(handle, &h, sizeof(h));

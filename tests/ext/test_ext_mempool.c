@@ -376,3 +376,78 @@ Test(mempool, free_async_of_plain_malloc)
 	cr_assert_eq(hipFreeAsync(p, NULL), hipSuccess);
 	cr_assert_eq(hipFree(p), hipErrorInvalidValue, "already freed");
 }
+
+/* A pool's maxSize bounds what it reserves; the device's size bounds any pool. */
+Test(mempool, out_of_memory)
+{
+	hipMemPoolProps props;
+	hipMemPool_t pool = NULL;
+	void *p[3] = {NULL, NULL, NULL}, *huge = (void *)1;
+	memset(&props, 0, sizeof(props));
+	props.allocType = hipMemAllocationTypePinned;
+	props.location.type = hipMemLocationTypeDevice;
+	props.location.id = 0;
+	props.maxSize = 2u << 20;
+	cr_assert_eq(hipMemPoolCreate(&pool, &props), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&p[0], 1 << 20, pool, NULL), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&p[1], 1 << 20, pool, NULL), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&p[2], 1 << 20, pool, NULL), hipErrorOutOfMemory);
+	cr_assert_null(p[2]);
+	/* Freed (and completed) memory makes room again. */
+	cr_assert_eq(hipFreeAsync(p[1], NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&p[2], 1 << 20, pool, NULL), hipSuccess);
+	cr_assert_eq(hipFreeAsync(p[0], NULL), hipSuccess);
+	cr_assert_eq(hipFreeAsync(p[2], NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_assert_eq(hipMemPoolDestroy(pool), hipSuccess);
+
+	cr_assert_eq(hipMallocAsync(&huge, (size_t)1 << 50, NULL), hipErrorOutOfMemory);
+	cr_assert_null(huge);
+	(void)hipGetLastError();
+}
+
+/* Several threads allocate, use and free on their own streams at once; every thread's data stays
+ * its own. */
+#define WORKERS 4
+#define ROUNDS 100
+
+static void *worker(void *arg)
+{
+	uintptr_t id = (uintptr_t)arg;
+	hipStream_t s;
+	uintptr_t bad = 0;
+	if (hipStreamCreate(&s) != hipSuccess)
+		return (void *)1;
+	for (int r = 0; r < ROUNDS && !bad; r++) {
+		void *p = NULL;
+		size_t size = 4096u << (r % 6);
+		uint32_t v = (uint32_t)(id << 24 | (uintptr_t)r), back = 0;
+		if (hipMallocAsync(&p, size, s) != hipSuccess ||
+		    hipMemsetD32Async(p, v, size / 4, s) != hipSuccess ||
+		    hipMemcpyAsync(&back, (char *)p + size - 4, 4, hipMemcpyDeviceToHost, s) != hipSuccess ||
+		    hipFreeAsync(p, s) != hipSuccess || hipStreamSynchronize(s) != hipSuccess)
+			bad = 2;
+		else if (back != v)
+			bad = 3;
+	}
+	hipStreamDestroy(s);
+	return (void *)bad;
+}
+
+Test(mempool, threads_on_their_own_streams)
+{
+	pthread_t t[WORKERS];
+	for (uintptr_t i = 0; i < WORKERS; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, worker, (void *)i), 0);
+	for (int i = 0; i < WORKERS; i++) {
+		void *ret = (void *)-1;
+		cr_assert_eq(pthread_join(t[i], &ret), 0);
+		cr_assert_eq((uintptr_t)ret, 0, "worker %d failed (%lu)", i, (unsigned long)(uintptr_t)ret);
+	}
+	hipMemPool_t def;
+	uint64_t used = 1;
+	cr_assert_eq(hipDeviceGetDefaultMemPool(&def, 0), hipSuccess);
+	cr_assert_eq(hipMemPoolGetAttribute(def, hipMemPoolAttrUsedMemCurrent, &used), hipSuccess);
+	cr_assert_eq(used, 0);
+}
