@@ -4,7 +4,7 @@
  * CheckArrayFormat): 1, 2 or 4 channels of one size, the flags clr accepts (cubemaps are not
  * supported), texture gather only on 2D arrays. Handles are checked against the list of live
  * arrays, so a stale or foreign pointer is an error rather than a crash.
- * Mipmapped arrays are not supported (hipErrorNotSupported from the generated stubs).
+ * Mipmapped arrays (mipmap.c) are a set of such arrays, one per level.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -38,21 +38,26 @@ static void array_list_add(struct hipArray *a)
 	pthread_mutex_unlock(&array_lock);
 }
 
-/* Unlink [in] a; false when it is not a live array. */
-static bool array_list_remove(struct hipArray *a)
+/* Unlink [in] a: hipErrorContextIsDestroyed (clr's answer) when it is not a live array,
+ * hipErrorInvalidValue for a mipmap level unless [in] as_level. */
+static hipError_t array_list_remove(struct hipArray *a, bool as_level)
 {
-	bool found = false;
+	hipError_t err = hipErrorContextIsDestroyed;
 
 	pthread_mutex_lock(&array_lock);
 	for (struct hipArray **pp = &array_list; *pp; pp = &(*pp)->next) {
 		if (*pp == a) {
+			if (a->mip_level && !as_level) {
+				err = hipErrorInvalidValue;
+				break;
+			}
 			*pp = a->next;
-			found = true;
+			err = hipSuccess;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&array_lock);
-	return found;
+	return err;
 }
 
 /* Bytes of one channel of [in] f; 0 for an unknown format. */
@@ -105,8 +110,8 @@ static struct hipChannelFormatDesc desc_of_format(unsigned n, enum hipArray_Form
 
 /* The driver-API format and channel count of a channel description; false when clr's
  * CheckArrayFormat rejects it or no format matches. */
-static bool format_of_desc(const struct hipChannelFormatDesc *d, enum hipArray_Format *f,
-			   unsigned *n)
+bool hip_array_format_of_desc(const struct hipChannelFormatDesc *d, enum hipArray_Format *f,
+			      unsigned *n)
 {
 	if (d->x == 0 || (d->y && d->y != d->x) || (d->z && d->z != d->x) ||
 	    (d->w && d->w != d->x))
@@ -165,7 +170,7 @@ static hipError_t array_desc_check(const HIP_ARRAY3D_DESCRIPTOR *d)
 	return hipSuccess;
 }
 
-static hipError_t array_create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d, bool drv)
+hipError_t hip_array_create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d, bool drv)
 {
 	if (!out || !d)
 		return hipErrorInvalidValue;
@@ -206,12 +211,13 @@ static hipError_t array_create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d,
 	return hipSuccess;
 }
 
-static hipError_t array_destroy(hipArray_t a)
+hipError_t hip_array_destroy(hipArray_t a, bool as_level)
 {
 	if (!a)
 		return hipErrorInvalidValue;
-	if (!array_list_remove(a))
-		return hipErrorContextIsDestroyed; /* clr's answer for an unknown array */
+	hipError_t removed = array_list_remove(a, as_level);
+	if (removed != hipSuccess)
+		return removed;
 	/* hipFree waits for the device's work that may still use the memory, as clr does. */
 	hipError_t err = hipFree(a->data);
 	free(a);
@@ -225,9 +231,9 @@ hipError_t hipMallocArray(hipArray_t *array, const hipChannelFormatDesc *desc, s
 
 	if (!array || !desc)
 		HIP_RETURN(hipErrorInvalidValue);
-	if (!format_of_desc(desc, &d.Format, &d.NumChannels))
+	if (!hip_array_format_of_desc(desc, &d.Format, &d.NumChannels))
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(array_create(array, &d, false));
+	HIP_RETURN(hip_array_create(array, &d, false));
 }
 
 hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc *desc,
@@ -238,9 +244,9 @@ hipError_t hipMalloc3DArray(hipArray_t *array, const struct hipChannelFormatDesc
 
 	if (!array || !desc)
 		HIP_RETURN(hipErrorInvalidValue);
-	if (!format_of_desc(desc, &d.Format, &d.NumChannels))
+	if (!hip_array_format_of_desc(desc, &d.Format, &d.NumChannels))
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(array_create(array, &d, false));
+	HIP_RETURN(hip_array_create(array, &d, false));
 }
 
 hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray)
@@ -250,22 +256,22 @@ hipError_t hipArrayCreate(hipArray_t *pHandle, const HIP_ARRAY_DESCRIPTOR *pAllo
 	HIP_ARRAY3D_DESCRIPTOR d = {pAllocateArray->Width, pAllocateArray->Height, 0,
 				    pAllocateArray->Format, pAllocateArray->NumChannels,
 				    hipArrayDefault};
-	HIP_RETURN(array_create(pHandle, &d, true));
+	HIP_RETURN(hip_array_create(pHandle, &d, true));
 }
 
 hipError_t hipArray3DCreate(hipArray_t *array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray)
 {
-	HIP_RETURN(array_create(array, pAllocateArray, true));
+	HIP_RETURN(hip_array_create(array, pAllocateArray, true));
 }
 
 hipError_t hipArrayDestroy(hipArray_t array)
 {
-	HIP_RETURN(array_destroy(array));
+	HIP_RETURN(hip_array_destroy(array, false));
 }
 
 hipError_t hipFreeArray(hipArray_t array)
 {
-	HIP_RETURN(array_destroy(array));
+	HIP_RETURN(hip_array_destroy(array, false));
 }
 
 /* The descriptor of a live array, or hipErrorInvalidHandle (clr ihipArray3DGetDescriptor). */

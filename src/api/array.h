@@ -34,8 +34,21 @@ struct hipArray {
 	size_t rows;                      /* max(height, 1) */
 	size_t slices;                    /* max(depth, 1) */
 	int device;                       /* ordinal the memory lives on */
+	bool mip_level;                   /* a level of a mipmapped array: freed with it only */
 	struct hipArray *next;            /* in the live-array list (array.c) */
 };
+
+/* Create an array as hipArray3DCreate does ([in] drv: through the driver API). */
+hipError_t hip_array_create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d, bool drv);
+
+/* Destroy a live array (its memory after the device's pending work, as clr). A level of a
+ * mipmapped array only with [in] as_level. */
+hipError_t hip_array_destroy(hipArray_t a, bool as_level);
+
+/* The driver-API format and channel count of a runtime channel description; false when it is
+ * not one an array can have. */
+bool hip_array_format_of_desc(const struct hipChannelFormatDesc *d, enum hipArray_Format *f,
+			      unsigned *n);
 
 /* The array behind [in] a if it is a live array created here, else NULL. */
 struct hipArray *hip_array_find(const struct hipArray *a);

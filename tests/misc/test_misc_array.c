@@ -293,3 +293,42 @@ Test(array, parameter_blocks)
 	cr_assert_eq(hipFree(dev), hipSuccess);
 	cr_assert_eq(hipArrayDestroy(a), hipSuccess);
 }
+
+/* Mipmapped arrays: one array per level, halving each dimension; levels copy like arrays. */
+Test(array, mipmapped_levels)
+{
+	hipChannelFormatDesc d = {32, 0, 0, 0, hipChannelFormatKindFloat};
+	hipMipmappedArray_t m = NULL;
+	hipArray_t l0 = NULL, l2 = NULL, l4 = NULL;
+	hipExtent e;
+
+	cr_assert_eq(hipMallocMipmappedArray(&m, &d, make_hipExtent(16, 8, 0), 10, 0), hipSuccess);
+	cr_assert_eq(m->max_mipmap_level, 4, "16x8 has 5 levels: 16, 8, 4, 2, 1");
+	cr_assert_eq(hipGetMipmappedArrayLevel(&l0, m, 0), hipSuccess);
+	cr_assert_eq(hipGetMipmappedArrayLevel(&l2, m, 2), hipSuccess);
+	cr_assert_eq(hipMipmappedArrayGetLevel(&l4, m, 4), hipSuccess);
+	cr_assert_eq(hipArrayGetInfo(NULL, &e, NULL, l2), hipSuccess);
+	cr_assert_eq(e.width, 4);
+	cr_assert_eq(e.height, 2);
+	cr_assert_eq(hipArrayGetInfo(NULL, &e, NULL, l4), hipSuccess);
+	cr_assert_eq(e.width, 1);
+	cr_assert_eq(e.height, 1);
+	float in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {0};
+	cr_assert_eq(hipMemcpy2DToArray(l2, 0, 0, in, 16, 16, 2, hipMemcpyHostToDevice), hipSuccess);
+	cr_assert_eq(hipMemcpy2DFromArray(out, 16, l2, 0, 0, 16, 2, hipMemcpyDeviceToHost),
+		     hipSuccess);
+	cr_assert_eq(memcmp(in, out, sizeof(in)), 0);
+	cr_assert_eq(hipFreeArray(l2), hipErrorInvalidValue, "a level belongs to its mipmap");
+	cr_assert_eq(hipGetMipmappedArrayLevel(&l0, m, 5), hipErrorInvalidValue);
+	cr_assert_eq(hipFreeMipmappedArray(m), hipSuccess);
+	cr_assert_eq(hipFreeMipmappedArray(m), hipErrorInvalidValue);
+	cr_assert_eq(hipArrayGetInfo(NULL, &e, NULL, l2), hipErrorInvalidHandle, "levels are gone");
+
+	HIP_ARRAY3D_DESCRIPTOR dd = {8, 8, 8, HIP_AD_FORMAT_UNSIGNED_INT8, 1, 0};
+	cr_assert_eq(hipMipmappedArrayCreate(&m, &dd, 0), hipSuccess);
+	cr_assert_eq(m->max_mipmap_level, 0, "0 levels asks for the base level only");
+	cr_assert_eq(hipMipmappedArrayDestroy(m), hipSuccess);
+	cr_assert_eq(hipMipmappedArrayCreate(&m, NULL, 1), hipErrorInvalidValue);
+	cr_assert_eq(hipMallocMipmappedArray(&m, NULL, make_hipExtent(4, 4, 0), 1, 0),
+		     hipErrorInvalidValue);
+}
