@@ -311,6 +311,7 @@ static hipError_t drv_side_resolve(const struct drv_side *sd, size_t width, size
 		base = sd->host;
 		break;
 	case hipMemoryTypeDevice:
+	case hipMemoryTypeManaged:
 	case hipMemoryTypeUnified:
 		base = sd->device;
 		break;
@@ -332,9 +333,14 @@ static hipError_t drv_side_resolve(const struct drv_side *sd, size_t width, size
 	return hipSuccess;
 }
 
+static bool drv_unified(int t)
+{
+	return t == hipMemoryTypeUnified || t == hipMemoryTypeManaged;
+}
+
 static hipMemcpyKind drv_kind(int src, int dst)
 {
-	if (src == hipMemoryTypeUnified || dst == hipMemoryTypeUnified)
+	if (drv_unified(src) || drv_unified(dst))
 		return hipMemcpyDefault;
 	if (src == hipMemoryTypeHost)
 		return dst == hipMemoryTypeHost ? hipMemcpyHostToHost : hipMemcpyHostToDevice;

@@ -332,3 +332,32 @@ Test(array, mipmapped_levels)
 	cr_assert_eq(hipMallocMipmappedArray(&m, NULL, make_hipExtent(4, 4, 0), 1, 0),
 		     hipErrorInvalidValue);
 }
+
+/* A unified (managed) side of a parameter-block copy: the direction comes from the pointers. */
+Test(array, parameter_block_unified_side)
+{
+	hipChannelFormatDesc d = {32, 0, 0, 0, hipChannelFormatKindSigned};
+	hipArray_t a = NULL;
+	int32_t *m = NULL, out[16];
+
+	cr_assert_eq(hipMallocManaged((void **)&m, 64 * sizeof(int32_t), hipMemAttachGlobal),
+		     hipSuccess);
+	for (int i = 0; i < 64; i++)
+		m[i] = -i;
+	cr_assert_eq(hipMallocArray(&a, &d, 8, 8, 0), hipSuccess);
+	hip_Memcpy2D p;
+	memset(&p, 0, sizeof(p));
+	p.srcMemoryType = hipMemoryTypeUnified;
+	p.srcDevice = m;
+	p.srcPitch = 8 * sizeof(int32_t);
+	p.dstMemoryType = hipMemoryTypeArray;
+	p.dstArray = a;
+	p.WidthInBytes = 8 * sizeof(int32_t);
+	p.Height = 8;
+	cr_assert_eq(hipMemcpyParam2D(&p), hipSuccess);
+	cr_assert_eq(hipMemcpyAtoH(out, a, 48 * sizeof(int32_t), sizeof(out)), hipSuccess);
+	for (int i = 0; i < 16; i++)
+		cr_assert_eq(out[i], -(48 + i));
+	cr_assert_eq(hipFreeArray(a), hipSuccess);
+	cr_assert_eq(hipFree(m), hipSuccess);
+}
