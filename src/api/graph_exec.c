@@ -10,6 +10,7 @@
 #include "capture.h"
 #include "error.h"
 #include "graph.h"
+#include "runtime.h"
 
 /* ---- launching nodes -------------------------------------------------------------------------- */
 
@@ -223,8 +224,7 @@ hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream)
 {
   if (!exec_valid(graphExec))
     HIP_RETURN(hipErrorInvalidValue);
-  unsigned flags;
-  HIP_RETURN(hipStreamGetFlags(stream, &flags));
+  HIP_RETURN(hip_stream_resolve(stream) ? hipSuccess : hipErrorContextIsDestroyed);
 }
 
 /* ---- changing an executable graph --------------------------------------------------------------- */
