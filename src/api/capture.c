@@ -571,15 +571,18 @@ hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
   HIP_RETURN(begin_capture(stream, graph, dependencies, numDependencies, mode));
 }
 
-/* Every leaf of the captured graph must be a dependency of the origin stream: otherwise some
- * forked stream did work that was never joined back (CUDA's Unjoined rule). */
+/* CUDA's Unjoined rule: a stream that joined the capture (by waiting on a captured event) must
+ * have its work joined back into the origin stream before the capture ends. Its current
+ * dependencies are joined when they have dependents (someone waited on them) or are among the
+ * origin's own dependencies. capture_lock held. */
 static bool all_joined(const struct capture_seq *seq, const struct capture_stream *origin)
 {
-  const struct ihipGraph *g = seq->graph;
-  for (size_t i = 0; i < g->nodes.n; i++) {
-    hipGraphNode_t n = g->nodes.v[i];
-    if (n->out.n == 0 && !node_list_has(&origin->deps, n))
-      return false;
+  for (const struct capture_stream *c = streams; c; c = c->next) {
+    if (c->seq != seq || c == origin)
+      continue;
+    for (size_t i = 0; i < c->deps.n; i++)
+      if (c->deps.v[i]->out.n == 0 && !node_list_has(&origin->deps, c->deps.v[i]))
+        return false;
   }
   return true;
 }
