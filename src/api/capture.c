@@ -46,10 +46,8 @@ static struct capture_stream *streams;  /* protected by capture_lock */
 static struct captured_event *events;   /* protected by capture_lock */
 static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The calling thread's capture interaction mode (hipThreadExchangeStreamCaptureMode) and the
- * number of non-relaxed captures it began that are still in progress. */
+/* The calling thread's capture interaction mode (hipThreadExchangeStreamCaptureMode). */
 static _Thread_local hipStreamCaptureMode thread_mode = hipStreamCaptureModeGlobal;
-static _Thread_local int thread_strict_captures;
 
 /* ---- lookups (capture_lock held) --------------------------------------------------------------- */
 
@@ -439,15 +437,17 @@ hipError_t hip_capture_unsafe_check(void)
     return hipSuccess;
   hipError_t e = hipSuccess;
   pthread_mutex_lock(&capture_lock);
-  if (thread_strict_captures > 0) {
-    pthread_t self = pthread_self();
-    for (struct capture_stream *c = streams; c; c = c->next)
-      if (c->seq->mode != hipStreamCaptureModeRelaxed && pthread_equal(c->seq->thread, self))
-        c->seq->invalidated = true;
-    e = hipErrorStreamCaptureUnsupported;
-  } else if (thread_mode == hipStreamCaptureModeGlobal && global_captures > 0) {
-    e = hipErrorStreamCaptureUnsupported;
+  /* This thread's own non-relaxed captures are invalidated by the call. */
+  pthread_t self = pthread_self();
+  for (struct capture_stream *c = streams; c; c = c->next) {
+    if (c->seq->mode != hipStreamCaptureModeRelaxed && pthread_equal(c->seq->thread, self)) {
+      c->seq->invalidated = true;
+      e = hipErrorStreamCaptureUnsupported;
+    }
   }
+  /* In global mode, any thread's global capture forbids the call too. */
+  if (thread_mode == hipStreamCaptureModeGlobal && global_captures > 0)
+    e = hipErrorStreamCaptureUnsupported;
   pthread_mutex_unlock(&capture_lock);
   return e;
 }
@@ -472,9 +472,6 @@ void hip_capture_stream_destroyed(hipStream_t stream)
   if (cs) {
     cs->seq->invalidated = true;
     if (cs->seq->origin == s) {
-      if (cs->seq->mode != hipStreamCaptureModeRelaxed &&
-          pthread_equal(cs->seq->thread, pthread_self()))
-        thread_strict_captures--;
       seq_end(cs->seq); /* nobody can end it any more */
     } else {
       stream_leave(cs);
@@ -543,8 +540,6 @@ static hipError_t begin_capture(hipStream_t stream, hipGraph_t graph, const hipG
   seq->id = next_capture_id++;
   if (mode == hipStreamCaptureModeGlobal)
     global_captures++;
-  if (mode != hipStreamCaptureModeRelaxed)
-    thread_strict_captures++;
   pthread_mutex_unlock(&capture_lock);
   return hipSuccess;
 }
@@ -618,8 +613,6 @@ static hipError_t end_capture(hipStream_t stream, hipGraph_t *pGraph)
   } else if (seq->invalidated) {
     e = hipErrorStreamCaptureInvalidated;
   }
-  if (seq->mode != hipStreamCaptureModeRelaxed)
-    thread_strict_captures--;
   *pGraph = seq_end(seq);
   pthread_mutex_unlock(&capture_lock);
   return e;

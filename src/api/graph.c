@@ -135,7 +135,8 @@ hipError_t graph_add_node(struct ihipGraph *g, hipGraphNode_t n, const hipGraphN
   return hipSuccess;
 }
 
-/* Kahn's algorithm over creation order, so the order is deterministic. */
+/* Kahn's algorithm over creation order, so the order is deterministic. Each node's `mark` holds
+ * its position in g->nodes while the walk runs. */
 hipError_t graph_topo_order(const struct ihipGraph *g, hipGraphNode_t **order, size_t *n)
 {
   size_t count = g->nodes.n;
@@ -146,21 +147,18 @@ hipError_t graph_topo_order(const struct ihipGraph *g, hipGraphNode_t **order, s
     free(indeg);
     return hipErrorOutOfMemory;
   }
-  /* Node ids are unique per graph but not dense after deletions: index by position. */
   size_t head = 0, tail = 0;
   for (size_t i = 0; i < count; i++) {
+    g->nodes.v[i]->mark = i;
     indeg[i] = g->nodes.v[i]->deps.n;
     if (indeg[i] == 0)
       out[tail++] = g->nodes.v[i];
   }
   while (head < tail) {
     hipGraphNode_t cur = out[head++];
-    for (size_t k = 0; k < cur->out.n; k++) {
-      for (size_t i = 0; i < count; i++) {
-        if (g->nodes.v[i] == cur->out.v[k] && --indeg[i] == 0)
-          out[tail++] = g->nodes.v[i];
-      }
-    }
+    for (size_t k = 0; k < cur->out.n; k++)
+      if (--indeg[cur->out.v[k]->mark] == 0)
+        out[tail++] = cur->out.v[k];
   }
   free(indeg);
   if (tail != count) {
@@ -170,14 +168,6 @@ hipError_t graph_topo_order(const struct ihipGraph *g, hipGraphNode_t **order, s
   *order = out;
   *n = count;
   return hipSuccess;
-}
-
-static ptrdiff_t node_index(const struct ihipGraph *g, const struct hipGraphNode *n)
-{
-  for (size_t i = 0; i < g->nodes.n; i++)
-    if (g->nodes.v[i] == n)
-      return (ptrdiff_t)i;
-  return -1;
 }
 
 struct ihipGraph *graph_clone(const struct ihipGraph *g)
@@ -202,13 +192,13 @@ struct ihipGraph *graph_clone(const struct ihipGraph *g)
   }
   c->next_id = g->next_id;
   /* Edges, in the same order as the source's so that queries on the clone match. */
+  for (size_t i = 0; i < g->nodes.n; i++)
+    g->nodes.v[i]->mark = i;
   for (size_t i = 0; i < g->nodes.n; i++) {
     const struct hipGraphNode *src = g->nodes.v[i];
-    for (size_t k = 0; k < src->out.n; k++) {
-      ptrdiff_t j = node_index(g, src->out.v[k]);
-      if (j < 0 || edge_add(c->nodes.v[i], c->nodes.v[j]))
+    for (size_t k = 0; k < src->out.n; k++)
+      if (edge_add(c->nodes.v[i], c->nodes.v[src->out.v[k]->mark]))
         goto fail;
-    }
   }
   return c;
 fail:

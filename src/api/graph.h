@@ -58,6 +58,7 @@ struct hipGraphNode {
   struct node_list out;        /* edges out of this node */
   unsigned id;                 /* creation number in its graph (DOT names, stable order) */
   bool enabled;                /* hipGraphNodeSetEnabled (meaningful in an exec's clone) */
+  size_t mark;                 /* scratch for graph walks (graph_topo_order) */
   union {
     struct graph_kernel kernel;
     struct graph_memcpy memcpy;
