@@ -407,6 +407,8 @@ static const char *node_type_name(hipGraphNodeType t)
       [hipGraphNodeTypeGraph] = "GRAPH",             [hipGraphNodeTypeEmpty] = "EMPTY",
       [hipGraphNodeTypeWaitEvent] = "WAIT_EVENT",    [hipGraphNodeTypeEventRecord] = "EVENT_RECORD",
       [hipGraphNodeTypeMemAlloc] = "MEM_ALLOC",      [hipGraphNodeTypeMemFree] = "MEM_FREE",
+      [hipGraphNodeTypeMemcpyFromSymbol] = "MEMCPY_FROM_SYMBOL",
+      [hipGraphNodeTypeMemcpyToSymbol] = "MEMCPY_TO_SYMBOL",
   };
   if ((unsigned)t < sizeof(names) / sizeof(names[0]) && names[t])
     return names[t];

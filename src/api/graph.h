@@ -43,10 +43,14 @@ struct graph_kernel {
   uint32_t nargs;
 };
 
-/* A memcpy node: always kept as 3D parameters; `one_d` remembers hipGraphAddMemcpyNode1D. */
+/* A memcpy node: always kept as 3D parameters; `one_d` remembers hipGraphAddMemcpyNode1D.
+ * Symbol copies (types MemcpyToSymbol/FromSymbol) keep the symbol and resolve it at each launch
+ * (hipMemcpyToSymbolAsync/FromSymbolAsync), with the host side in srcPtr/dstPtr. */
 struct graph_memcpy {
   hipMemcpy3DParms p;
   bool one_d;
+  const void *symbol;
+  size_t offset;
 };
 
 struct hipGraphNode {
@@ -125,5 +129,8 @@ hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMem
 
 /* Enqueues [in] n on [in] stream. */
 hipError_t node_launch(hipGraphNode_t n, hipStream_t stream);
+/* The node of executable [in] x made from [in] node of its graph, if [in] node has [in] type. */
+hipError_t graph_exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeType type,
+                           hipGraphNode_t *out);
 
 #endif

@@ -70,6 +70,14 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
   switch (n->type) {
   case hipGraphNodeTypeKernel: return launch_kernel(&n->u.kernel, stream);
   case hipGraphNodeTypeMemcpy: return launch_memcpy(&n->u.memcpy, stream);
+  case hipGraphNodeTypeMemcpyToSymbol:
+    return hipMemcpyToSymbolAsync(n->u.memcpy.symbol, n->u.memcpy.p.srcPtr.ptr,
+                                  n->u.memcpy.p.extent.width, n->u.memcpy.offset, n->u.memcpy.p.kind,
+                                  stream);
+  case hipGraphNodeTypeMemcpyFromSymbol:
+    return hipMemcpyFromSymbolAsync(n->u.memcpy.p.dstPtr.ptr, n->u.memcpy.symbol,
+                                    n->u.memcpy.p.extent.width, n->u.memcpy.offset,
+                                    n->u.memcpy.p.kind, stream);
   case hipGraphNodeTypeMemset: return launch_memset(&n->u.memset, stream);
   case hipGraphNodeTypeHost: return hipLaunchHostFunc(stream, n->u.host.fn, n->u.host.userData);
   case hipGraphNodeTypeGraph: return launch_graph(n->u.child, stream);
@@ -240,8 +248,8 @@ static hipGraphNode_t exec_find(const struct ihipGraph *g, hipGraphNode_t node)
   return NULL;
 }
 
-static hipError_t exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeType type,
-                            hipGraphNode_t *out)
+hipError_t graph_exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeType type,
+                           hipGraphNode_t *out)
 {
   if (!exec_valid(x) || !graph_node_valid(node) || node->type != type)
     return hipErrorInvalidValue;
@@ -253,7 +261,7 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                            const hipKernelNodeParams *pNodeParams)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeKernel, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeKernel, &n));
   HIP_RETURN(node_kernel_set(&n->u.kernel, pNodeParams));
 }
 
@@ -261,7 +269,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                            hipMemcpy3DParms *pNodeParams)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
   HIP_RETURN_IF_ERROR(node_memcpy_check(pNodeParams));
   n->u.memcpy.p = *pNodeParams;
   n->u.memcpy.one_d = false;
@@ -273,7 +281,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
                                              hipMemcpyKind kind)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
   if (!dst || !src || !count)
     HIP_RETURN(hipErrorInvalidValue);
   if ((unsigned)kind > hipMemcpyDefault)
@@ -287,7 +295,7 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
                                            const hipMemsetParams *pNodeParams)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeMemset, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemset, &n));
   HIP_RETURN_IF_ERROR(node_memset_check(pNodeParams));
   n->u.memset = *pNodeParams;
   HIP_RETURN(hipSuccess);
@@ -297,7 +305,7 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
                                          const hipHostNodeParams *pNodeParams)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeHost, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeHost, &n));
   if (!pNodeParams || !pNodeParams->fn)
     HIP_RETURN(hipErrorInvalidValue);
   n->u.host = *pNodeParams;
@@ -308,7 +316,7 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
                                                hipEvent_t event)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, hNode, hipGraphNodeTypeEventRecord, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, hNode, hipGraphNodeTypeEventRecord, &n));
   if (!event)
     HIP_RETURN(hipErrorInvalidValue);
   n->u.event = event;
@@ -319,7 +327,7 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
                                              hipEvent_t event)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, hNode, hipGraphNodeTypeWaitEvent, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, hNode, hipGraphNodeTypeWaitEvent, &n));
   if (!event)
     HIP_RETURN(hipErrorInvalidValue);
   n->u.event = event;
@@ -406,7 +414,7 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
                                                hipGraph_t childGraph)
 {
   hipGraphNode_t n;
-  HIP_RETURN_IF_ERROR(exec_node(hGraphExec, node, hipGraphNodeTypeGraph, &n));
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeGraph, &n));
   if (!graph_valid(childGraph))
     HIP_RETURN(hipErrorInvalidValue);
   hipGraphNode_t bad;

@@ -18,6 +18,15 @@ __global__ void twice(int *io, int n)
     io[i] *= 2;
 }
 
+__device__ int dev_table[64];
+
+__global__ void triple_table(int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    dev_table[i] *= 3;
+}
+
 struct order_log {
   int seq[16];
   int n;
@@ -257,6 +266,45 @@ static void test_events()
   CHECK_HIP(hipHostFree(h));
 }
 
+// Copy nodes to and from a __device__ variable, with an offset.
+static void test_symbols(hipStream_t st)
+{
+  int in[32], out[64];
+  for (int i = 0; i < 32; i++)
+    in[i] = i + 1;
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipGraphNode_t zero, to, k, from;
+  int zeros[64] = {0};
+  CHECK_HIP(hipGraphAddMemcpyNodeToSymbol(&zero, g, NULL, 0, HIP_SYMBOL(dev_table), zeros,
+                                          sizeof(zeros), 0, hipMemcpyHostToDevice));
+  CHECK_HIP(hipGraphAddMemcpyNodeToSymbol(&to, g, &zero, 1, HIP_SYMBOL(dev_table), in, sizeof(in),
+                                          16 * sizeof(int), hipMemcpyHostToDevice));
+  int n = 64;
+  void *args[] = {&n};
+  hipKernelNodeParams p = kparams((void *)triple_table, args, n);
+  CHECK_HIP(hipGraphAddKernelNode(&k, g, &to, 1, &p));
+  CHECK_HIP(hipGraphAddMemcpyNodeFromSymbol(&from, g, &k, 1, out, HIP_SYMBOL(dev_table),
+                                            sizeof(out), 0, hipMemcpyDeviceToHost));
+  hipGraphNodeType type;
+  CHECK_HIP(hipGraphNodeGetType(from, &type));
+  CHECK(type == hipGraphNodeTypeMemcpyFromSymbol);
+  // Past the end of the variable.
+  hipGraphNode_t bad;
+  EXPECT_HIP(hipGraphAddMemcpyNodeToSymbol(&bad, g, NULL, 0, HIP_SYMBOL(dev_table), in,
+                                           sizeof(in), 40 * sizeof(int), hipMemcpyHostToDevice),
+             hipErrorInvalidValue);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  memset(out, 0xff, sizeof(out));
+  CHECK_HIP(hipGraphLaunch(x, st));
+  CHECK_HIP(hipStreamSynchronize(st));
+  for (int i = 0; i < 64; i++)
+    CHECK(out[i] == (i >= 16 && i < 48 ? 3 * (i - 16 + 1) : 0));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+}
+
 int main()
 {
   hipStream_t st;
@@ -265,6 +313,7 @@ int main()
   test_child(st);
   test_memset(st);
   test_events();
+  test_symbols(st);
   CHECK_HIP(hipStreamDestroy(st));
   printf("PASSED\n");
   return 0;
