@@ -3,6 +3,7 @@
  */
 #include "isa/wave.h"
 
+#include <pthread.h>
 #include <time.h>
 
 /* Float inline constants 240..247 (0.5, -0.5, 1, -1, 2, -2, 4, -4) and 248 (1/(2*pi)). */
@@ -138,6 +139,9 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_WAKEUP:
     return 0;  /* in-order execution: counters and hints have nothing to wait for */
   case OP_S_SLEEP:
+    /* a wave sleeps while it polls memory another wave or the host must change (hostcall,
+     * spin locks): give up the host thread's time slice instead of spinning through it */
+    w->yield = true;
     return 0;
   case OP_S_ENDPGM: case OP_S_ENDPGM_SAVED:
     w->state = WAVE_DONE;
@@ -173,10 +177,10 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
     }
     return 0;
   case OP_S_SET_GPR_IDX_OFF:
-    w->gpr_idx &= ~(1u << 31);
+    w->gpr_idx = 0;
     return 0;
   case OP_S_SET_GPR_IDX_MODE:
-    w->gpr_idx = (w->gpr_idx & ~0xf000u) | (uint32_t)(in->simm16 & 0xf) << 12;
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xf000u) | (uint32_t)(in->simm16 & 0xf) << 12;
     return 0;
   default:
     return exec_illegal(w, in);
@@ -253,8 +257,10 @@ static int sopc(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_BITCMP0_B64: w->scc = !(a >> (b32 & 63) & 1); return 0;
   case OP_S_BITCMP1_B64: w->scc = a >> (b32 & 63) & 1; return 0;
   case OP_S_SET_GPR_IDX_ON:
-    /* M0[7:0] is the index, the immediate's low 4 bits enable src0/src1/src2/dst. */
-    w->gpr_idx = 1u << 31 | (b32 & 0xf) << 12 | (a32 & 0xff);
+    /* M0[7:0] = the index, M0[15:12] = the SSRC1 field read as an immediate (enables for
+     * src0/src1/src2/dst), and indexing is switched on (ISA guide, s_set_gpr_idx_on). */
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xf0ffu) | (a32 & 0xff) | (uint32_t)(in->src[1] & 0xf) << 12;
+    w->gpr_idx = 1u << 31;
     return 0;
   default:
     return exec_illegal(w, in);
@@ -346,6 +352,9 @@ static int sop1(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_MOVRELS_B64: sdst_write(w, in->dst, wave_sreg64(w, (in->src[0] + w->s[OPD_M0]) & 127), 2); return 0;
   case OP_S_MOVRELD_B32: sdst_write(w, (in->dst + w->s[OPD_M0]) & 127, a32, 1); return 0;
   case OP_S_MOVRELD_B64: sdst_write(w, (in->dst + w->s[OPD_M0]) & 127, a, 2); return 0;
+  case OP_S_SET_GPR_IDX_IDX:
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xffu) | (a32 & 0xff);
+    return 0;
   case OP_S_BITREPLICATE_B64_B32: {
     uint64_t v = 0;
     for (int i = 0; i < 32; i++) v |= (uint64_t)(a32 >> i & 1) * (3ull << (2 * i));
@@ -492,6 +501,27 @@ static unsigned smem_dwords(unsigned op)
   }
 }
 
+/* Scalar memory kinds, classified once from the opcode names (s_load_*, s_buffer_load_*,
+ * s_store_*, s_buffer_store_*); s_atomic_* and s_scratch_* are not modelled. */
+enum { SMEM_LOAD = 1, SMEM_STORE = 2, SMEM_BUFFER = 4 };
+static uint8_t smem_kind[ISA_OP_COUNT];
+static pthread_once_t smem_once = PTHREAD_ONCE_INIT;
+
+static void smem_init(void)
+{
+  for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
+    const char *n = isa_op_names[op];
+    const char *t = !strncmp(n, "s_buffer_", 9) ? n + 9 : !strncmp(n, "s_", 2) ? n + 2 : NULL;
+    if (!t)
+      continue;
+    uint8_t k = t != n + 2 ? SMEM_BUFFER : 0;
+    if (!strncmp(t, "load_dword", 10))
+      smem_kind[op] = k | SMEM_LOAD;
+    else if (!strncmp(t, "store_dword", 11))
+      smem_kind[op] = k | SMEM_STORE;
+  }
+}
+
 int exec_smem(struct isa_wave *w, const struct isa_inst *in)
 {
   switch (in->op) {
@@ -508,11 +538,10 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   default:
     break;
   }
-  const char *name = isa_op_name(in->op);
-  bool buffer = !strncmp(name, "s_buffer_", 9);
-  bool store = strstr(name, "_store_") != NULL;
-  bool load = strstr(name, "_load_") != NULL;
-  if (!load && !store)
+  pthread_once(&smem_once, smem_init);
+  uint8_t kind = smem_kind[in->op];
+  bool buffer = kind & SMEM_BUFFER, store = kind & SMEM_STORE;
+  if (!(kind & (SMEM_LOAD | SMEM_STORE)))
     return exec_illegal(w, in);
   uint64_t base = wave_sreg64(w, in->addr);
   if (buffer)

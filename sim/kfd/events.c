@@ -297,6 +297,12 @@ int sim_ioctl_set_event(void *arg)
   else
     r = -EINVAL;
   pthread_mutex_unlock(&ev_lock);
+  /* A host signal store (an interrupt signal's SET_EVENT) may release a barrier packet or an
+   * SDMA poll the command processor is backing off on: wake it now rather than at its next
+   * poll. */
+  if (!r)
+    for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
+      sim_cp_kick(&sim_drv.gpus[i]);
   return r;
 }
 

@@ -103,8 +103,12 @@ bool hip_fence_done(struct hip_fence *f)
 	return true;
 }
 
+_Thread_local struct hip_fence *hip_callback_fence;
+
 int hip_fence_wait(struct hip_fence *f, bool blocking)
 {
+	if (f && f == hip_callback_fence)
+		return 0; /* a callback waiting for itself: see internal.h */
 	while (!hip_fence_done(f)) {
 		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
 		if (err && err != -ETIMEDOUT && err != -ETIME)

@@ -152,7 +152,7 @@ void hip_device_streams_reset(struct hip_device *d)
 bool hip_stream_valid(hipStream_t h)
 {
 	struct hip_stream *s = (struct hip_stream *)h;
-	return hip_handle_known(&hip_known_streams, s) &&
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
 	       atomic_load_explicit(&s->live, memory_order_acquire);
 }
 
@@ -244,7 +244,7 @@ static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blo
 {
 	if (!f)
 		return;
-	if (hip_fence_done(f)) {
+	if (hip_fence_done(f) || f == hip_callback_fence) {
 		hip_fence_put(f);
 		return;
 	}
@@ -288,7 +288,7 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 	pthread_mutex_unlock(&s->tail_lock);
 	deps->own_on_queue = own_on_queue;
 	deps->own = NULL;
-	if (own && !hip_fence_done(own))
+	if (own && !hip_fence_done(own) && own != hip_callback_fence)
 		deps->own = own;
 	else
 		hip_fence_put(own);
@@ -363,21 +363,34 @@ uint64_t hip_stream_queue_va(struct hip_stream *s)
 
 /* Collect the signals a packet on the stream's queue must wait for. The stream's own tail counts
  * only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for it. */
-static int deps_signals(struct hip_stream_deps *deps, bool with_own, struct signal **sigs)
+static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct signal **sigs, int *n)
+{
+	if (hip_fence_done(f))
+		return;
+	/* Another GPU's signal need not be mapped to this one (a peer copy's engine fence): the
+	 * host waits for it rather than the CP. */
+	if (f->device != s->device) {
+		hip_fence_wait(f, hip_device_blocking(s->device));
+		return;
+	}
+	sigs[(*n)++] = f->sig;
+}
+
+static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool with_own,
+			struct signal **sigs)
 {
 	int n = 0;
 	for (int i = 0; i < deps->n; i++)
-		if (!hip_fence_done(deps->f[i]))
-			sigs[n++] = deps->f[i]->sig;
-	if (deps->own && (with_own || !deps->own_on_queue) && !hip_fence_done(deps->own))
-		sigs[n++] = deps->own->sig;
+		dep_signal(s, deps->f[i], sigs, &n);
+	if (deps->own && (with_own || !deps->own_on_queue))
+		dep_signal(s, deps->own, sigs, &n);
 	return n;
 }
 
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
-	int n = deps_signals(deps, false, sigs);
+	int n = deps_signals(s, deps, false, sigs);
 	if (n == 0)
 		return 0;
 	return aql_submit_barrier_and(s->queue, sigs, n, NULL, NULL);
@@ -388,7 +401,7 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
 	/* A barrier-AND packet does not order after earlier packets by itself unless its barrier bit
 	 * is set; naming the stream's own tail makes the marker follow it in any case. */
-	int n = deps_signals(deps, true, sigs);
+	int n = deps_signals(s, deps, true, sigs);
 	f->queue = s->queue;
 	return aql_submit_barrier_and(s->queue, sigs, n, f->sig, NULL);
 }

@@ -290,6 +290,10 @@ int kfd_available_memory(struct kfd_gpu *gpu, uint64_t *bytes);
  * queue_id, doorbell_offset, etc. Returns 0 or -errno. */
 int kfd_create_queue(struct kfd_gpu *gpu, struct kfd_ioctl_create_queue_args *args);
 
+/* SET_CU_MASK of [in] queue_id: [in] mask holds [in] nbits bits (a multiple of 32), one per CU
+ * (hipExtStreamCreateWithCUMask). Returns 0 or -errno. */
+int kfd_set_cu_mask(uint32_t queue_id, const uint32_t *mask, uint32_t nbits);
+
 /* DESTROY_QUEUE of [in] queue_id. Returns 0 or -errno. */
 int kfd_destroy_queue(uint32_t queue_id);
 

@@ -3,10 +3,12 @@
 // a value computed independently from the HIP/CUDA definition of the function.
 // Exit status 0 and "device_semantics: PASSED" when every check holds.
 #include <hip/hip_bf16.h>
+#include <hip/hip_complex.h>
 #include <hip/hip_cooperative_groups.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_runtime.h>
 
+#include <cassert>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -435,6 +437,103 @@ static void test_intrinsics() {
   }
 }
 
+// ---- half arithmetic, complex, vector operators, timers on the device ----
+struct misc_out {
+  unsigned short h_fma, h_div, h_shfl, h2_lo, h2_hi;
+  float c_re, c_im;
+  int4 vec;
+  int clock_ok, wall_ok, ldg;
+};
+
+__global__ void misc_kernel(const int *in, misc_out *out) {
+  misc_out r;
+  const int t = (int)threadIdx.x;
+  long long c0 = clock64(), w0 = wall_clock64();
+  __half a = __float2half(1.5f + t), b = __float2half(0.25f);
+  r.h_fma = __half_as_ushort(__hfma(a, b, a));
+  r.h_div = __half_as_ushort(a / b);
+  r.h_shfl = __half_as_ushort(__shfl_xor(a, 1));
+  __half2 v = __hmul2(__floats2half2_rn(2.0f, -3.0f), __half2half2(a));
+  r.h2_lo = __half_as_ushort(__low2half(v));
+  r.h2_hi = __half_as_ushort(__high2half(v));
+  hipFloatComplex z = hipCdivf(hipCmulf(make_hipFloatComplex((float)t, 1.0f),
+                                        make_hipFloatComplex(2.0f, -1.0f)),
+                               make_hipFloatComplex(0.0f, 1.0f));
+  r.c_re = hipCrealf(z);
+  r.c_im = hipCimagf(z);
+  r.vec = (make_int4(t, 2 * t, 3, -t) * 3 + 1) ^ make_int4(1, 2, 4, 8);
+  r.ldg = __ldg(&in[t]);
+  __syncwarp();
+  long long c1 = clock64(), w1 = wall_clock64();
+  r.clock_ok = c1 >= c0;
+  r.wall_ok = w1 >= w0;
+  out[t] = r;
+}
+
+static void test_misc() {
+  std::vector<int> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = i * i - 7;
+  device_buffer<int> din(64, in.data());
+  device_buffer<misc_out> out(64);
+  misc_kernel<<<1, 64>>>(din.ptr, out.ptr);
+  sync();
+  std::vector<misc_out> h = out.read();
+  for (int t = 0; t < 64; ++t) {
+    const misc_out &r = h[t];
+    __half a = __float2half(1.5f + t), b = __float2half(0.25f);
+    CHECK_EQ("__hfma", t, r.h_fma, __half_as_ushort(__hfma(a, b, a)));
+    CHECK_EQ("__half /", t, r.h_div, __half_as_ushort(a / b));
+    CHECK_EQ("__shfl_xor __half", t, r.h_shfl, __half_as_ushort(__float2half(1.5f + (t ^ 1))));
+    CHECK_EQ("__hmul2 lo", t, r.h2_lo, __half_as_ushort(__float2half(2.0f) * a));
+    CHECK_EQ("__hmul2 hi", t, r.h2_hi, __half_as_ushort(__float2half(-3.0f) * a));
+    // (t + i)(2 - i) / i = (2t + 1 + (2 - t) i) / i = (2 - t) - (2t + 1) i
+    CHECK_EQ("hipCmulf/hipCdivf re", t, (long long)r.c_re, 2 - t);
+    CHECK_EQ("hipCmulf/hipCdivf im", t, (long long)r.c_im, -(2 * t + 1));
+    CHECK_EQ("int4 ops x", t, r.vec.x, (3 * t + 1) ^ 1);
+    CHECK_EQ("int4 ops y", t, r.vec.y, (6 * t + 1) ^ 2);
+    CHECK_EQ("int4 ops z", t, r.vec.z, 10 ^ 4);
+    CHECK_EQ("int4 ops w", t, r.vec.w, (-3 * t + 1) ^ 8);
+    CHECK_EQ("__ldg", t, r.ldg, t * t - 7);
+    CHECK_EQ("clock64 does not go back", t, r.clock_ok, 1);
+    CHECK_EQ("wall_clock64 does not go back", t, r.wall_ok, 1);
+  }
+}
+
+// ---- device malloc/free (the runtime's device heap) ----
+__global__ void malloc_kernel(int *out) {
+  int *p = (int *)malloc(64 * sizeof(int));
+  if (p == nullptr) {
+    out[threadIdx.x] = -1;
+    return;
+  }
+  for (int i = 0; i < 64; ++i) p[i] = (int)threadIdx.x + i;
+  int sum = 0;
+  for (int i = 0; i < 64; ++i) sum += p[i];
+  free(p);
+  out[threadIdx.x] = sum;
+}
+
+static void test_malloc() {
+  device_buffer<int> out(64);
+  malloc_kernel<<<1, 64>>>(out.ptr);
+  sync();
+  std::vector<int> h = out.read();
+  for (int t = 0; t < 64; ++t) CHECK_EQ("device malloc", t, h[t], 64 * t + 2016);
+}
+
+// ---- device assert: the kernel stops, the runtime reports an error ----
+__global__ void assert_kernel(const int *in) { assert(in[threadIdx.x] != 5); }
+
+static void test_assert() {
+  std::vector<int> in(64);
+  for (int i = 0; i < 64; ++i) in[i] = i;
+  device_buffer<int> din(64, in.data());
+  assert_kernel<<<1, 64>>>(din.ptr);
+  hipError_t e = hipDeviceSynchronize();
+  std::printf("device_semantics: assert kernel: %s\n", hipGetErrorString(e));
+  CHECK_EQ("failed device assert reports an error", 0, e != hipSuccess, 1);
+}
+
 // ---- grid-wide synchronisation (cooperative launch) ----
 __global__ void grid_kernel(int *data, int *out, int *valid) {
   cg::grid_group grid = cg::this_grid();
@@ -476,18 +575,22 @@ static void test_printf() {
 
 int main(int argc, char **argv) {
   // argv[1], if given, names the one group to run (index, warp, sync, atomics, coop,
-  // intrinsics, grid, printf), or "core" for every group but grid and printf (which need the
-  // runtime's cooperative launch and hostcall service).
+  // intrinsics, misc, grid, malloc, assert, printf), or "core" for every group but grid, malloc,
+  // assert and printf (which need the runtime's cooperative launch, device heap, fault reporting
+  // and hostcall service).
   const char *only = argc > 1 ? argv[1] : nullptr;
   const struct {
     const char *name;
     void (*run)();
   } groups[] = {{"index", test_index},       {"warp", test_warp},   {"sync", test_sync},
                 {"atomics", test_atomics},   {"coop", test_coop},   {"intrinsics", test_intrinsics},
-                {"grid", test_grid},         {"printf", test_printf}};
+                {"misc", test_misc},         {"grid", test_grid},   {"malloc", test_malloc},
+                {"assert", test_assert},     {"printf", test_printf}};
   for (const auto &g : groups) {
     if (only && std::strcmp(only, "core") == 0) {
-      if (std::strcmp(g.name, "printf") == 0 || std::strcmp(g.name, "grid") == 0) continue;
+      if (std::strcmp(g.name, "printf") == 0 || std::strcmp(g.name, "grid") == 0 ||
+          std::strcmp(g.name, "malloc") == 0 || std::strcmp(g.name, "assert") == 0)
+        continue;
     } else if (only && std::strcmp(only, g.name) != 0) {
       continue;
     }

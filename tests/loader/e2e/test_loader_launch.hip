@@ -16,6 +16,9 @@ struct Mixed {
 };
 
 __device__ int dev_table[8];
+__managed__ int managed_counter = 5;
+
+__global__ void bump_managed() { atomicAdd(&managed_counter, 1); }
 
 __global__ void many_args(Mixed s, int *out, double d, char c, float f, long l, short h,
                           unsigned long long u, const int *in)
@@ -274,6 +277,34 @@ Test(launch, cooperative_grid_sync)
   HIP_OK(hipFree(out));
   HIP_OK(hipFree(out2));
   HIP_OK(hipFree(valid));
+}
+
+Test(launch, legacy_configure_setup_launch)
+{
+  int *out, r[64];
+  HIP_OK(hipMalloc(&out, sizeof(r)));
+  HIP_OK(hipMemset(out, 0, sizeof(r)));
+  HIP_OK(hipConfigureCall(dim3(1), dim3(64), 0, nullptr));
+  HIP_OK(hipSetupArgument(&out, sizeof(out), 0));
+  HIP_OK(hipLaunchByPtr((const void *)tiny));
+  HIP_OK(hipDeviceSynchronize());
+  HIP_OK(hipMemcpy(r, out, sizeof(r), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    cr_assert_eq(r[i], 1);
+  cr_assert_eq(hipLaunchByPtr((const void *)tiny), hipErrorInvalidConfiguration, "no configuration pushed");
+  HIP_OK(hipFree(out));
+}
+
+Test(launch, managed_variable)
+{
+  cr_assert_eq(managed_counter, 5, "the host sees the initial value before any launch");
+  bump_managed<<<2, 64>>>();
+  HIP_OK(hipDeviceSynchronize());
+  cr_assert_eq(managed_counter, 5 + 128);
+  managed_counter = 1000;
+  bump_managed<<<1, 1>>>();
+  HIP_OK(hipDeviceSynchronize());
+  cr_assert_eq(managed_counter, 1001);
 }
 
 Test(launch, launch_kernel_ex)
