@@ -100,6 +100,48 @@ static void test_exec_set_params(int *d, int *h, hipStream_t st)
   run_and_check(x, st, h2, 101);
   CHECK_HIP(hipHostFree(h2));
 
+  // The generic API: a new fill value through hipGraphExecNodeSetParams.
+  int v2 = 500;
+  void *a2[] = {&d, &v2, &n};
+  hipGraphNodeParams gp = {};
+  gp.type = hipGraphNodeTypeKernel;
+  gp.kernel = kparams((void *)fill_value, a2);
+  CHECK_HIP(hipGraphExecNodeSetParams(x, nodes[0], &gp));
+  CHECK_HIP(hipGraphExecMemcpyNodeSetParams1D(x, nodes[2], h, d, N * sizeof(int),
+                                              hipMemcpyDeviceToHost));
+  run_and_check(x, st, h, 501);
+  gp.type = hipGraphNodeTypeHost;
+  EXPECT_HIP(hipGraphExecNodeSetParams(x, nodes[0], &gp), hipErrorInvalidValue);
+
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+}
+
+// A graph built with hipGraphAddNode only.
+static void test_generic_add(int *d, int *h, hipStream_t st)
+{
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  int v = 9, n = N;
+  void *a[] = {&d, &v, &n};
+  hipGraphNodeParams p = {};
+  p.type = hipGraphNodeTypeKernel;
+  p.kernel = kparams((void *)fill_value, a);
+  hipGraphNode_t k, c;
+  CHECK_HIP(hipGraphAddNode(&k, g, NULL, 0, &p));
+  memset(&p, 0, sizeof(p));
+  p.type = hipGraphNodeTypeMemcpy;
+  p.memcpy.copyParams.srcPtr = make_hipPitchedPtr(d, N * sizeof(int), N * sizeof(int), 1);
+  p.memcpy.copyParams.dstPtr = make_hipPitchedPtr(h, N * sizeof(int), N * sizeof(int), 1);
+  p.memcpy.copyParams.extent = make_hipExtent(N * sizeof(int), 1, 1);
+  p.memcpy.copyParams.kind = hipMemcpyDeviceToHost;
+  CHECK_HIP(hipGraphAddNode(&c, g, &k, 1, &p));
+  p.type = hipGraphNodeTypeExtSemaphoreSignal;
+  hipGraphNode_t e;
+  EXPECT_HIP(hipGraphAddNode(&e, g, NULL, 0, &p), hipErrorNotSupported);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  run_and_check(x, st, h, 9);
   CHECK_HIP(hipGraphExecDestroy(x));
   CHECK_HIP(hipGraphDestroy(g));
 }
@@ -216,6 +258,7 @@ int main()
   CHECK_HIP(hipStreamCreate(&st));
   test_exec_set_params(d, h, st);
   test_exec_update(d, h, st);
+  test_generic_add(d, h, st);
   test_cycle_and_errors(d);
   CHECK_HIP(hipStreamDestroy(st));
   CHECK_HIP(hipFree(d));
