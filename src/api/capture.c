@@ -48,6 +48,8 @@ static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The calling thread's capture interaction mode (hipThreadExchangeStreamCaptureMode). */
 static _Thread_local hipStreamCaptureMode thread_mode = hipStreamCaptureModeGlobal;
+/* > 0 while this thread runs calls made by the capture machinery itself (graph memory). */
+static _Thread_local int internal_calls;
 
 /* ---- lookups (capture_lock held) --------------------------------------------------------------- */
 
@@ -126,9 +128,12 @@ static int list_assign(struct node_list *l, hipGraphNode_t const *v, size_t n)
 }
 
 /* Ends [in] seq: every stream leaves it, its events are forgotten. Returns its graph (owned by
- * the caller) or NULL when the capture was invalidated (the graph is then freed if ours). */
-static struct ihipGraph *seq_end(struct capture_seq *seq)
+ * the caller) or NULL when the capture was invalidated; then [out] discard is the graph to free
+ * (ours, or NULL) once capture_lock is released (freeing graph memory calls hipFree, whose
+ * capture check takes the lock). */
+static struct ihipGraph *seq_end(struct capture_seq *seq, struct ihipGraph **discard)
 {
+  *discard = NULL;
   for (struct capture_stream *c = streams, *next; c; c = next) {
     next = c->next;
     if (c->seq == seq)
@@ -144,11 +149,19 @@ static struct ihipGraph *seq_end(struct capture_seq *seq)
   struct ihipGraph *g = seq->graph;
   if (seq->invalidated) {
     if (seq->owns_graph)
-      graph_free(g);
+      *discard = g;
     g = NULL;
   }
   free(seq);
   return g;
+}
+
+/* Frees a graph dropped by seq_end (capture_lock not held). */
+static void discard_graph(struct ihipGraph *g)
+{
+  internal_calls++;
+  graph_free(g);
+  internal_calls--;
 }
 
 /* ---- hooks --------------------------------------------------------------------------------------- */
@@ -204,8 +217,11 @@ static hipError_t capture_add(struct capture_stream *cs, hipGraphNode_t n, hipEr
     e = hipErrorOutOfMemory;
   }
   pthread_mutex_unlock(&capture_lock);
-  if (e != hipSuccess && n && n->graph == NULL)
+  if (e != hipSuccess && n && n->graph == NULL) {
+    internal_calls++;
     node_free(n);
+    internal_calls--;
+  }
   return e;
 }
 
@@ -291,6 +307,50 @@ hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_
   if (n)
     n->u.host = (hipHostNodeParams){.fn = fn, .userData = user_data};
   return capture_add(cs, n, hipSuccess);
+}
+
+hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size)
+{
+  if (!ptr || size == 0)
+    return hipErrorInvalidValue;
+  struct hip_stream *s = hip_stream_resolve(stream);
+  if (!s)
+    return hipErrorInvalidHandle;
+  hipMemAllocNodeParams p = {0};
+  p.poolProps.allocType = hipMemAllocationTypePinned;
+  p.poolProps.location.type = hipMemLocationTypeDevice;
+  p.poolProps.location.id = hip_stream_device(s)->ordinal;
+  p.bytesize = size;
+  /* Allocated before taking capture_lock (hipMalloc checks captures itself), and exempt from the
+   * unsafe-call rule: this allocation is the capture's own. */
+  hipGraphNode_t n = NULL;
+  internal_calls++;
+  hipError_t e = graph_mem_alloc_node(&p, &n);
+  internal_calls--;
+  if (e != hipSuccess)
+    return e;
+  struct capture_stream *cs;
+  if ((e = capture_begin_op(stream, &cs)) != hipSuccess) {
+    internal_calls++;
+    node_free(n);
+    internal_calls--;
+    return e;
+  }
+  *ptr = n->u.mem->ptr;
+  return capture_add(cs, n, hipSuccess);
+}
+
+hipError_t hip_capture_free(hipStream_t stream, void *ptr)
+{
+  struct capture_stream *cs;
+  hipError_t e = capture_begin_op(stream, &cs);
+  if (e != hipSuccess)
+    return e;
+  hipGraphNode_t n = NULL;
+  e = graph_mem_free_node(cs->seq->graph, ptr, &n);
+  if (e == hipErrorInvalidValue && ptr)
+    e = hipErrorNotSupported; /* memory from outside this capture: not modelled */
+  return capture_add(cs, n, e);
 }
 
 hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g)
@@ -433,7 +493,7 @@ hipError_t hip_capture_sync_check(hipStream_t stream)
 
 hipError_t hip_capture_unsafe_check(void)
 {
-  if (!hip_capture_any() || thread_mode == hipStreamCaptureModeRelaxed)
+  if (!hip_capture_any() || thread_mode == hipStreamCaptureModeRelaxed || internal_calls)
     return hipSuccess;
   hipError_t e = hipSuccess;
   pthread_mutex_lock(&capture_lock);
@@ -467,17 +527,18 @@ void hip_capture_stream_destroyed(hipStream_t stream)
   if (!hip_capture_any())
     return;
   struct hip_stream *s = hip_stream_resolve(stream);
+  struct ihipGraph *discard = NULL;
   pthread_mutex_lock(&capture_lock);
   struct capture_stream *cs = s ? stream_find(s) : NULL;
   if (cs) {
     cs->seq->invalidated = true;
-    if (cs->seq->origin == s) {
-      seq_end(cs->seq); /* nobody can end it any more */
-    } else {
+    if (cs->seq->origin == s)
+      seq_end(cs->seq, &discard); /* nobody can end it any more */
+    else
       stream_leave(cs);
-    }
   }
   pthread_mutex_unlock(&capture_lock);
+  discard_graph(discard);
 }
 
 void hip_capture_event_destroyed(hipEvent_t event)
@@ -613,8 +674,10 @@ static hipError_t end_capture(hipStream_t stream, hipGraph_t *pGraph)
   } else if (seq->invalidated) {
     e = hipErrorStreamCaptureInvalidated;
   }
-  *pGraph = seq_end(seq);
+  struct ihipGraph *discard;
+  *pGraph = seq_end(seq, &discard);
   pthread_mutex_unlock(&capture_lock);
+  discard_graph(discard);
   return e;
 }
 

@@ -64,6 +64,10 @@ hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsig
                               unsigned esize, size_t width, size_t height);
 /* hipLaunchHostFunc (and hipStreamAddCallback through a host node). */
 hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data);
+/* hipMallocAsync: a memory-allocation node; [out] ptr is its (fixed) address. */
+hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size);
+/* hipFreeAsync of memory allocated earlier in the same capture: a memory-free node. */
+hipError_t hip_capture_free(hipStream_t stream, void *ptr);
 /* hipGraphLaunch into a capturing stream: [in] g is embedded as a child graph node. */
 hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g);
 

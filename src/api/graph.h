@@ -15,6 +15,7 @@
 #ifndef HIPKFD_API_GRAPH_H
 #define HIPKFD_API_GRAPH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -53,6 +54,17 @@ struct graph_memcpy {
   size_t offset;
 };
 
+/* Memory of a hipGraphAddMemAllocNode: allocated when the node is created (its address is fixed
+ * from then on, as CUDA guarantees) and released when the last node referring to it (the alloc
+ * node, free nodes, and their copies in clones and executable graphs) is destroyed. */
+struct graph_mem {
+  _Atomic int refs;
+  _Atomic int execs;           /* executable graphs holding it: CUDA allows one at a time */
+  void *ptr;
+  size_t size;
+  int device;
+};
+
 struct hipGraphNode {
   uint32_t magic;
   hipGraphNodeType type;
@@ -70,6 +82,7 @@ struct hipGraphNode {
     hipHostNodeParams host;
     struct ihipGraph *child;   /* owned clone */
     hipEvent_t event;          /* event record / wait */
+    struct graph_mem *mem;     /* mem alloc / mem free (a reference) */
   } u;
 };
 
@@ -124,6 +137,21 @@ hipError_t node_memcpy_check(const hipMemcpy3DParms *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+
+/* ---- graph_mem.c ---- */
+
+struct graph_mem *graph_mem_get(struct graph_mem *m);
+void graph_mem_put(struct graph_mem *m);
+/* Graph [in] g may be instantiated: every allocation it makes is freed in it, and no other
+ * executable graph holds its allocations. */
+hipError_t graph_mem_check(const struct ihipGraph *g);
+/* Counts (+1 or -1) the executable graph owning clone [in] g against its allocations. */
+void graph_mem_execs(const struct ihipGraph *g, int delta);
+/* [in] g holds memory nodes (child graphs may not). */
+bool graph_has_mem_nodes(const struct ihipGraph *g);
+/* Builds a MemAlloc node for [in] p (allocating), or a MemFree node of [in] dptr in [in] g. */
+hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
+hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
 
 /* ---- graph_exec.c ---- */
 

@@ -84,6 +84,10 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
   case hipGraphNodeTypeEmpty: return hipSuccess;
   case hipGraphNodeTypeEventRecord: return hipEventRecord(n->u.event, stream);
   case hipGraphNodeTypeWaitEvent: return hipStreamWaitEvent(stream, n->u.event, 0);
+  /* The memory exists from node creation to the destruction of the last graph holding it
+   * (graph_mem.c): allocating and freeing it in stream order is nothing to enqueue. */
+  case hipGraphNodeTypeMemAlloc:
+  case hipGraphNodeTypeMemFree: return hipSuccess;
   default: return hipErrorNotSupported;
   }
 }
@@ -133,6 +137,12 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
       snprintf(log, log_size, "graph has a dependency cycle");
     return e;
   }
+  if ((e = graph_mem_check(graph)) != hipSuccess) {
+    if (log && log_size)
+      snprintf(log, log_size, "graph memory nodes: an allocation not freed in the graph, or "
+                              "another executable graph holds them");
+    return e;
+  }
   struct hipGraphExec *x = calloc(1, sizeof(*x));
   if (!x)
     return hipErrorOutOfMemory;
@@ -144,6 +154,7 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   }
   x->flags = flags;
   x->magic = GRAPH_EXEC_MAGIC;
+  graph_mem_execs(x->graph, +1);
   if (log && log_size)
     log[0] = '\0';
   *out = x;
@@ -185,6 +196,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
   if (!exec_valid(graphExec))
     HIP_RETURN(hipErrorInvalidValue);
   graphExec->magic = 0;
+  graph_mem_execs(graphExec->graph, -1);
   graph_free(graphExec->graph);
   free(graphExec->order);
   free(graphExec);
@@ -357,6 +369,9 @@ static hipGraphExecUpdateResult topology_diff(const struct ihipGraph *a, const s
       if (ia != ib)
         return hipGraphExecUpdateErrorTopologyChanged;
     }
+    if ((na->type == hipGraphNodeTypeMemAlloc || na->type == hipGraphNodeTypeMemFree) &&
+        na->u.mem != nb->u.mem)
+      return hipGraphExecUpdateErrorNotSupported; /* allocations cannot be swapped (CUDA) */
     if (na->type == hipGraphNodeTypeGraph) {
       hipGraphExecUpdateResult r = topology_diff(na->u.child, nb->u.child, bad);
       if (r != hipGraphExecUpdateSuccess)
@@ -379,6 +394,8 @@ static hipError_t params_copy_all(struct ihipGraph *dst, const struct ihipGraph 
         return e;
       continue;
     }
+    if (d->type == hipGraphNodeTypeMemAlloc || d->type == hipGraphNodeTypeMemFree)
+      continue; /* the same allocation (topology_diff checked) */
     struct hipGraphNode tmp = {.type = d->type};
     hipError_t e = node_copy_params(&tmp, s);
     if (e != hipSuccess)

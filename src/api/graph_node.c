@@ -27,6 +27,8 @@ void node_free(hipGraphNode_t n)
     node_kernel_clear(&n->u.kernel);
   else if (n->type == hipGraphNodeTypeGraph)
     graph_free(n->u.child);
+  else if (n->type == hipGraphNodeTypeMemAlloc || n->type == hipGraphNodeTypeMemFree)
+    graph_mem_put(n->u.mem);
   n->magic = 0;
   free(n);
 }
@@ -204,6 +206,10 @@ hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src)
   case hipGraphNodeTypeGraph:
     dst->u.child = graph_clone(src->u.child);
     return dst->u.child ? hipSuccess : hipErrorOutOfMemory;
+  case hipGraphNodeTypeMemAlloc:
+  case hipGraphNodeTypeMemFree:
+    dst->u.mem = graph_mem_get(src->u.mem);
+    return hipSuccess;
   default:
     dst->u = src->u;
     return hipSuccess;
@@ -318,6 +324,8 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   HIP_RETURN_IF_ERROR(add_check(pGraphNode, graph, pDependencies, numDependencies));
   if (!graph_valid(childGraph) || childGraph == graph)
     HIP_RETURN(hipErrorInvalidValue);
+  if (graph_has_mem_nodes(childGraph))
+    HIP_RETURN(hipErrorNotSupported); /* CUDA: memory nodes may not be in child graphs */
   hipGraphNode_t n = node_alloc(hipGraphNodeTypeGraph);
   if (n && !(n->u.child = graph_clone(childGraph))) {
     node_free(n);

@@ -287,6 +287,53 @@ static void test_fork_join(hipStream_t s1)
   CHECK_HIP(hipHostFree(h));
 }
 
+// The pattern of AMD's programming guide: stream-ordered allocation inside the capture.
+static void test_capture_malloc_async(hipStream_t st)
+{
+  int *h;
+  CHECK_HIP(hipHostMalloc((void **)&h, BYTES, 0));
+  for (int i = 0; i < N; i++)
+    h[i] = i;
+  hipGraph_t g;
+  CHECK_HIP(hipStreamBeginCapture(st, hipStreamCaptureModeGlobal));
+  int *d_in = NULL, *d_out = NULL;
+  CHECK_HIP(hipMallocAsync((void **)&d_in, BYTES, st));
+  CHECK_HIP(hipMallocAsync((void **)&d_out, BYTES, st));
+  CHECK(d_in != NULL && d_out != NULL && d_in != d_out);
+  CHECK_HIP(hipMemcpyAsync(d_in, h, BYTES, hipMemcpyHostToDevice, st));
+  hipLaunchKernelGGL(scale_add, dim3(N / 256), dim3(256), 0, st, d_in, d_out, -1, 10, N);
+  CHECK_HIP(hipMemcpyAsync(h, d_out, BYTES, hipMemcpyDeviceToHost, st));
+  CHECK_HIP(hipFreeAsync(d_in, st));
+  CHECK_HIP(hipFreeAsync(d_out, st));
+  CHECK_HIP(hipStreamEndCapture(st, &g));
+  CHECK(node_count(g) == 7);
+  hipGraphNode_t nodes[7];
+  size_t n7 = 7;
+  CHECK_HIP(hipGraphGetNodes(g, nodes, &n7));
+  hipGraphNodeType t;
+  CHECK_HIP(hipGraphNodeGetType(nodes[0], &t));
+  CHECK(t == hipGraphNodeTypeMemAlloc);
+  CHECK_HIP(hipGraphNodeGetType(nodes[6], &t));
+  CHECK(t == hipGraphNodeTypeMemFree);
+  hipMemAllocNodeParams ap;
+  CHECK_HIP(hipGraphMemAllocNodeGetParams(nodes[0], &ap));
+  CHECK(ap.dptr == d_in && ap.bytesize == BYTES);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  // CUDA: one executable graph at a time for a graph with memory nodes.
+  hipGraphExec_t x2;
+  EXPECT_HIP(hipGraphInstantiate(&x2, g, NULL, NULL, 0), hipErrorNotSupported);
+  for (int round = 0; round < 2; round++) {
+    CHECK_HIP(hipGraphLaunch(x, st));
+    CHECK_HIP(hipStreamSynchronize(st));
+    for (int i = 0; i < N; i++)
+      CHECK(h[i] == (round == 0 ? 10 - i : 10 - (10 - i)));
+  }
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipHostFree(h));
+}
+
 // Calls that are illegal while capturing.
 static void test_illegal(hipStream_t st)
 {
@@ -329,6 +376,7 @@ int main()
     return 77;
   }
   test_fork_join(st);
+  test_capture_malloc_async(st);
   test_illegal(st);
   CHECK_HIP(hipStreamDestroy(st));
   printf("PASSED\n");

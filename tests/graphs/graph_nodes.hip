@@ -305,6 +305,60 @@ static void test_symbols(hipStream_t st)
   CHECK_HIP(hipGraphDestroy(g));
 }
 
+// Explicit memory nodes: alloc -> memset -> copy out -> free; an allocation never freed in the
+// graph cannot be instantiated here.
+static void test_mem_nodes(hipStream_t st)
+{
+  int dev = 0;
+  CHECK_HIP(hipGetDevice(&dev));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipMemAllocNodeParams ap = {};
+  ap.poolProps.allocType = hipMemAllocationTypePinned;
+  ap.poolProps.location.type = hipMemLocationTypeDevice;
+  ap.poolProps.location.id = dev;
+  ap.bytesize = 1024 * sizeof(int);
+  hipGraphNode_t a, m, c, f;
+  CHECK_HIP(hipGraphAddMemAllocNode(&a, g, NULL, 0, &ap));
+  CHECK(ap.dptr != NULL);
+  hipMemsetParams mp = {};
+  mp.dst = ap.dptr;
+  mp.elementSize = 4;
+  mp.width = 1024;
+  mp.height = 1;
+  mp.value = 77;
+  CHECK_HIP(hipGraphAddMemsetNode(&m, g, &a, 1, &mp));
+  int *h;
+  CHECK_HIP(hipHostMalloc((void **)&h, 1024 * sizeof(int), 0));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&c, g, &m, 1, h, ap.dptr, 1024 * sizeof(int),
+                                    hipMemcpyDeviceToHost));
+  // Instantiating before the free node exists: the allocation would outlive the launch.
+  hipGraphExec_t x;
+  EXPECT_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0), hipErrorNotSupported);
+  CHECK_HIP(hipGraphAddMemFreeNode(&f, g, &c, 1, ap.dptr));
+  hipGraphNode_t f2;
+  EXPECT_HIP(hipGraphAddMemFreeNode(&f2, g, &f, 1, ap.dptr), hipErrorInvalidValue); // twice
+  void *freed = NULL;
+  CHECK_HIP(hipGraphMemFreeNodeGetParams(f, &freed));
+  CHECK(freed == ap.dptr);
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, st));
+  CHECK_HIP(hipStreamSynchronize(st));
+  for (int i = 0; i < 1024; i++)
+    CHECK(h[i] == 77);
+  // Memory nodes may not be in a child graph.
+  hipGraph_t parent;
+  CHECK_HIP(hipGraphCreate(&parent, 0));
+  hipGraphNode_t cn;
+  EXPECT_HIP(hipGraphAddChildGraphNode(&cn, parent, NULL, 0, g), hipErrorNotSupported);
+  CHECK_HIP(hipGraphDestroy(parent));
+  CHECK_HIP(hipGraphDestroy(g)); // the executable still holds the memory
+  CHECK_HIP(hipGraphLaunch(x, st));
+  CHECK_HIP(hipStreamSynchronize(st));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipHostFree(h));
+}
+
 int main()
 {
   hipStream_t st;
@@ -314,6 +368,7 @@ int main()
   test_memset(st);
   test_events();
   test_symbols(st);
+  test_mem_nodes(st);
   CHECK_HIP(hipStreamDestroy(st));
   printf("PASSED\n");
   return 0;
