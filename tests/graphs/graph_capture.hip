@@ -228,6 +228,7 @@ static void test_fork_join(hipStream_t s1)
   CHECK_HIP(hipStreamGetCaptureInfo(s1, &status, &id1));
   CHECK_HIP(hipStreamGetCaptureInfo(s2, &status, &id2));
   CHECK(status == hipStreamCaptureStatusActive && id1 == id2);
+  EXPECT_HIP(hipEventQuery(e1), hipErrorCapturedEvent);
   hipLaunchKernelGGL(scale_add, dim3(N / 256), dim3(256), 0, s1, d_in, d_a, 2, 0, N);
   hipLaunchKernelGGL(scale_add, dim3(N / 256), dim3(256), 0, s2, d_in, d_b, 5, 0, N);
   CHECK_HIP(hipEventRecord(e2, s2));
