@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "capture.h"
 #include "error.h"
 #include "loader_api.h"
 #include "runtime.h"
@@ -245,6 +246,9 @@ static hipError_t launch_stub(const void *func, dim3 grid, dim3 block, void **ar
     return hipErrorInvalidDeviceFunction;
   if (shmem > UINT32_MAX)
     return hipErrorInvalidValue;
+  if (hip_capture_active(stream))
+    return cooperative ? hipErrorStreamCaptureUnsupported
+                       : hip_capture_kernel(stream, func, NULL, grid, block, args, NULL, shmem);
   struct hip_launch l = {.function = f, .grid = grid, .block = block, .shared_mem = (uint32_t)shmem,
                          .stream = stream, .args = args, .cooperative = cooperative};
   return hip_launch(&l);
@@ -331,6 +335,10 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
     by = by > gy ? gy : by;
     bz = bz > gz ? gz : bz;
   }
+  if (hip_capture_active(stream))
+    return (workitems || cooperative) ? hipErrorStreamCaptureUnsupported
+                                      : hip_capture_kernel(stream, NULL, f, (dim3){gx, gy, gz},
+                                                           (dim3){bx, by, bz}, params, extra, shmem);
   struct hip_launch l = {.function = f, .grid = {gx, gy, gz}, .block = {bx, by, bz},
                          .shared_mem = (uint32_t)shmem, .stream = stream, .args = params,
                          .grid_in_workitems = workitems, .cooperative = cooperative};
