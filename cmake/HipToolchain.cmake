@@ -33,7 +33,8 @@
 #   clang-tools-19, which must be installed.
 include_guard(GLOBAL)
 
-set(HIPKFD_HIP_INCLUDE_DIR "${CMAKE_CURRENT_LIST_DIR}/../include" CACHE INTERNAL "")
+cmake_path(SET _hipkfd_include NORMALIZE "${CMAKE_CURRENT_LIST_DIR}/../include")
+set(HIPKFD_HIP_INCLUDE_DIR "${_hipkfd_include}" CACHE INTERNAL "")
 set(HIPKFD_DEFAULT_HIP_ARCHS gfx90a gfx942 CACHE STRING "Offload targets of hipkfd's HIP programs")
 set(HIPKFD_DEVICE_LIB_DIR "${CMAKE_BINARY_DIR}/device-libs" CACHE INTERNAL "")
 set(HIPKFD_SYSTEM_DEVICE_LIBS "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"

@@ -69,7 +69,8 @@ int sim_cp_queue_create(struct sim_gpu *gpu, const struct sim_queue_desc *desc,
 /* UPDATE_QUEUE: new ring, percentage and priority. */
 int sim_cp_queue_update(struct sim_cp_queue *q, uint64_t ring_base, uint64_t ring_size,
                         uint32_t percentage, uint32_t priority);
-/* Stop serving and free; waits for a dispatch in flight to finish. */
+/* Stop serving and free; waits for a dispatch in flight to finish (up to a preemption timeout,
+ * after which the dispatch is abandoned: see sim/cp/cp_sched.c). */
 void sim_cp_queue_destroy(struct sim_cp_queue *q);
 /* Wake the GPU's command processor now (doorbell written, or user space is about to wait). */
 void sim_cp_kick(struct sim_gpu *gpu);

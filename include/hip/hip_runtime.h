@@ -19,6 +19,7 @@
 
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_vector_types.h>
+#include <hip/channel_descriptor.h>
 
 #if defined(__HIPKFD_HIP_CLANG__)
 #include <hip/amd_detail/amd_hip_runtime.h>

@@ -195,11 +195,12 @@ static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
   return sim_gpuvm_translate(ctx, va, len, write);
 }
 
-/* s_sendmsg from a wave: MSG_INTERRUPT carries M0 as the context id; the SQ interrupt path keeps
- * its low 24 bits (kfd_int_process_v9.c). */
+/* s_sendmsg from a wave: `msg` is the instruction's SIMM16, whose bits 3..0 are the message id.
+ * MSG_INTERRUPT (1) carries M0 as the context id; the SQ interrupt path keeps its low 24 bits
+ * (kfd_int_process_v9.c). */
 static void isa_sendmsg(void *ctx, uint32_t msg, uint32_t m0)
 {
-  if (msg == 1)
+  if ((msg & 0xfu) == 1)
     sim_event_interrupt(ctx, m0 & 0xffffffu, 24);
   else
     sim_log("cp: s_sendmsg %u (m0 0x%x) ignored", msg, m0);
@@ -250,6 +251,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   struct isa_result r;
   memset(&r, 0, sizeof(r));
   isa_dispatch_run(&d, &r);
+  if (cp_queue_stopping(q))
+    return CP_FAILED; /* destroyed meanwhile: its memory may be gone, report nothing */
   switch (r.status) {
   case ISA_OK:
     return CP_DONE;

@@ -65,6 +65,8 @@ struct sim_cp_queue {
   pthread_t thread;
   unsigned fork_generation;   /* the worker exists only in the process that created it */
   bool stop;                  /* protected by cg->lock */
+  bool exited;                /* protected by cg->lock: the worker has left its loop */
+  bool detached;              /* protected by cg->lock: destroy gave up waiting; the worker frees q */
   atomic_bool failed;         /* set once by the worker; the queue then consumes nothing */
   uint64_t seen_doorbell;     /* watcher-private */
   uint64_t consumed;          /* worker-private: packets consumed so far */
@@ -74,7 +76,6 @@ struct sim_cp_queue {
   uint64_t amd_queue_va;      /* AQL: the amd_queue_t, from read_pointer; 0 if unknown */
   bool scratch_requested;     /* AQL: "insufficient scratch" raised, waiting for the reply */
   uint64_t sdma_poll_tries;   /* SDMA: POLL_REGMEM retries of the current packet */
-  uint64_t sdma_atomic_tries; /* SDMA: ATOMIC loop retries of the current packet */
 };
 
 /* Per-GPU command processor state. */
@@ -88,6 +89,11 @@ struct cp_gpu {
 };
 
 /* ---- cp_sched.c ---- */
+/* How long queue destruction waits for a dispatch in flight before abandoning it: amdkfd's
+ * queue_preemption_timeout_ms (9000 by default) bounds the same wait. Tests may lower it. */
+extern uint64_t cp_preempt_timeout_ns;
+/* True once destruction has begun: an engine must not touch the queue's memory any more. */
+bool cp_queue_stopping(struct sim_cp_queue *q);
 /* Sleep until the GPU is kicked or `timeout_ns` passes. Returns false when the queue must stop. */
 bool cp_queue_wait(struct sim_cp_queue *q, uint64_t timeout_ns);
 /* Back-off for a worker blocked on memory: `tries` counts consecutive blocked attempts. */

@@ -37,8 +37,11 @@ static struct {
   pthread_t thread;
   bool running;          /* protected by g_lock */
   bool stop;             /* protected by lock */
+  bool poke;             /* protected by lock: a queue was created, poll eagerly again */
   unsigned queues;       /* protected by g_lock: queues in the process */
 } g_watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+uint64_t cp_preempt_timeout_ns = 9000000000ull;
 
 static unsigned g_fork_generation;         /* bumped in the child after fork() */
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
@@ -145,9 +148,13 @@ static bool watch_gpu(struct cp_gpu *cg)
 static void *watcher_main(void *arg)
 {
   (void)arg;
-  uint64_t last_activity = 0;
+  uint64_t last_activity = cp_now_ns();
   pthread_mutex_lock(&g_watch.lock);
   while (!g_watch.stop) {
+    if (g_watch.poke) {
+      g_watch.poke = false;
+      last_activity = cp_now_ns();
+    }
     pthread_mutex_unlock(&g_watch.lock);
     bool changed = false;
     for (unsigned i = 0; i < CP_MAX_GPUS; i++) {
@@ -172,11 +179,16 @@ static void *watcher_main(void *arg)
   return NULL;
 }
 
-/* Caller holds g_lock. */
+/* Caller holds g_lock. A new queue is about to be used: poll eagerly again. */
 static int watcher_start(void)
 {
-  if (g_watch.running)
+  if (g_watch.running) {
+    pthread_mutex_lock(&g_watch.lock);
+    g_watch.poke = true;
+    pthread_cond_broadcast(&g_watch.cond);
+    pthread_mutex_unlock(&g_watch.lock);
     return 0;
+  }
   static bool cond_ready;
   if (!cond_ready) {
     pthread_condattr_t attr;
@@ -275,6 +287,8 @@ static void *worker_main(void *arg)
       cg_broadcast_locked(q->cg);
       pthread_mutex_unlock(&q->cg->lock);
     }
+    if (cp_queue_stopping(q))
+      break; /* destroyed while running: the queue's memory may already be gone */
 
     if (st == CP_BLOCKED) {
       if (!cp_queue_backoff(q, tries++))
@@ -293,7 +307,24 @@ static void *worker_main(void *arg)
         break;
     pthread_mutex_unlock(&q->cg->lock);
   }
+  pthread_mutex_lock(&q->cg->lock);
+  q->exited = true;
+  bool detached = q->detached;
+  pthread_cond_broadcast(&q->cg->cond);
+  pthread_mutex_unlock(&q->cg->lock);
+  if (detached) {
+    sim_log("cp: queue %u: the abandoned dispatch ended", q->desc.queue_id);
+    free(q);
+  }
   return NULL;
+}
+
+bool cp_queue_stopping(struct sim_cp_queue *q)
+{
+  pthread_mutex_lock(&q->cg->lock);
+  bool stop = q->stop;
+  pthread_mutex_unlock(&q->cg->lock);
+  return stop;
 }
 
 /* ---- the interface in sim.h ---- */
@@ -429,15 +460,34 @@ void sim_cp_queue_destroy(struct sim_cp_queue *q)
   }
   cg->nqueues--;
   cg_broadcast_locked(cg);
-  pthread_mutex_unlock(&cg->lock);
 
-  /* The worker finishes the packet in flight (a dispatch runs to completion), then exits. */
-  pthread_join(q->thread, NULL);
+  /* The worker finishes the packet in flight, then exits. A dispatch that outlives the
+   * preemption timeout (a kernel that never ends) is abandoned as amdkfd abandons a queue it
+   * cannot preempt: the worker is detached, touches none of the queue's memory when the
+   * interpreter returns, and frees the queue itself. */
+  struct timespec until = deadline_after(cp_preempt_timeout_ns);
+  while (!q->exited)
+    if (pthread_cond_timedwait(&cg->cond, &cg->lock, &until) == ETIMEDOUT)
+      break;
+  bool exited = q->exited;
+  q->detached = !exited;
+  uint32_t gpu_id = sim_gpu_id(q->gpu), queue_id = q->desc.queue_id; /* q may go once unlocked */
+  pthread_mutex_unlock(&cg->lock);
+  if (exited)
+    pthread_join(q->thread, NULL);
+  else
+    pthread_detach(q->thread);
+
   if (--g_watch.queues == 0)
     watcher_stop(); /* no queue left: an idle process keeps no CP thread */
   pthread_mutex_unlock(&g_lock);
-  sim_log("cp: gpu %u queue %u stopped", sim_gpu_id(q->gpu), q->desc.queue_id);
-  free(q);
+  if (exited) {
+    sim_log("cp: gpu %u queue %u stopped", gpu_id, queue_id);
+    free(q);
+  } else {
+    sim_log("cp: gpu %u queue %u: dispatch still running after the preemption timeout; "
+            "abandoned", gpu_id, queue_id);
+  }
 }
 
 void sim_cp_kick(struct sim_gpu *gpu)

@@ -69,5 +69,7 @@ uint32_t cp_pm4_vendor_packet(struct sim_cp_queue *q, const uint32_t packet[16],
     *fault_write = false;
     return CP_QERR_MEMORY_VIOLATION;
   }
+  sim_log("cp: gpu %u queue %u: PM4 IB of %u dwords at 0x%llx", sim_gpu_id(q->gpu),
+          q->desc.queue_id, ndw, (unsigned long long)ib_va);
   return pm4_run_ib(q, ib, ndw);
 }

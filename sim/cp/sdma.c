@@ -215,10 +215,8 @@ static enum cp_status sdma_atomic(struct sim_cp_queue *q, const uint32_t *p)
     old = o;
   }
   uint64_t mask = is64 ? ~0ull : 0xffffffffull;
-  if (op == TC_CMPSWAP && SDMA_ATOMIC_LOOP(p[0]) && old != (cmp & mask)) {
-    q->sdma_atomic_tries++;
+  if (op == TC_CMPSWAP && SDMA_ATOMIC_LOOP(p[0]) && old != (cmp & mask))
     return CP_BLOCKED; /* loop: try again after a back-off */
-  }
   return CP_DONE;
 }
 
@@ -347,7 +345,6 @@ enum cp_status cp_sdma_run(struct sim_cp_queue *q)
     if (st != CP_DONE)
       return st;
     q->sdma_poll_tries = 0;
-    q->sdma_atomic_tries = 0;
     /* Release: the packet's effects are visible before the progress that reports them. */
     __atomic_store_n(rdp, rptr + (uint64_t)ndw * 4, __ATOMIC_RELEASE);
     q->consumed++;

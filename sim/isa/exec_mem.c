@@ -314,12 +314,19 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
   struct isa_ctx *c = w->ctx;
   uint64_t exec = wave_exec(w);
   unsigned l = exec ? (unsigned)__builtin_ctzll(exec) : 0;
-  uint32_t val = wave_vreg(w, in->data0)[l];
+  /* LLVM encodes the GWS value VGPR in the ADDR field (checked with llvm-mc-19) */
+  uint32_t val = wave_vreg(w, in->addr)[l];
   if (in->op == OP_DS_GWS_INIT) {
     pthread_mutex_lock(&c->lock);
     c->gws_target = val + 1;
     pthread_mutex_unlock(&c->lock);
     return 0;
+  }
+  uint64_t waves = c->total_wgs * ((c->group_size + WAVE_SIZE - 1) / WAVE_SIZE);
+  if ((uint64_t)val + 1 > waves) {
+    wave_fail(w, ISA_ILLEGAL_INSTR, "ds_gws_barrier at pc 0x%llx waits for %llu waves; the dispatch has %llu",
+              (unsigned long long)w->cur_pc, (unsigned long long)val + 1, (unsigned long long)waves);
+    return -1;
   }
   if (dispatch_grow_for_gws(c)) {
     wave_fail(w, ISA_BAD_DISPATCH, "cannot keep all workgroups resident for ds_gws_barrier");

@@ -173,10 +173,10 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
     }
     return 0;
   case OP_S_SET_GPR_IDX_OFF:
-    w->gpr_idx &= ~(1u << 31);
+    w->gpr_idx = 0;
     return 0;
   case OP_S_SET_GPR_IDX_MODE:
-    w->gpr_idx = (w->gpr_idx & ~0xf000u) | (uint32_t)(in->simm16 & 0xf) << 12;
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xf000u) | (uint32_t)(in->simm16 & 0xf) << 12;
     return 0;
   default:
     return exec_illegal(w, in);
@@ -253,8 +253,10 @@ static int sopc(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_BITCMP0_B64: w->scc = !(a >> (b32 & 63) & 1); return 0;
   case OP_S_BITCMP1_B64: w->scc = a >> (b32 & 63) & 1; return 0;
   case OP_S_SET_GPR_IDX_ON:
-    /* M0[7:0] is the index, the immediate's low 4 bits enable src0/src1/src2/dst. */
-    w->gpr_idx = 1u << 31 | (b32 & 0xf) << 12 | (a32 & 0xff);
+    /* M0[7:0] = the index, M0[15:12] = the SSRC1 field read as an immediate (enables for
+     * src0/src1/src2/dst), and indexing is switched on (ISA guide, s_set_gpr_idx_on). */
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xf0ffu) | (a32 & 0xff) | (uint32_t)(in->src[1] & 0xf) << 12;
+    w->gpr_idx = 1u << 31;
     return 0;
   default:
     return exec_illegal(w, in);
@@ -346,6 +348,9 @@ static int sop1(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_MOVRELS_B64: sdst_write(w, in->dst, wave_sreg64(w, (in->src[0] + w->s[OPD_M0]) & 127), 2); return 0;
   case OP_S_MOVRELD_B32: sdst_write(w, (in->dst + w->s[OPD_M0]) & 127, a32, 1); return 0;
   case OP_S_MOVRELD_B64: sdst_write(w, (in->dst + w->s[OPD_M0]) & 127, a, 2); return 0;
+  case OP_S_SET_GPR_IDX_IDX:
+    w->s[OPD_M0] = (w->s[OPD_M0] & ~0xffu) | (a32 & 0xff);
+    return 0;
   case OP_S_BITREPLICATE_B64_B32: {
     uint64_t v = 0;
     for (int i = 0; i < 32; i++) v |= (uint64_t)(a32 >> i & 1) * (3ull << (2 * i));

@@ -121,8 +121,9 @@ static unsigned src_width(const struct isa_inst *in, int i)
 /* s_set_gpr_idx_on: M0-relative indexing of VGPR operands (src0..2 mode bits 0..2, dst bit 3). */
 static unsigned gpr_index(const struct isa_wave *w, unsigned code, unsigned bit)
 {
-  if ((w->gpr_idx >> 31) && (w->gpr_idx >> (12 + bit) & 1) && code >= OPD_VGPR && code < OPD_AGPR)
-    return code + (w->gpr_idx & 0xff);
+  uint32_t m0 = w->s[OPD_M0];
+  if ((w->gpr_idx >> 31) && (m0 >> (12 + bit) & 1) && code >= OPD_VGPR && code < OPD_AGPR)
+    return code + (m0 & 0xff);
   return code;
 }
 

@@ -48,7 +48,7 @@ struct isa_wave {
   const struct isa_inst *cur;  /* and its decoded form (for fault messages) */
   uint32_t mode;              /* HW_REG_MODE */
   uint32_t trapsts;
-  uint32_t gpr_idx;           /* s_set_gpr_idx_on state: index in [7:0], mode in [15:12], on in bit 31 */
+  uint32_t gpr_idx;           /* bit 31: VGPR indexing on (s_set_gpr_idx_on); index and mode live in M0 */
   enum wave_state state;
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */

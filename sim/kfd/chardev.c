@@ -5,7 +5,8 @@
  * direction and the kernel's struct size come from the table, never from the caller; the
  * caller's size (_IOC_SIZE) is what is copied in and out (min/max handling identical: a
  * shorter struct is zero-extended, e.g. libhsakmt 5.2.3's 88-byte CREATE_QUEUE); numbers past
- * the table return -ENOTTY (kfd_chardev.c since "report -ENOTTY for unsupported ioctls");
+ * the table return -EINVAL, as kfd_chardev.c of the 6.12 series whose interface (1.17) we
+ * report does (retcode starts at -EINVAL; later kernels answer -ENOTTY instead);
  * a file used by another process returns -EBADF.
  */
 #define _GNU_SOURCE
@@ -107,7 +108,10 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
     sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
   }
-  SIM_DBG("open %s%u", kind == SIM_FILE_KFD ? "/dev/kfd" : "/dev/dri/renderD", kind == SIM_FILE_KFD ? 0 : minor);
+  if (kind == SIM_FILE_KFD)
+    SIM_DBG("open /dev/kfd");
+  else
+    SIM_DBG("open /dev/dri/renderD%u", minor);
   return f;
 }
 
@@ -155,10 +159,10 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
 {
   unsigned int nr = _IOC_NR(ucmd);
   if (nr >= N_IOCTLS)
-    return -ENOTTY;
+    return -EINVAL;
   const struct sim_ioctl_desc *d = &ioctls[nr];
   if (!d->cmd)
-    return -ENOTTY;
+    return -EINVAL;
   if (f->owner != getpid())
     return -EBADF;   /* "Using KFD FD in wrong process" */
   if (!d->fn)
@@ -173,10 +177,8 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
     return -ENOMEM;
   memset(kdata, 0, asize);
   int r = 0;
-  if ((_IOC_DIR(cmd) & (_IOC_READ | _IOC_WRITE)) && usize && !arg)
-    r = -EFAULT;
-  else if (_IOC_DIR(cmd) & _IOC_WRITE)
-    memcpy(kdata, arg, usize);
+  if (_IOC_DIR(cmd) & _IOC_WRITE)
+    r = sim_copy_from_user(kdata, (uintptr_t)arg, usize);
   /* SVM carries nattr attributes after the struct; the caller's size must cover them */
   if (!r && nr == _IOC_NR(AMDKFD_IOC_SVM) &&
       sizeof(struct kfd_ioctl_svm_args) + ((struct kfd_ioctl_svm_args *)kdata)->nattr *
@@ -185,8 +187,8 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
   if (!r) {
     r = d->fn(kdata);
     SIM_DBG("ioctl %s (size %zu) -> %d", d->name + 11, usize, r);
-    if (_IOC_DIR(cmd) & _IOC_READ)
-      memcpy(arg, kdata, usize);
+    if ((_IOC_DIR(cmd) & _IOC_READ) && sim_copy_to_user((uintptr_t)arg, kdata, usize))
+      r = -EFAULT;
   }
   if (kdata != stack)
     free(kdata);
@@ -291,14 +293,12 @@ int sim_ioctl_get_process_apertures_new(void *arg)
     a->num_of_nodes = sim_drv.n_gpus;    /* the caller asks how many to allocate */
     return 0;
   }
-  struct kfd_process_device_apertures *out = (void *)(uintptr_t)a->kfd_process_device_apertures_ptr;
-  if (!out)
-    return -EFAULT;
+  struct kfd_process_device_apertures out[SIM_MAX_GPUS];
   uint32_t n = a->num_of_nodes < sim_drv.n_gpus ? a->num_of_nodes : sim_drv.n_gpus;
   for (uint32_t i = 0; i < n; i++)
     fill_apertures(&sim_drv.gpus[i], &out[i]);
   a->num_of_nodes = n;
-  return 0;
+  return sim_copy_to_user(a->kfd_process_device_apertures_ptr, out, n * sizeof(out[0]));
 }
 
 int sim_ioctl_acquire_vm(void *arg)
@@ -411,16 +411,10 @@ int sim_ioctl_get_tile_config(void *arg)
     a->num_tile_configs = 32;
   if (a->num_macro_tile_configs > 16)
     a->num_macro_tile_configs = 16;
-  if (a->num_tile_configs) {
-    if (!a->tile_config_ptr)
-      return -EFAULT;
-    memset((void *)(uintptr_t)a->tile_config_ptr, 0, a->num_tile_configs * 4ull);
-  }
-  if (a->num_macro_tile_configs) {
-    if (!a->macro_tile_config_ptr)
-      return -EFAULT;
-    memset((void *)(uintptr_t)a->macro_tile_config_ptr, 0, a->num_macro_tile_configs * 4ull);
-  }
+  static const uint32_t zeros[32];
+  if (sim_copy_to_user(a->tile_config_ptr, zeros, a->num_tile_configs * 4ull) ||
+      sim_copy_to_user(a->macro_tile_config_ptr, zeros, a->num_macro_tile_configs * 4ull))
+    return -EFAULT;
   return 0;
 }
 
@@ -459,7 +453,9 @@ int sim_ioctl_runtime_enable(void *arg)
   pthread_mutex_lock(&sim_drv.lock);
   if (a->mode_mask & KFD_RUNTIME_ENABLE_MODE_ENABLE_MASK) {
     if (sim_drv.runtime_enabled)
-      r = -EBUSY;
+      r = -EBUSY;       /* "runtime enable call already pending" */
+    else if (sim_queue_count())
+      r = -EEXIST;      /* "user queues already active prior to call" */
     else
       sim_drv.runtime_enabled = true;
   } else {
@@ -470,14 +466,3 @@ int sim_ioctl_runtime_enable(void *arg)
   return r;
 }
 
-int sim_ioctl_alloc_queue_gws(void *arg)
-{
-  (void)arg;
-  return -ENOSYS;   /* global wave sync is not emulated yet */
-}
-
-int sim_ioctl_get_queue_wave_state(void *arg)
-{
-  (void)arg;
-  return -ENOSYS;   /* CWSR is not emulated: there is never saved wave state */
-}

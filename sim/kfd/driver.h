@@ -29,6 +29,10 @@ void sim_driver_fini(void);
  * `out` (filled) when rewritten, NULL when the path is not ours. */
 const char *sim_sysfs_rewrite(const char *path, char *out, size_t out_size);
 
+/* opendir("/dev/dri") on a machine without DRM nodes: a private directory listing our render
+ * nodes (their stat() comes from sim_dev_stat), or NULL. */
+const char *sim_dev_dir_rewrite(const char *path, char *out, size_t out_size);
+
 /* Is `path` a device node we emulate? 1 with kind/minor set, 0 if not ours. A render node of
  * a GPU we do not have (renderD200) is reported as ours with -ENOENT in *missing. */
 int sim_dev_match(const char *path, enum sim_file_kind *kind, uint32_t *minor);

@@ -20,12 +20,7 @@ static int copy_field(char *buf, __kernel_size_t *len, const char *value)
 {
   size_t n = strlen(value), room = *len;
   *len = n;
-  if (!room)
-    return 0;
-  if (!buf)
-    return -EFAULT;
-  memcpy(buf, value, n < room ? n : room);
-  return 0;
+  return room ? sim_copy_to_user((uintptr_t)buf, value, n < room ? n : room) : 0;
 }
 
 static int drm_version(struct drm_version *v)
@@ -90,8 +85,7 @@ static int copy_out(const struct drm_amdgpu_info *req, const void *src, size_t s
 {
   if (!req->return_pointer || !req->return_size)
     return -EINVAL;
-  memcpy((void *)(uintptr_t)req->return_pointer, src, req->return_size < size ? req->return_size : size);
-  return 0;
+  return sim_copy_to_user(req->return_pointer, src, req->return_size < size ? req->return_size : size);
 }
 
 static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
@@ -154,13 +148,22 @@ int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg)
 {
   if (_IOC_TYPE(cmd) != DRM_TYPE)
     return -ENOTTY;
-  if (!arg)
-    return -EFAULT;
-  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_VERSION))
-    return drm_version(arg);
+  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_VERSION)) {
+    struct drm_version v;
+    int r = sim_copy_from_user(&v, (uintptr_t)arg, sizeof(v));
+    if (!r)
+      r = drm_version(&v);
+    if (!r)
+      r = sim_copy_to_user((uintptr_t)arg, &v, sizeof(v));
+    return r;
+  }
   if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_AMDGPU_INFO) {
+    struct drm_amdgpu_info req;
+    int r = sim_copy_from_user(&req, (uintptr_t)arg, sizeof(req));
+    if (r)
+      return r;
     pthread_mutex_lock(&sim_drv.lock);
-    int r = amdgpu_info(f->gpu, arg);
+    r = amdgpu_info(f->gpu, &req);
     pthread_mutex_unlock(&sim_drv.lock);
     return r;
   }

@@ -158,9 +158,10 @@ void *sim_events_mmap(void *addr, size_t len, int prot, int flags, int *err)
 {
   void *p = MAP_FAILED;
   pthread_mutex_lock(&ev_lock);
-  /* kfd_event_mmap: the mapping must have the page's order (here 32 KiB, 8 pages) */
+  /* kfd_event_mmap: no larger than the page's order (32 KiB, 8 pages); user space may map
+   * less (libhsakmt falls back to one page), which limits the usable slots */
   size_t full = SIM_SIGNAL_EVENT_LIMIT * 8;
-  if (signal_page_fd < 0 || len > full || len <= full / 2) {
+  if (signal_page_fd < 0 || !len || len > full) {
     *err = -EINVAL;
   } else {
     p = mmap(addr, len, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED, signal_page_fd, 0);
@@ -296,6 +297,12 @@ int sim_ioctl_set_event(void *arg)
   else
     r = -EINVAL;
   pthread_mutex_unlock(&ev_lock);
+  /* A host signal store (an interrupt signal's SET_EVENT) may release a barrier packet or an
+   * SDMA poll the command processor is backing off on: wake it now rather than at its next
+   * poll. */
+  if (!r)
+    for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
+      sim_cp_kick(&sim_drv.gpus[i]);
   return r;
 }
 
@@ -450,14 +457,21 @@ static int init_waiters(uint32_t n, struct waiter *w, const struct kfd_event_dat
 int sim_ioctl_wait_events(void *arg)
 {
   struct kfd_ioctl_wait_events_args *a = arg;
-  struct kfd_event_data *data = (struct kfd_event_data *)(uintptr_t)a->events_ptr;
-  if (a->num_events && !data)
-    return -EFAULT;
   if (a->num_events > 16 * SIM_SIGNAL_EVENT_LIMIT)
     return -ENOMEM;
+  size_t bytes = (size_t)a->num_events * sizeof(struct kfd_event_data);
+  struct kfd_event_data *data = malloc(bytes ? bytes : 1);
   struct waiter *w = calloc(a->num_events ? a->num_events : 1, sizeof(*w));
-  if (!w)
+  if (!w || !data) {
+    free(w);
+    free(data);
     return -ENOMEM;
+  }
+  if (sim_copy_from_user(data, a->events_ptr, bytes)) {
+    free(w);
+    free(data);
+    return -EFAULT;
+  }
   struct timespec deadline;
   clock_gettime(CLOCK_MONOTONIC, &deadline);
   bool infinite = a->timeout == KFD_EVENT_TIMEOUT_INFINITE;
@@ -496,7 +510,15 @@ int sim_ioctl_wait_events(void *arg)
     if (w[i].queued)
       unlink_waiter(&w[i]);
   pthread_mutex_unlock(&ev_lock);
+  if (!r && result == KFD_IOC_WAIT_RESULT_COMPLETE && sim_copy_to_user(a->events_ptr, data, bytes))
+    r = -EFAULT;
+  /* kfd_wait_on_events: any error reports FAIL; an event destroyed under a waiter is -EIO */
+  if (r)
+    result = KFD_IOC_WAIT_RESULT_FAIL;
+  else if (result == KFD_IOC_WAIT_RESULT_FAIL)
+    r = -EIO;
   free(w);
+  free(data);
   a->wait_result = result;
   return r;
 }

@@ -190,6 +190,10 @@ int sim_ioctl_runtime_enable(void *arg);
 /* drm.c: render node ioctls */
 int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg);
 
+/* uaccess.c: -EFAULT instead of a crash for bad user pointers */
+int sim_copy_from_user(void *dst, uint64_t src, size_t n);
+int sim_copy_to_user(uint64_t dst, const void *src, size_t n);
+
 /* log helpers */
 #define SIM_DBG(...) do { if (sim_drv.log) sim_log(__VA_ARGS__); } while (0)
 

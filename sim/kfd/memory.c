@@ -494,8 +494,10 @@ static int map_ioctl(struct kfd_ioctl_map_memory_to_gpu_args *a, bool map)
 {
   if (!a->n_devices || a->n_success > a->n_devices)
     return -EINVAL;
-  const uint32_t *ids = (const uint32_t *)(uintptr_t)a->device_ids_array_ptr;
-  if (!ids)
+  uint32_t ids[SIM_MAX_GPUS * 4];
+  if (a->n_devices > sizeof(ids) / sizeof(ids[0]))
+    return -EINVAL;   /* more devices than exist: at least one id is unknown */
+  if (sim_copy_from_user(ids, a->device_ids_array_ptr, a->n_devices * sizeof(ids[0])))
     return -EFAULT;
   struct sim_gpu *g = sim_gpu_by_id(SIM_HANDLE_GPU(a->handle));
   if (!g)

@@ -28,12 +28,14 @@ struct sim_kqueue {
 
 static struct sim_kqueue *queues[MAX_QUEUES];   /* protected by sim_drv.lock */
 static uint32_t n_queues;
+static struct sim_kqueue *gws_owner[SIM_MAX_GPUS];
 static uint8_t doorbell_used[SIM_MAX_GPUS][DOORBELLS_PER_SLICE];
 
 void sim_queues_reset(void)
 {
   memset(queues, 0, sizeof(queues));
   memset(doorbell_used, 0, sizeof(doorbell_used));
+  memset(gws_owner, 0, sizeof(gws_owner));
   n_queues = 0;
 }
 
@@ -53,6 +55,7 @@ void sim_queues_release(void)
     free(q);
   }
   memset(doorbell_used, 0, sizeof(doorbell_used));
+  memset(gws_owner, 0, sizeof(gws_owner));
   n_queues = 0;
 }
 
@@ -212,6 +215,8 @@ int sim_ioctl_destroy_queue(void *arg)
   sim_cp_queue_destroy(q->cp);   /* waits for a dispatch in flight: outside the driver lock */
   pthread_mutex_lock(&sim_drv.lock);
   doorbell_used[q->gpu->index][q->doorbell] = 0;
+  if (gws_owner[q->gpu->index] == q)
+    gws_owner[q->gpu->index] = NULL;
   release_buffers(q);
   pthread_mutex_unlock(&sim_drv.lock);
   free(q);
@@ -249,6 +254,35 @@ int sim_ioctl_update_queue(void *arg)
   int r = update_locked(arg);
   pthread_mutex_unlock(&sim_drv.lock);
   return r;
+}
+
+/* kfd_ioctl_alloc_queue_gws / pqm_set_gws: the GPU's whole GWS to one queue of the process */
+int sim_ioctl_alloc_queue_gws(void *arg)
+{
+  struct kfd_ioctl_alloc_queue_gws_args *a = arg;
+  int r = 0;
+  pthread_mutex_lock(&sim_drv.lock);
+  struct sim_kqueue *q = a->queue_id < MAX_QUEUES ? queues[a->queue_id] : NULL;
+  if (!q || q->type != KFD_IOC_QUEUE_TYPE_COMPUTE_AQL)
+    r = -EINVAL;
+  else if (!q->gpu->prof->num_gws)
+    r = -ENODEV;
+  else if (a->num_gws && gws_owner[q->gpu->index] && gws_owner[q->gpu->index] != q)
+    r = -EBUSY;     /* another queue of the process holds it */
+  else {
+    gws_owner[q->gpu->index] = a->num_gws ? q : NULL;
+    a->first_gws = 0;
+  }
+  pthread_mutex_unlock(&sim_drv.lock);
+  return r;
+}
+
+/* get_wave_state needs a preempted queue with saved waves; kfdsim queues are never preempted,
+ * so this is the kernel's answer for an active queue. */
+int sim_ioctl_get_queue_wave_state(void *arg)
+{
+  (void)arg;
+  return -EINVAL;
 }
 
 int sim_ioctl_set_cu_mask(void *arg)

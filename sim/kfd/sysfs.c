@@ -387,6 +387,14 @@ static int write_drm_node(const struct sim_gpu *g)
            (g->location_id >> 3) & 0x1f, g->location_id & 7, p->vendor_id, p->device_id);
   if ((r = write_str(dir, "uevent", text)))
     return r;
+  /* an entry in the private /dev/dri listing (drmGetDevices2 enumerates that directory) */
+  snprintf(target, sizeof(target), "%s/dev/dri/renderD%u", sim_drv.sysfs_root, g->render_minor);
+  if ((r = mkdirs("%s/dev/dri", sim_drv.sysfs_root)))
+    return r;
+  int fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+  if (fd < 0)
+    return -errno;
+  close(fd);
   snprintf(target, sizeof(target), "%s%s/subsystem", sim_drv.sysfs_root, dir);
   if (symlink("../../../../bus/pci", target) && errno != EEXIST)
     return -errno;
@@ -436,7 +444,6 @@ int sim_sysfs_build(void)
   if (!mkdtemp(sim_drv.sysfs_root))
     return -errno;
   sim_drv.sysfs_owner = getpid();
-  char text[64];
   int r = mkdirs("%s" KFD_SYSFS "/topology/nodes", sim_drv.sysfs_root);
   if (!r)
     r = mkdirs("%s/sys/class/kfd", sim_drv.sysfs_root);
@@ -458,8 +465,6 @@ int sim_sysfs_build(void)
     if (!r)
       r = write_drm_node(&sim_drv.gpus[i]);
   }
-  snprintf(text, sizeof(text), "%d\n", SIM_KFD_MAJOR);
-  (void)text;
   if (r)
     sim_sysfs_remove();
   return r;
@@ -507,6 +512,18 @@ const char *sim_sysfs_rewrite(const char *path, char *out, size_t out_size)
   if (sim_driver_init() != 0)
     return NULL;
   if ((size_t)snprintf(out, out_size, "%s%s", sim_drv.sysfs_root, path) >= out_size)
+    return NULL;
+  return out;
+}
+
+const char *sim_dev_dir_rewrite(const char *path, char *out, size_t out_size)
+{
+  struct stat st;
+  if (!path || (strcmp(path, "/dev/dri") && strcmp(path, "/dev/dri/")))
+    return NULL;
+  if (stat("/dev/dri", &st) == 0 || sim_driver_init() != 0)
+    return NULL;   /* a machine with real DRM nodes lists its own */
+  if ((size_t)snprintf(out, out_size, "%s/dev/dri", sim_drv.sysfs_root) >= out_size)
     return NULL;
   return out;
 }

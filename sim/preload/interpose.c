@@ -211,6 +211,11 @@ static bool empty_path(const char *path)
   return path && !path[0];
 }
 
+static bool has_path(const char *path)
+{
+  return path != NULL;
+}
+
 static bool absolute_or_cwd(int dirfd, const char *path)
 {
   return path && (path[0] == '/' || dirfd == AT_FDCWD);
@@ -280,7 +285,13 @@ FILE *fopen64(const char *path, const char *mode)
 DIR *opendir(const char *path)
 {
   char buf[PATH_MAX];
-  return get_opendir()(route(path, buf, sizeof(buf)));
+  const char *dev = NULL;
+  if (!busy && has_path(path) && !strncmp(path, "/dev/dri", 8)) {
+    busy++;
+    dev = sim_dev_dir_rewrite(path, buf, sizeof(buf));
+    busy--;
+  }
+  return get_opendir()(dev ? dev : route(path, buf, sizeof(buf)));
 }
 
 /* ---- stat family --------------------------------------------------------------------------------- */

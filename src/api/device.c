@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../kfd/kfd.h"
+#include "../memory/mem.h"
 #include "error.h"
 #include "internal.h"
 
@@ -122,6 +123,11 @@ bool hip_device_blocking(const struct hip_device *d)
  * stream's tail already orders after every blocking stream; non-blocking streams need their own. */
 void hip_device_sync_all(struct hip_device *d)
 {
+	hip_device_sync_streams(d, false);
+}
+
+void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
+{
 	enum { BATCH = 32 };
 	if (!d || !atomic_load_explicit(&d->opened, memory_order_acquire))
 		return;
@@ -132,6 +138,8 @@ void hip_device_sync_all(struct hip_device *d)
 		more = false;
 		pthread_mutex_lock(&d->lock);
 		for (struct hip_stream *s = d->streams; s; s = s->next) {
+			if (blocking_only && !s->is_null && (s->flags & hipStreamNonBlocking))
+				continue;
 			if (hip_stream_idle(s)) /* marks completed streams idle: the loop ends */
 				continue;
 			if (n == BATCH) {
@@ -205,8 +213,9 @@ hipError_t hipDeviceSynchronize(void)
 	HIP_RETURN(qerr ? hip_gpu_error(qerr) : hipSuccess);
 }
 
-/* Destroys the current device's streams after waiting for them, and forgets its flags and limits.
- * Memory allocations are not released (the memory layer has no per-device sweep yet). */
+/* Destroys the current device's streams after waiting for them, returns cached free memory to the
+ * kernel and forgets flags and limits. Live allocations are not released (the memory layer has no
+ * per-device sweep yet). */
 hipError_t hipDeviceReset(void)
 {
 	struct hip_device *d = hip_device_current();
@@ -214,6 +223,7 @@ hipError_t hipDeviceReset(void)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	hip_device_sync_all(d);
 	hip_device_streams_reset(d);
+	mem_trim(d->gpu); /* cached free chunks go back to the kernel */
 	hip_sticky_error_clear();
 	pthread_mutex_lock(&d->lock);
 	d->flags = 0;

@@ -55,7 +55,7 @@ static struct hip_event *event_alloc(void)
 static struct hip_event *event_of(hipEvent_t h)
 {
 	struct hip_event *e = (struct hip_event *)h;
-	if (!hip_handle_known(&hip_known_events, e) ||
+	if (hip_after_fork() || !hip_handle_known(&hip_known_events, e) ||
 	    !atomic_load_explicit(&e->live, memory_order_acquire))
 		return NULL;
 	return e;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "../queues/aql.h"
 #include "../queues/signal.h"
 #include "internal.h"
 
@@ -57,6 +58,7 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 	}
 	atomic_store_explicit(&f->done, false, memory_order_relaxed);
 	f->timestamped = false;
+	f->queue = NULL;
 	f->next_free = NULL;
 	atomic_store_explicit(&f->refs, 1, memory_order_release);
 	*out = f;
@@ -101,12 +103,22 @@ bool hip_fence_done(struct hip_fence *f)
 	return true;
 }
 
+_Thread_local struct hip_fence *hip_callback_fence;
+
 int hip_fence_wait(struct hip_fence *f, bool blocking)
 {
+	if (f && f == hip_callback_fence)
+		return 0; /* a callback waiting for itself: see internal.h */
 	while (!hip_fence_done(f)) {
 		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
 		if (err && err != -ETIMEDOUT && err != -ETIME)
 			return err;
+		/* A faulted queue stops processing packets: its signals never complete. */
+		if (err && f->queue) {
+			err = aql_queue_error(f->queue);
+			if (err)
+				return err;
+		}
 	}
 	return 0;
 }

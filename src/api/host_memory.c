@@ -93,6 +93,9 @@ hipError_t hipHostFree(void *ptr)
 {
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
 	struct mem_info info;
 	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind != MEM_HOST_PINNED)
 		HIP_RETURN(hipErrorInvalidValue);
@@ -131,6 +134,9 @@ hipError_t hipHostUnregister(void *ptr)
 {
 	if (!ptr)
 		HIP_RETURN(hipErrorInvalidValue);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
 	struct mem_info info;
 	if (mem_lookup(ptr, &info) != 0 || info.kind != MEM_HOST_REGISTERED || info.base != ptr)
 		HIP_RETURN(hipErrorHostMemoryNotRegistered);

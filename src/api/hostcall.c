@@ -5,10 +5,10 @@
  * Protocol (ROCm device libraries, ockl hostcall_impl.cl and services.cl; facts only):
  * - hidden_hostcall_buffer points at a buffer header: { u64 headers, u64 payloads,
  *   u64 doorbell (hsa_signal_t: the amd_signal_t address), u64 free_stack, u64 ready_stack,
- *   u32 index_size }.
+ *   u64 index_mask } (the ROCm 5.x layout; earlier device libraries had a u32 index_size there).
  * - A packet is a header { u64 next, u64 activemask, u32 service, u32 control } and a payload of
- *   64 lanes x 8 u64. Stack "pointers" are (tag << index_size) | index; 0 ends a stack; the tag
- *   defeats ABA in the device's lock-free pops.
+ *   64 lanes x 8 u64. Stack "pointers" are tag * (index_mask + 1) + index; 0 ends a stack; the
+ *   tag defeats ABA in the device's lock-free pops.
  * - A wave pops a packet off free_stack, fills its lanes, sets control bit 0 (ready), pushes it on
  *   ready_stack and adds 1 to the doorbell signal (an interrupt signal: s_sendmsg wakes us). It
  *   spins until control bit 0 clears, reads lanes' slot[0..1] as the reply and pushes the packet
@@ -52,7 +52,7 @@ enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2 };
 struct hc_abi {                 /* what the device reads: ockl's buffer_t */
   uint64_t headers, payloads, doorbell;
   _Atomic uint64_t free_stack, ready_stack;
-  uint32_t index_size;
+  uint64_t index_mask;
 };
 
 struct hc_header {              /* ockl's header_t */
@@ -386,7 +386,7 @@ static void serve_packet(struct hostcall *hc, uint32_t index)
 static void drain(struct hostcall *hc)
 {
   uint64_t ptr = atomic_exchange_explicit(&hc->abi->ready_stack, 0, memory_order_acquire);
-  uint64_t mask = (1ull << hc->abi->index_size) - 1;
+  uint64_t mask = hc->abi->index_mask;
   uint32_t order[64], n = 0;
 
   while (ptr) {
@@ -474,9 +474,9 @@ static int hostcall_create(struct hip_device *d, struct hostcall **out)
   hc->abi->headers = mem_gpu_va(hc->headers);
   hc->abi->payloads = mem_gpu_va(hc->payloads);
   hc->abi->doorbell = signal_gpu_va(hc->doorbell);
-  hc->abi->index_size = log2_ceil(hc->npackets) ? log2_ceil(hc->npackets) : 1;
+  hc->abi->index_mask = (1ull << log2_ceil(hc->npackets)) - 1;
   /* Every packet on the free stack, tag 1 so no pointer is 0 (0 ends a stack). */
-  uint64_t tag = 1ull << hc->abi->index_size;
+  uint64_t tag = hc->abi->index_mask + 1;
   for (uint32_t i = 0; i < hc->npackets; i++)
     hc->headers[i].next = i ? (tag | (i - 1)) : 0;
   atomic_store_explicit(&hc->abi->free_stack, tag | (hc->npackets - 1), memory_order_release);

@@ -3,6 +3,8 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,16 @@ bool hip_host_coherent_default;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_result = -ENODEV;
+
+/* Set in a child after fork(): the parent's GPU state (queues, signals, mappings) is not usable
+ * there (amdkfd does not copy GPU mappings into the child), so every API call fails cleanly with
+ * hipErrorNotInitialized instead of touching it, as CUDA answers in a forked child. */
+_Atomic bool hip_forked;
+
+static void on_fork_child(void)
+{
+	atomic_store_explicit(&hip_forked, true, memory_order_relaxed);
+}
 
 void hip_log(int level, const char *fmt, ...)
 {
@@ -97,6 +109,7 @@ out:
 
 static void runtime_init_once(void)
 {
+	pthread_atfork(NULL, NULL, on_fork_child);
 	const char *log = getenv("HIPKFD_LOG");
 	if (log)
 		hip_log_level = atoi(log);
@@ -120,6 +133,8 @@ static void runtime_init_once(void)
 int hip_runtime_init(void)
 {
 	pthread_once(&init_once, runtime_init_once);
+	if (atomic_load_explicit(&hip_forked, memory_order_relaxed))
+		return -ECHILD;
 	return init_result;
 }
 
@@ -128,6 +143,8 @@ hipError_t hip_init_error(void)
 	int err = hip_runtime_init();
 	if (err == 0)
 		return hipSuccess;
+	if (err == -ECHILD)
+		return hipErrorNotInitialized;
 	return err == -ENODEV ? hipErrorNoDevice : hip_error_from_errno(err);
 }
 

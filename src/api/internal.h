@@ -19,6 +19,14 @@
 
 /* HIPKFD_LOG level: 0 silent (default), 1 errors, 2 info, 3 every API call. */
 extern int hip_log_level;
+/* True in a child after fork(): the parent's GPU state must not be touched (init.c). Handles
+ * handed out before the fork check this (one load) instead of hip_runtime_init(). */
+extern _Atomic bool hip_forked;
+static inline bool hip_after_fork(void)
+{
+	return __atomic_load_n((const bool *)&hip_forked, __ATOMIC_RELAXED);
+}
+
 /* HIP_HOST_COHERENT=1: hipHostMalloc without coherence flags gives fine-grained memory. */
 extern bool hip_host_coherent_default;
 void hip_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -37,6 +45,9 @@ struct hip_device *hip_device_of_gpu(const struct kfd_gpu *gpu);
 int hip_device_current_ordinal(void);
 /* A limit's value (hipDeviceSetLimit, or the default): the loader reads the stack size. */
 size_t hip_device_limit(struct hip_device *d, enum hipLimit_t limit);
+/* Wait for the device's streams; `blocking_only` skips hipStreamNonBlocking streams (what a
+ * synchronize of the legacy null stream waits for, as AMD's runtime does). */
+void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
 /* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
 bool hip_device_blocking(const struct hip_device *d);
 
@@ -51,8 +62,15 @@ struct hip_fence {
 	struct signal *sig;
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
+					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
 };
+
+/* The fence of the host callback running on this thread (NULL elsewhere). Work a callback enqueues
+ * and waits it performs never wait for that fence: it completes only when the callback returns,
+ * so waiting for it would deadlock (CUDA leaves API calls in callbacks undefined; we do not hang). */
+extern _Thread_local struct hip_fence *hip_callback_fence;
 
 int hip_fence_create(struct hip_device *d, struct hip_fence **out);
 struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */

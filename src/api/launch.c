@@ -391,3 +391,54 @@ hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
                                   localWorkSizeX, localWorkSizeY, localWorkSizeZ, sharedMemBytes,
                                   hStream, kernelParams, extra, startEvent, stopEvent, 0);
 }
+
+hipError_t hipDrvLaunchKernelEx(const HIP_LAUNCH_CONFIG *config, hipFunction_t f, void **params,
+                                void **extra)
+{
+  bool cooperative = false;
+  if (!config || (config->numAttrs && !config->attrs))
+    HIP_RETURN(hipErrorInvalidValue);
+  for (unsigned i = 0; i < config->numAttrs; i++) {
+    const hipLaunchAttribute *a = &config->attrs[i];
+    if (a->id == hipLaunchAttributeCooperative)
+      cooperative = a->val.cooperative != 0;
+    else if (a->id != hipLaunchAttributeIgnore && a->id != hipLaunchAttributePriority)
+      HIP_RETURN(hipErrorNotSupported); /* clusters, access policies, sync domains */
+  }
+  HIP_RETURN(module_launch(f, config->gridDimX, config->gridDimY, config->gridDimZ,
+                           config->blockDimX, config->blockDimY, config->blockDimZ,
+                           config->sharedMemBytes, config->hStream, params, extra, false,
+                           cooperative));
+}
+
+/* One launch per entry, each on its own stream (whose device it runs on). */
+static hipError_t launch_list(hipLaunchParams *list, int n, bool cooperative)
+{
+  if (!list || n <= 0)
+    return hipErrorInvalidValue;
+  for (int i = 0; i < n; i++) {
+    hipError_t e = launch_stub(list[i].func, list[i].gridDim, list[i].blockDim, list[i].args,
+                               list[i].sharedMem, list[i].stream, cooperative);
+    if (e)
+      return e;
+  }
+  return hipSuccess;
+}
+
+hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
+                                              unsigned int flags)
+{
+  (void)flags;
+  HIP_RETURN(launch_list(launchParamsList, numDevices, false));
+}
+
+hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
+                                                 unsigned int flags)
+{
+  /* A grid spanning several devices needs one multigrid barrier shared by all of them
+   * (__ockl_multi_grid_sync); only the single-device case is provided. */
+  if (numDevices > 1)
+    HIP_RETURN(hipErrorNotSupported);
+  (void)flags;
+  HIP_RETURN(launch_list(launchParamsList, numDevices, true));
+}

@@ -84,6 +84,15 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 	HIP_RETURN(malloc_kind(ptr, p * height, MEM_DEVICE, 0));
 }
 
+/* The driver-API form: the element size must be 4, 8 or 16 bytes (CUDA's cuMemAllocPitch). */
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes,
+			    size_t height, unsigned int elementSizeBytes)
+{
+	if (elementSizeBytes != 4 && elementSizeBytes != 8 && elementSizeBytes != 16)
+		HIP_RETURN(hipErrorInvalidValue);
+	return hipMallocPitch((void **)dptr, pitch, widthInBytes, height);
+}
+
 hipError_t hipMalloc3D(hipPitchedPtr *pitched, hipExtent extent)
 {
 	if (!pitched)
@@ -110,6 +119,9 @@ hipError_t hipFree(void *ptr)
 {
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
 	struct mem_info info;
 	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind == MEM_HOST_REGISTERED)
 		HIP_RETURN(hipErrorInvalidValue);

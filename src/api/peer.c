@@ -87,3 +87,42 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
 {
 	HIP_RETURN(copy_peer(dst, dstDeviceId, src, srcDevice, sizeBytes, stream, true));
 }
+
+/* Peer attributes from the topology link between the two GPUs. The performance rank is the link
+ * weight order AMD reports (0 for the best link); native atomics need an XGMI link (CRAT
+ * io-link type 11), which carries them, while PCIe peer atomics are not guaranteed. */
+hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice,
+				    int dstDevice)
+{
+	if (!value)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct hip_device *s = hip_device_peek(srcDevice), *d = hip_device_peek(dstDevice);
+	if (!s || !d)
+		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
+	if (s == d)
+		HIP_RETURN(hipErrorInvalidDevice);
+	bool linked = kfd_node_can_access_peer(s->node, d->node);
+	bool xgmi = false;
+	for (uint32_t i = 0; i < s->node->n_io_links && i < KFD_MAX_IO_LINKS; i++) {
+		const struct kfd_io_link *l = &s->node->io_links[i];
+		if (l->node_to == d->node->node_id && l->type == 11)
+			xgmi = true;
+	}
+	switch (attr) {
+	case hipDevP2PAttrPerformanceRank:
+		*value = 0;
+		break;
+	case hipDevP2PAttrAccessSupported:
+		*value = linked;
+		break;
+	case hipDevP2PAttrNativeAtomicSupported:
+		*value = linked && xgmi;
+		break;
+	case hipDevP2PAttrHipArrayAccessSupported:
+		*value = 0; /* no hipArray support in hipkfd */
+		break;
+	default:
+		HIP_RETURN(hipErrorInvalidValue);
+	}
+	HIP_RETURN(hipSuccess);
+}

@@ -201,16 +201,29 @@ void __hipRegisterVar(void **modules, void *var, char *hostVar, char *deviceVar,
  * host shadow pointer): the runtime allocates managed memory holding the initial value, points
  * the host shadow at it, and stores the same address into the device variable on each device
  * the module is loaded on (hip_registered_vars_bind). */
+/* Managed memory for a __managed__ variable: SVM when the driver offers it, else coherent host
+ * memory mapped to every GPU (what HIP falls back to without XNACK: both sides see one copy). */
+static int managed_alloc(size_t size, void **out)
+{
+  if (mem_alloc(NULL, size, MEM_MANAGED, 0, out) == 0)
+    return 0;
+  struct hip_device *d = hip_device_get(0);
+  if (!d || !d->gpu)
+    return -ENODEV;
+  return mem_alloc(d->gpu, size, MEM_HOST_PINNED, MEM_FLAG_COHERENT | MEM_FLAG_ALL_GPUS, out);
+}
+
 void __hipRegisterManagedVar(void *hipModule, void **pointer, void *init_value, const char *name,
                              size_t size, unsigned align)
 {
   struct ihipModule_t *m = hipModule;
   void *p;
-  (void)align; /* managed allocations are page-aligned */
+  (void)align; /* both kinds of allocation are page-aligned */
 
   if (!hip_module_valid(m) || !pointer || !name || !size)
     return;
-  if (mem_alloc(NULL, size, MEM_MANAGED, 0, &p))
+  /* Allocated now, as AMD's runtime does: host code may touch the variable before any launch. */
+  if (managed_alloc(size, &p))
     return;
   if (init_value)
     memcpy(p, init_value, size);
@@ -347,4 +360,46 @@ hipError_t hipGetFuncBySymbol(hipFunction_t *functionPtr, const void *symbolPtr)
     HIP_RETURN(hipErrorInvalidDeviceFunction);
   *functionPtr = f;
   HIP_RETURN(hipSuccess);
+}
+
+/* ---- the legacy launch ABI: hipConfigureCall, hipSetupArgument, hipLaunchByPtr ---- */
+
+/* Arguments staged by hipSetupArgument at their kernarg offsets, for the innermost
+ * configuration (clr keeps them with the configuration too). */
+#define LEGACY_ARG_BYTES 4096
+static __thread uint8_t legacy_args[LEGACY_ARG_BYTES];
+static __thread size_t legacy_args_size;
+
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream)
+{
+  legacy_args_size = 0;
+  return __hipPushCallConfiguration(gridDim, blockDim, sharedMem, stream);
+}
+
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset)
+{
+  if (!arg || offset > LEGACY_ARG_BYTES || size > LEGACY_ARG_BYTES - offset)
+    HIP_RETURN(hipErrorInvalidValue);
+  memcpy(legacy_args + offset, arg, size);
+  if (offset + size > legacy_args_size)
+    legacy_args_size = offset + size;
+  HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipLaunchByPtr(const void *func)
+{
+  struct call_config c;
+  if (__hipPopCallConfiguration(&c.grid, &c.block, &c.shared, &c.stream) != hipSuccess)
+    HIP_RETURN(hipErrorInvalidConfiguration);
+  struct ihipModuleSymbol_t *f = func ? hip_registered_function(func) : NULL;
+  if (!f)
+    HIP_RETURN(hipErrorInvalidDeviceFunction);
+  if (c.shared > UINT32_MAX)
+    HIP_RETURN(hipErrorInvalidValue);
+  struct hip_launch l = {.function = f, .grid = c.grid, .block = c.block,
+                         .shared_mem = (uint32_t)c.shared, .stream = c.stream,
+                         .arg_buffer = legacy_args_size ? legacy_args : NULL,
+                         .arg_buffer_size = legacy_args_size};
+  legacy_args_size = 0;
+  HIP_RETURN(hip_launch(&l));
 }

@@ -111,7 +111,10 @@ void hip_stream_destroy(struct hip_stream *s)
 	stream_unlink(s);
 
 	pthread_mutex_lock(&s->lock);
-	aql_queue_destroy(s->queue);
+	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
+	 * events, and their waits look at the queue's error state. */
+	if (s->queue && aql_queue_error(s->queue) == 0)
+		aql_queue_destroy(s->queue);
 	s->queue = NULL;
 	for (int i = 0; i < s->nwaits; i++)
 		hip_fence_put(s->waits[i]);
@@ -149,7 +152,7 @@ void hip_device_streams_reset(struct hip_device *d)
 bool hip_stream_valid(hipStream_t h)
 {
 	struct hip_stream *s = (struct hip_stream *)h;
-	return hip_handle_known(&hip_known_streams, s) &&
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
 	       atomic_load_explicit(&s->live, memory_order_acquire);
 }
 
@@ -241,7 +244,7 @@ static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blo
 {
 	if (!f)
 		return;
-	if (hip_fence_done(f)) {
+	if (hip_fence_done(f) || f == hip_callback_fence) {
 		hip_fence_put(f);
 		return;
 	}
@@ -285,7 +288,7 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 	pthread_mutex_unlock(&s->tail_lock);
 	deps->own_on_queue = own_on_queue;
 	deps->own = NULL;
-	if (own && !hip_fence_done(own))
+	if (own && !hip_fence_done(own) && own != hip_callback_fence)
 		deps->own = own;
 	else
 		hip_fence_put(own);
@@ -360,21 +363,34 @@ uint64_t hip_stream_queue_va(struct hip_stream *s)
 
 /* Collect the signals a packet on the stream's queue must wait for. The stream's own tail counts
  * only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for it. */
-static int deps_signals(struct hip_stream_deps *deps, bool with_own, struct signal **sigs)
+static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct signal **sigs, int *n)
+{
+	if (hip_fence_done(f))
+		return;
+	/* Another GPU's signal need not be mapped to this one (a peer copy's engine fence): the
+	 * host waits for it rather than the CP. */
+	if (f->device != s->device) {
+		hip_fence_wait(f, hip_device_blocking(s->device));
+		return;
+	}
+	sigs[(*n)++] = f->sig;
+}
+
+static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool with_own,
+			struct signal **sigs)
 {
 	int n = 0;
 	for (int i = 0; i < deps->n; i++)
-		if (!hip_fence_done(deps->f[i]))
-			sigs[n++] = deps->f[i]->sig;
-	if (deps->own && (with_own || !deps->own_on_queue) && !hip_fence_done(deps->own))
-		sigs[n++] = deps->own->sig;
+		dep_signal(s, deps->f[i], sigs, &n);
+	if (deps->own && (with_own || !deps->own_on_queue))
+		dep_signal(s, deps->own, sigs, &n);
 	return n;
 }
 
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
-	int n = deps_signals(deps, false, sigs);
+	int n = deps_signals(s, deps, false, sigs);
 	if (n == 0)
 		return 0;
 	return aql_submit_barrier_and(s->queue, sigs, n, NULL, NULL);
@@ -385,7 +401,8 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
 	/* A barrier-AND packet does not order after earlier packets by itself unless its barrier bit
 	 * is set; naming the stream's own tail makes the marker follow it in any case. */
-	int n = deps_signals(deps, true, sigs);
+	int n = deps_signals(s, deps, true, sigs);
+	f->queue = s->queue;
 	return aql_submit_barrier_and(s->queue, sigs, n, f->sig, NULL);
 }
 
@@ -431,6 +448,7 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	if (err)
 		goto fail;
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
+	f->queue = q;
 	err = aql_submit_dispatch(q, d, f->sig, true, NULL);
 	if (err)
 		goto fail_submit;
@@ -461,22 +479,26 @@ static void stream_mark_done(struct hip_stream *s, uint64_t seq)
 		;
 }
 
+/* The fast path returns without looking for queue errors: the wait that saw the work complete
+ * already checked, and a fault found then is sticky (hip_gpu_error). */
 int hip_stream_sync(struct hip_stream *s)
 {
 	if (!s)
 		return -EINVAL;
-	if (!hip_stream_known_idle(s)) {
-		pthread_mutex_lock(&s->tail_lock);
-		struct hip_fence *t = hip_fence_get(s->tail);
-		uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
-		pthread_mutex_unlock(&s->tail_lock);
-		int err = hip_fence_wait(t, hip_device_blocking(s->device));
-		hip_fence_put(t);
-		if (err)
-			return err;
-		stream_mark_done(s, seq);
-	}
-	return hip_stream_error(s);
+	if (hip_stream_known_idle(s))
+		return 0;
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *t = hip_fence_get(s->tail);
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	pthread_mutex_unlock(&s->tail_lock);
+	int err = hip_fence_wait(t, hip_device_blocking(s->device));
+	hip_fence_put(t);
+	if (!err)
+		err = hip_stream_error(s);
+	if (err)
+		return err;
+	stream_mark_done(s, seq);
+	return 0;
 }
 
 /* hipStreamQuery: true when the stream has no unfinished work. */

@@ -91,6 +91,9 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	/* The legacy null stream synchronises with every blocking stream of its device. */
+	if (s->is_null)
+		hip_device_sync_streams(s->device, true);
 	int err = hip_stream_sync(s);
 	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 }
@@ -106,6 +109,8 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	if (hip_stream_known_idle(s))
+		HIP_RETURN(hipSuccess);
 	int err = hip_stream_error(s);
 	if (err)
 		HIP_RETURN(hip_gpu_error(err));
@@ -162,4 +167,11 @@ hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device)
 		HIP_RETURN(herr);
 	*device = s->device->ordinal;
 	HIP_RETURN(hipSuccess);
+}
+
+/* AMD extension: the stream's device ordinal, or -1 for an invalid stream. */
+int hipGetStreamDeviceId(hipStream_t stream)
+{
+	struct hip_stream *s = hip_stream_resolve(stream);
+	return s ? s->device->ordinal : -1;
 }

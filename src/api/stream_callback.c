@@ -29,6 +29,8 @@ struct hip_stream_callbacks {
 	pthread_cond_t cond;
 	struct callback_item *head, *last;
 	bool stop;
+	bool orphaned;              /* stopped from its own thread: the worker frees itself */
+	struct hip_stream *stream;  /* valid while not orphaned */
 };
 
 static void run_item(struct hip_stream *s, struct callback_item *it)
@@ -36,10 +38,12 @@ static void run_item(struct hip_stream *s, struct callback_item *it)
 	int err = hip_deps_wait(&it->deps, hip_device_blocking(s->device));
 	if (!err)
 		err = hip_stream_error(s);
+	hip_callback_fence = it->done;
 	if (it->callback)
 		it->callback(it->handle, err ? hip_gpu_error(err) : hipSuccess, it->user_data);
 	else
 		it->host_fn(it->user_data);
+	hip_callback_fence = NULL;
 	hip_fence_signal(it->done);
 	for (int i = 0; i < it->deps.n; i++)
 		hip_fence_put(it->deps.f[i]);
@@ -48,15 +52,36 @@ static void run_item(struct hip_stream *s, struct callback_item *it)
 	free(it);
 }
 
+/* Drop items that will never run (the stream was destroyed from inside a callback): complete
+ * their fences so nobody waits for them forever. cb->lock held. */
+static void drop_pending(struct hip_stream_callbacks *cb)
+{
+	while (cb->head) {
+		struct callback_item *it = cb->head;
+		cb->head = it->next;
+		hip_fence_signal(it->done);
+		for (int i = 0; i < it->deps.n; i++)
+			hip_fence_put(it->deps.f[i]);
+		hip_fence_put(it->deps.own);
+		hip_fence_put(it->done);
+		free(it);
+	}
+	cb->last = NULL;
+}
+
 static void *callback_worker(void *arg)
 {
-	struct hip_stream *s = arg;
-	struct hip_stream_callbacks *cb = s->callbacks;
+	struct hip_stream_callbacks *cb = arg;
 
 	pthread_mutex_lock(&cb->lock);
 	for (;;) {
 		while (!cb->head && !cb->stop)
 			pthread_cond_wait(&cb->cond, &cb->lock);
+		if (cb->orphaned) {
+			/* Destroyed by one of our own callbacks: the stream is gone, we own cb. */
+			drop_pending(cb);
+			break;
+		}
 		struct callback_item *it = cb->head;
 		if (!it)
 			break; /* stop requested and nothing left */
@@ -64,10 +89,16 @@ static void *callback_worker(void *arg)
 		if (!cb->head)
 			cb->last = NULL;
 		pthread_mutex_unlock(&cb->lock);
-		run_item(s, it);
+		run_item(cb->stream, it);
 		pthread_mutex_lock(&cb->lock);
 	}
+	bool orphaned = cb->orphaned;
 	pthread_mutex_unlock(&cb->lock);
+	if (orphaned) {
+		pthread_cond_destroy(&cb->cond);
+		pthread_mutex_destroy(&cb->lock);
+		free(cb);
+	}
 	return NULL;
 }
 
@@ -81,8 +112,9 @@ static struct hip_stream_callbacks *callbacks_of(struct hip_stream *s)
 		return NULL;
 	pthread_mutex_init(&cb->lock, NULL);
 	pthread_cond_init(&cb->cond, NULL);
+	cb->stream = s;
 	s->callbacks = cb;
-	if (pthread_create(&cb->thread, NULL, callback_worker, s) != 0) {
+	if (pthread_create(&cb->thread, NULL, callback_worker, cb) != 0) {
 		s->callbacks = NULL;
 		pthread_cond_destroy(&cb->cond);
 		pthread_mutex_destroy(&cb->lock);
@@ -97,18 +129,24 @@ void hip_stream_callbacks_stop(struct hip_stream *s)
 	struct hip_stream_callbacks *cb = s->callbacks;
 	if (!cb)
 		return;
+	s->callbacks = NULL;
 	pthread_mutex_lock(&cb->lock);
 	cb->stop = true;
+	if (pthread_equal(cb->thread, pthread_self())) {
+		/* hipStreamDestroy called by one of this stream's callbacks: the worker cannot join
+		 * itself; it finishes the current callback, then frees cb and exits. */
+		cb->orphaned = true;
+		cb->stream = NULL;
+		pthread_detach(cb->thread);
+		pthread_mutex_unlock(&cb->lock);
+		return;
+	}
 	pthread_cond_signal(&cb->cond);
 	pthread_mutex_unlock(&cb->lock);
-	if (!pthread_equal(cb->thread, pthread_self()))
-		pthread_join(cb->thread, NULL);
-	else
-		pthread_detach(cb->thread);
+	pthread_join(cb->thread, NULL);
 	pthread_cond_destroy(&cb->cond);
 	pthread_mutex_destroy(&cb->lock);
 	free(cb);
-	s->callbacks = NULL;
 }
 
 static hipError_t enqueue_callback(hipStream_t handle, hipStreamCallback_t callback,

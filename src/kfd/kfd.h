@@ -38,21 +38,27 @@ enum kfd_heap_type {
 #define KFD_CACHE_TYPE_CPU 0x4u
 #define KFD_CACHE_TYPE_HSACU 0x8u
 
-/* Bits of the node "capability" property (kfd_topology.h HSA_CAP_*). */
-#define KFD_CAP_ATS_PRESENT 0x00000100u
-#define KFD_CAP_SHARED_WITH_GRAPHICS 0x00000200u
-#define KFD_CAP_QUEUE_SIZE_POW2 0x00000400u
+/* Bits of the node "capability" property (HSA_CAP_* of <linux/kfd_sysfs.h>, KFD 1.17). */
+#define KFD_CAP_HOT_PLUGGABLE 0x00000001u
+#define KFD_CAP_ATS_PRESENT 0x00000002u
+#define KFD_CAP_SHARED_WITH_GRAPHICS 0x00000004u
+#define KFD_CAP_QUEUE_SIZE_POW2 0x00000008u
+#define KFD_CAP_QUEUE_SIZE_32BIT 0x00000010u
+#define KFD_CAP_QUEUE_IDLE_EVENT 0x00000020u
+#define KFD_CAP_VA_LIMIT 0x00000040u
+#define KFD_CAP_WATCH_POINTS_SUPPORTED 0x00000080u
 #define KFD_CAP_DOORBELL_TYPE_MASK 0x00003000u
 #define KFD_CAP_DOORBELL_TYPE_SHIFT 12
-#define KFD_CAP_WATCH_POINTS_SUPPORTED 0x00080000u
-#define KFD_CAP_SRAM_EDCSUPPORTED 0x00080000u /* shares the bit with watch points, as in the kernel */
+#define KFD_CAP_AQL_QUEUE_DOUBLE_MAP 0x00004000u
+#define KFD_CAP_TRAP_DEBUG_SUPPORT 0x00008000u
 #define KFD_CAP_MEM_EDCSUPPORTED 0x00100000u
 #define KFD_CAP_RASEVENTNOTIFY 0x00200000u
 #define KFD_CAP_ASIC_REVISION_MASK 0x03c00000u
 #define KFD_CAP_ASIC_REVISION_SHIFT 22
+#define KFD_CAP_SRAM_EDCSUPPORTED 0x04000000u /* 0x00080000 is the retired old position */
 #define KFD_CAP_SVMAPI_SUPPORTED 0x08000000u
 #define KFD_CAP_FLAGS_COHERENTHOSTACCESS 0x10000000u
-#define KFD_CAP_TRAP_DEBUG_SUPPORT 0x20000000u
+#define KFD_CAP_TRAP_DEBUG_FIRMWARE_SUPPORTED 0x20000000u
 
 /* One cache of a node (nodes/N/caches/M/properties). */
 struct kfd_cache {
@@ -131,7 +137,8 @@ struct kfd_node {
   /* Derived facts. */
   uint32_t gfx_major, gfx_minor, gfx_stepping;
   bool sramecc;                /* KFD_CAP_SRAM_EDCSUPPORTED */
-  bool xnack;                  /* xnack enabled: gfx9 parts with ATS/xnack on (capability) */
+  bool xnack;                  /* always false here: XNACK is a per-process mode, query it with
+                                * kfd_xnack_mode() */
   uint64_t vram_size;          /* sum of frame-buffer banks */
   uint32_t l1_kib, l2_kib, l3_kib; /* data caches per level (0 if absent) */
   uint32_t cache_line_size;    /* L2 line size */
@@ -282,6 +289,10 @@ int kfd_available_memory(struct kfd_gpu *gpu, uint64_t *bytes);
 /* CREATE_QUEUE. [in,out] args: filled by the caller except gpu_id (set here); outputs
  * queue_id, doorbell_offset, etc. Returns 0 or -errno. */
 int kfd_create_queue(struct kfd_gpu *gpu, struct kfd_ioctl_create_queue_args *args);
+
+/* SET_CU_MASK of [in] queue_id: [in] mask holds [in] nbits bits (a multiple of 32), one per CU
+ * (hipExtStreamCreateWithCUMask). Returns 0 or -errno. */
+int kfd_set_cu_mask(uint32_t queue_id, const uint32_t *mask, uint32_t nbits);
 
 /* DESTROY_QUEUE of [in] queue_id. Returns 0 or -errno. */
 int kfd_destroy_queue(uint32_t queue_id);

@@ -11,6 +11,19 @@ int kfd_create_queue(struct kfd_gpu *gpu, struct kfd_ioctl_create_queue_args *ar
   return kfd_ioctl(AMDKFD_IOC_CREATE_QUEUE, args);
 }
 
+int kfd_set_cu_mask(uint32_t queue_id, const uint32_t *mask, uint32_t nbits)
+{
+  struct kfd_ioctl_set_cu_mask_args args = {
+    .queue_id = queue_id,
+    .num_cu_mask = nbits,
+    .cu_mask_ptr = (uint64_t)(uintptr_t)mask,
+  };
+  /* kfd_chardev.c: the count is in bits and a multiple of 32. */
+  if (!mask || !nbits || nbits % 32)
+    return -EINVAL;
+  return kfd_ioctl(AMDKFD_IOC_SET_CU_MASK, &args);
+}
+
 int kfd_destroy_queue(uint32_t queue_id)
 {
   struct kfd_ioctl_destroy_queue_args args = {.queue_id = queue_id};

@@ -26,6 +26,7 @@ struct mem_block *mem_block_new(void)
 {
   struct mem_block *b;
 
+  mem_table_init_once();
   pthread_mutex_lock(&block_pool_lock);
   b = free_blocks;
   if (b)
@@ -92,7 +93,9 @@ uint32_t mem_kfd_flags(enum mem_kind kind, unsigned flags)
   if (kind == MEM_HOST_PINNED || kind == MEM_HOST_REGISTERED) {
     if (flags & MEM_FLAG_COHERENT)
       f |= KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;
-    if (flags & (MEM_FLAG_UNCACHED | MEM_FLAG_WC))
+    /* MEM_FLAG_WC has no KFD equivalent (the CPU mapping of GTT is cached; amdgpu's USWC
+     * placement is not reachable through KFD), so it is accepted as a hint and ignored. */
+    if (flags & MEM_FLAG_UNCACHED)
       f |= KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED;
   } else if (flags & MEM_FLAG_UNCACHED) {
     f |= KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED | KFD_IOC_ALLOC_MEM_FLAGS_COHERENT;

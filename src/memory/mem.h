@@ -6,8 +6,10 @@
  * (USERPTR) keeps its CPU address and gets a GPU VA of its own (mem_gpu_va()).
  *
  * Small device allocations are carved from cached chunks, so mem_alloc() of a few KiB is not an
- * ioctl. Every allocation handed out is in one address table (an interval map); mem_lookup()
- * finds it from any interior address without taking a lock on the read path.
+ * ioctl. Every allocation handed out is in one address table; mem_lookup() finds it from any
+ * interior address: runtime-owned memory through a lock-free radix table of 2 MiB granules,
+ * registered and managed ranges (user addresses) through a sorted array under a rwlock that is
+ * only taken while such ranges exist.
  *
  * All functions return 0 or -errno. Thread-safe. After fork() the child's allocations are not
  * usable (the child reopens /dev/kfd and has a new GPU VM); the child must not free the parent's.
@@ -34,7 +36,8 @@ enum mem_kind {
 /* Flags of mem_alloc()/mem_host_register(). */
 #define MEM_FLAG_COHERENT   0x1u  /* host memory: fine-grained (coherent) rather than coarse */
 #define MEM_FLAG_ALL_GPUS   0x2u  /* map to every opened GPU (hipHostMallocPortable) */
-#define MEM_FLAG_WC         0x4u  /* host memory: write-combined (uncached for the CPU) */
+#define MEM_FLAG_WC         0x4u  /* host memory: write-combined; a hint KFD cannot express
+                                   * (GTT's CPU mapping stays cached), recorded only */
 #define MEM_FLAG_NUMA_USER  0x8u  /* host memory: follow the caller's NUMA policy */
 #define MEM_FLAG_UNCACHED   0x10u /* GPU-uncached mapping (KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED) */
 #define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
@@ -72,8 +75,8 @@ int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags)
 /* Undo mem_host_register() of [in] p (the exact pointer registered). Returns 0 or -EINVAL. */
 int mem_host_unregister(void *p);
 
-/* Find the allocation containing [in] p (any interior address). [out] out. Lock-free read.
- * Returns 0 or -ENOENT. */
+/* Find the allocation containing [in] p (any interior address). [out] out. Lock-free for
+ * runtime-owned memory. Returns 0 or -ENOENT. */
 int mem_lookup(const void *p, struct mem_info *out);
 
 /* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
@@ -99,6 +102,39 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
  * mapped to gpu, CPU-mapped when the dma-buf allows it). [out] out: its base address, freed
  * with mem_free(). The fd stays owned by the caller. Returns 0 or -errno. */
 int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
+
+/* ---- virtual memory management (hipMemCreate / hipMemAddressReserve / hipMemMap) ----------
+ * KFD fixes a BO's GPU VA when it is allocated, so a physical allocation lives at a private
+ * address and is mapped into reserved ranges by importing its dma-buf at the target VA (one
+ * KFD handle per mapping), as ROCr does for its VMM API. */
+struct mem_phys;
+
+/* Reserve [in] size bytes of address space aligned to [in] align (0: 2 MiB), in the GPUVM
+ * aperture of every GPU. [out] out. Returns 0 or -errno. */
+int mem_vmm_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out);
+
+/* Release a reservation made by mem_vmm_reserve() ([in] va, [in] size exactly as reserved);
+ * -EBUSY while a mapping is inside. Returns 0 or -errno. */
+int mem_vmm_release(void *va, size_t size);
+
+/* Create [in] size bytes (a multiple of 2 MiB granules is not required; pages are) of device
+ * memory on [in] gpu that is not mapped anywhere yet. [out] out. Returns 0 or -errno. */
+int mem_vmm_create(struct kfd_gpu *gpu, size_t size, struct mem_phys **out);
+
+/* Free a physical allocation; mappings made from it stay valid until unmapped (the dma-buf
+ * keeps the memory alive). Returns 0 or -errno. */
+int mem_vmm_destroy(struct mem_phys *ph);
+
+/* Map all of [in] ph at [in] va (inside a reservation, page aligned) for its GPU, CPU-visible
+ * when possible. Partial mappings (offset != 0 or a smaller size) get -ENOTSUP: KFD imports
+ * whole buffers. Returns 0 or -errno. */
+int mem_vmm_map(void *va, size_t size, struct mem_phys *ph, size_t offset);
+
+/* Undo mem_vmm_map() at [in] va. Returns 0 or -errno (-EINVAL if nothing is mapped there). */
+int mem_vmm_unmap(void *va, size_t size);
+
+/* Make the mapping at [in] va accessible to [in] gpu too (hipMemSetAccess). Returns 0/-errno. */
+int mem_vmm_set_access(void *va, struct kfd_gpu *gpu);
 
 /* Release every cached free chunk of [in] gpu back to the kernel (hipDeviceReset, tests).
  * Returns the number of bytes returned. */

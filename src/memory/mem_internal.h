@@ -79,6 +79,7 @@ int mem_ranges_insert(struct mem_block *b);
 struct mem_block *mem_ranges_remove(const void *p);
 struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
 uint64_t mem_next_alloc_id(void);
+void mem_table_init_once(void); /* registers the fork handler of the table */
 
 /* suballoc.c */
 int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out);

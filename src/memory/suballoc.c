@@ -34,6 +34,32 @@ static unsigned class_of(size_t size)
   return shift - MIN_CLASS_SHIFT;
 }
 
+/* Host chunks of the other GPUs are mapped to every GPU open when they were made; map them to
+ * a GPU that starts allocating later too, so a signal or pinned buffer created for one device
+ * stays reachable from every device. */
+static void map_foreign_host_chunks(struct kfd_gpu *gpu)
+{
+  struct kfd_gpu *gpus[MEM_MAX_MAPPED];
+  int n = mem_open_gpus(gpus, MEM_MAX_MAPPED);
+
+  for (int g = 0; g < n; g++) {
+    struct mem_gpu_pools *other;
+    if (gpus[g] == gpu)
+      continue;
+    other = __atomic_load_n((struct mem_gpu_pools **)&gpus[g]->mem_state, __ATOMIC_ACQUIRE);
+    if (!other)
+      continue;
+    for (int co = 0; co < 2; co++)
+      for (int s = 0; s < N_CLASSES; s++) {
+        struct mem_pool *pool = &other->pools[MEM_HOST_PINNED][co][s];
+        pthread_mutex_lock(&pool->lock);
+        for (struct mem_chunk *c = pool->chunks; c; c = c->next)
+          mem_block_map(c->block, gpu);
+        pthread_mutex_unlock(&pool->lock);
+      }
+  }
+}
+
 static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
 {
   struct mem_gpu_pools *p = __atomic_load_n((struct mem_gpu_pools **)&gpu->mem_state, __ATOMIC_ACQUIRE);
@@ -53,6 +79,7 @@ static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
     free(p);
     return expected;
   }
+  map_foreign_host_chunks(gpu);
   return p;
 }
 

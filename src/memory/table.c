@@ -189,3 +189,31 @@ struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap)
   pthread_rwlock_unlock(&ranges_lock);
   return b;
 }
+
+/* After fork() the child has a new GPU VM and none of the parent's device mappings (they are
+ * MADV_DONTFORK): forget every entry so the child's own allocations and registrations of the
+ * same addresses start clean. Runs in the single-threaded child, so no reader can race. */
+static void table_atfork_child(void)
+{
+  for (size_t t = 0; t < (1u << TOP_BITS); t++) {
+    slot_t *leaf = atomic_load_explicit(&top[t], memory_order_relaxed);
+    if (leaf)
+      for (size_t i = 0; i < LEAF_SIZE; i++)
+        atomic_store_explicit(&leaf[i], NULL, memory_order_relaxed);
+  }
+  pthread_rwlock_init(&ranges_lock, NULL);
+  n_ranges = 0;
+  atomic_store_explicit(&ranges_published, 0, memory_order_relaxed);
+}
+
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+static void table_register_atfork(void)
+{
+  pthread_atfork(NULL, NULL, table_atfork_child);
+}
+
+void mem_table_init_once(void)
+{
+  pthread_once(&table_once, table_register_atfork);
+}

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -195,6 +196,8 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
+  if (!err)
+    err = event_page_map(gpu);
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
@@ -229,12 +232,21 @@ fail:
   return err;
 }
 
+/* Queue error bits the CP stores in queue_inactive_signal, as ROCr decodes them
+ * (amd_aql_queue.cpp): 0x1 insufficient scratch, 0x2 invalid dimensions, 0x4 invalid group
+ * memory, 0x8 invalid code, 0x20 invalid packet, 0x40 group too large, 0x100 invalid vendor
+ * packet, 0x20000000 memory violation, 0x40000000 illegal instruction, 0x80000000 debug trap. */
+#define QERR_MEMORY_VIOLATION 0x20000000ll
+
 int aql_queue_error(const struct aql_queue *q)
 {
+  int64_t code;
+
   if (!q)
     return -EINVAL;
-  if (signal_load(q->inactive) != 0)
-    return event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
+  code = signal_load(q->inactive);
+  if (code != 0)
+    return (code & QERR_MEMORY_VIOLATION) || event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
   if (event_memory_fault_on(q->gpu->gpu_id))
     return -EFAULT;
   return 0;
@@ -477,6 +489,15 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
     /* A faulted queue never completes the barrier: report the fault instead of hanging. */
     err = aql_queue_error(q);
   }
+  /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
+   * wait for that too, so aql_queue_idle() agrees once this returns. */
+  for (unsigned spins = 0; !err && __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) <= id;) {
+    cpu_relax();
+    if (++spins % 1024 == 0) {
+      sched_yield();
+      err = aql_queue_error(q);
+    }
+  }
   pthread_mutex_unlock(&q->idle_lock);
   return err;
 }
@@ -506,4 +527,17 @@ uint64_t aql_queue_va(const struct aql_queue *q)
 uint32_t aql_queue_id(const struct aql_queue *q)
 {
   return q ? q->queue_id : 0;
+}
+
+int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nbits)
+{
+  uint32_t words = (nbits + 31u) / 32u;
+  uint32_t buf[64] = {0};
+
+  if (!q || !mask || !nbits || words > 64)
+    return -EINVAL;
+  memcpy(buf, mask, (size_t)((nbits + 7u) / 8u));
+  if (nbits % 32)
+    buf[words - 1] &= (1u << (nbits % 32)) - 1u;
+  return kfd_set_cu_mask(q->queue_id, buf, words * 32u);
 }

@@ -75,6 +75,10 @@ int aql_queue_error(const struct aql_queue *q);
  * as ROCr fills them); growing it waits for the queue to drain. */
 uint64_t aql_queue_va(const struct aql_queue *q);
 
+/* Restrict the queue to the CUs whose bits are set in [in] mask ([in] nbits bits, rounded up to
+ * a multiple of 32 with zeros). Returns 0 or -errno. */
+int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nbits);
+
 /* The KFD queue id (for debugging and tests). */
 uint32_t aql_queue_id(const struct aql_queue *q);
 

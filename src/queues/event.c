@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
+#include <time.h>
 
 #define EVENTS_PAGE_SIZE (KFD_SIGNAL_EVENT_LIMIT * 8u)
 
@@ -78,6 +79,18 @@ int event_signal_create(struct kfd_gpu *gpu, uint32_t *event_id, uint64_t *mailb
   return 0;
 }
 
+int event_page_map(struct kfd_gpu *gpu)
+{
+  int err = 0;
+
+  pthread_once(&atfork_once, event_register_atfork);
+  pthread_mutex_lock(&page_lock);
+  if (events_page)
+    err = mem_map_to_gpu(events_page, gpu);
+  pthread_mutex_unlock(&page_lock);
+  return err;
+}
+
 void event_signal_destroy(uint32_t event_id)
 {
   if (event_id)
@@ -89,6 +102,7 @@ void event_signal_destroy(uint32_t event_id)
 static pthread_mutex_t mem_event_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t mem_event_id;            /* (mem_event_lock) */
 static _Atomic bool fault_seen;
+static _Atomic uint64_t last_poll_ns;    /* when the driver was last asked (ns, monotonic) */
 static uint64_t fault_va;                /* valid once fault_seen (release/acquire) */
 static uint32_t fault_gpu_id;
 
@@ -97,6 +111,7 @@ static void event_memory_forget(void)
   pthread_mutex_init(&mem_event_lock, NULL);
   mem_event_id = 0;
   atomic_store(&fault_seen, false);
+  atomic_store(&last_poll_ns, 0);
 }
 
 int event_memory_init(void)
@@ -154,10 +169,23 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
   return 0;
 }
 
+/* Polling the event is a syscall: error checks on wait paths call this often, so ask the
+ * driver at most once per millisecond (a fault is still seen within 1 ms). */
+#define FAULT_POLL_INTERVAL_NS 1000000ull
+
 bool event_memory_fault_seen(void)
 {
+  struct timespec ts;
+  uint64_t now, last;
+
   if (atomic_load_explicit(&fault_seen, memory_order_acquire))
     return true;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+  last = atomic_load_explicit(&last_poll_ns, memory_order_relaxed);
+  if (last && now - last < FAULT_POLL_INTERVAL_NS)
+    return false;
+  atomic_store_explicit(&last_poll_ns, now, memory_order_relaxed);
   return wait_memory_event(0) == 0;
 }
 

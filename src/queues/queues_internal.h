@@ -23,6 +23,9 @@ struct signal {
 /* event.c: signal events with their mailbox in the process events page. */
 int event_signal_create(struct kfd_gpu *gpu, uint32_t *event_id, uint64_t *mailbox_va);
 void event_signal_destroy(uint32_t event_id);
+/* Map the events page (if it exists yet) to gpu: every engine that completes signals writes
+ * mailboxes in it, whichever GPU the signal was made for. */
+int event_page_map(struct kfd_gpu *gpu);
 int event_memory_init(void);
 bool event_memory_fault_on(uint32_t gpu_id);
 

@@ -72,6 +72,12 @@ int sdma_queue_create(struct kfd_gpu *gpu, struct sdma_queue **out)
     return -ENOMEM;
   q->gpu = gpu;
   pthread_mutex_init(&q->lock, NULL);
+  event_memory_init(); /* so faults of this engine are recorded; failure only loses that */
+  err = event_page_map(gpu);
+  if (err) {
+    free(q);
+    return err;
+  }
   err = mem_alloc(gpu, SDMA_RING_BYTES, MEM_HOST_PINNED, host, (void **)&q->ring);
   if (err)
     goto fail;

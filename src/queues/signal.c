@@ -14,8 +14,8 @@
 #define SLAB_BYTES 4096u
 #define SIGNALS_PER_SLAB (SLAB_BYTES / sizeof(struct amd_signal))
 #define EVENT_SIGNALS_PER_GROW 16u
-#define SPIN_BLOCKING 200u        /* polls before sleeping when the caller asked to block */
-#define SPIN_POLLING 20000u       /* polls before sleeping otherwise (~100 us) */
+#define SPIN_BLOCKING_NS 2000ull  /* busy-poll this long before sleeping when asked to block */
+#define SPIN_POLLING_NS 50000ull  /* and this long otherwise */
 #define SLEEP_SLICE_MS 100u       /* re-check the value at least this often while asleep */
 
 /* Lock-free stack of free signals: a pointer (48 bits on x86-64) and a 16-bit ABA tag. */
@@ -254,23 +254,34 @@ static inline void cpu_relax(void)
 
 int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking)
 {
-  unsigned spin = blocking ? SPIN_BLOCKING : SPIN_POLLING;
-  uint64_t deadline;
+  uint64_t spin_ns = blocking ? SPIN_BLOCKING_NS : SPIN_POLLING_NS;
+  uint64_t start, now, deadline;
 
   if (!s)
     return -EINVAL;
-  for (unsigned i = 0; i < spin; i++) {
-    if (signal_load(s) < value)
-      return 0;
-    if (!timeout_ns)
+  if (signal_load(s) < value)
+    return 0; /* the common case of a completed signal: one load, no clock read */
+  if (!timeout_ns)
+    return -ETIMEDOUT;
+  start = now_ns();
+  deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
+  /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
+  for (;;) {
+    for (int k = 0; k < 64; k++) {
+      if (signal_load(s) < value)
+        return 0;
+      cpu_relax();
+    }
+    now = now_ns();
+    if (now >= deadline)
       return -ETIMEDOUT;
-    cpu_relax();
+    if (now - start >= spin_ns)
+      break;
   }
-  deadline = timeout_ns == UINT64_MAX ? UINT64_MAX : now_ns() + timeout_ns;
   for (;;) {
     if (signal_load(s) < value)
       return 0;
-    uint64_t now = now_ns();
+    now = now_ns();
     if (now >= deadline)
       return -ETIMEDOUT;
     if (!s->event_id) {

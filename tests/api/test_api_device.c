@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
@@ -132,15 +134,17 @@ Test(device, attributes_match_properties)
  * the named CUDA-compatible range has no holes except the retired numbers. */
 Test(device, attributes_every_value)
 {
+	/* The HDP attributes store a pointer, as AMD's do: give every query 8 bytes. */
+	union { int i; void *p; } u;
 	int v, ok = 0;
 	for (int a = 0; a < 200; a++) {
-		hipError_t e = hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)a, 0);
+		hipError_t e = hipDeviceGetAttribute(&u.i, (hipDeviceAttribute_t)a, 0);
 		cr_assert(e == hipSuccess || e == hipErrorInvalidValue, "attr %d: %d", a, e);
 		ok += e == hipSuccess;
 	}
 	cr_assert_geq(ok, 80);
 	for (int a = 10000; a < 10100; a++) {
-		hipError_t e = hipDeviceGetAttribute(&v, (hipDeviceAttribute_t)a, 0);
+		hipError_t e = hipDeviceGetAttribute(&u.i, (hipDeviceAttribute_t)a, 0);
 		cr_assert(e == hipSuccess || e == hipErrorInvalidValue, "attr %d: %d", a, e);
 	}
 	cr_assert_eq(hipDeviceGetAttribute(&v, hipDeviceAttributeCudaCompatibleEnd, 0),
@@ -304,4 +308,28 @@ Test(device, choose_device)
 	cr_assert_eq(hipChooseDevice(&d, &want), hipSuccess);
 	cr_assert_eq(d, 0);
 	cr_assert_eq(hipChooseDevice(NULL, &want), hipErrorInvalidValue);
+}
+
+/* After fork() the child must not touch the parent's GPU state: every call fails cleanly. */
+Test(device, forked_child_is_refused)
+{
+	void *p = NULL;
+	hipStream_t s;
+	cr_assert_eq(hipMalloc(&p, 4096), hipSuccess);
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int v = 1, ok = 1;
+		void *q = NULL;
+		ok &= hipMalloc(&q, 64) == hipErrorNotInitialized;
+		ok &= hipMemcpy(p, &v, 4, hipMemcpyHostToDevice) == hipErrorNotInitialized;
+		ok &= hipStreamSynchronize(s) == hipErrorNotInitialized;
+		ok &= hipFree(p) == hipErrorNotInitialized;
+		_exit(ok ? 0 : 1);
+	}
+	int status = -1;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %#x", status);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+	cr_assert_eq(hipFree(p), hipSuccess, "the parent is unaffected");
 }

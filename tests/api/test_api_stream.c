@@ -196,7 +196,6 @@ Test(stream, null_stream_waits_for_blocking_streams)
 	atomic_store(&ran, 0);
 	cr_assert_eq(hipLaunchHostFunc(s, slow_cb, NULL), hipSuccess);
 	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
-	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
 	cr_assert_eq(atomic_load(&ran), 1, "the null stream synchronised with the blocking stream");
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }
@@ -249,4 +248,66 @@ Test(stream, many_streams)
 		cr_assert_eq(hipStreamCreate(&s[i]), hipSuccess);
 	for (int i = 0; i < 32; i++)
 		cr_assert_eq(hipStreamDestroy(s[i]), hipSuccess);
+}
+
+/* HIP calls from inside a callback: a synchronous copy on the null stream (which synchronises
+ * with the callback's own blocking stream) and a device-wide synchronize must not deadlock. */
+struct inner {
+	void *d;
+	int value;
+	hipError_t copy, sync, query;
+};
+
+static void calls_hip(void *arg)
+{
+	struct inner *in = arg;
+	int v = 99;
+	in->copy = hipMemcpy(in->d, &v, 4, hipMemcpyHostToDevice);
+	in->sync = hipDeviceSynchronize();
+	in->query = hipStreamQuery(NULL);
+	hipMemcpy(&in->value, in->d, 4, hipMemcpyDeviceToHost);
+}
+
+Test(stream, callback_may_call_hip)
+{
+	hipStream_t s;
+	struct inner in = {.copy = hipErrorUnknown, .sync = hipErrorUnknown};
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipMalloc(&in.d, 4), hipSuccess);
+	cr_assert_eq(hipLaunchHostFunc(s, calls_hip, &in), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(in.copy, hipSuccess);
+	cr_assert_eq(in.sync, hipSuccess);
+	cr_assert_eq(in.value, 99);
+	cr_assert_eq(hipFree(in.d), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+}
+
+/* A callback may destroy its own stream (the runtime must neither self-join nor free the worker
+ * under its feet). */
+static _Atomic int destroyed_result = -1;
+
+static void destroy_own_stream(hipStream_t s, hipError_t status, void *arg)
+{
+	(void)status;
+	(void)arg;
+	atomic_store(&destroyed_result, (int)hipStreamDestroy(s));
+}
+
+Test(stream, callback_destroys_its_stream)
+{
+	hipStream_t s;
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamAddCallback(s, destroy_own_stream, NULL, 0), hipSuccess);
+	for (int i = 0; i < 2000 && atomic_load(&destroyed_result) == -1; i++)
+		usleep(1000);
+	cr_assert_eq(atomic_load(&destroyed_result), (int)hipSuccess);
+	cr_assert_eq(hipStreamQuery(s), hipErrorInvalidHandle);
+	/* The runtime still works: a new stream with callbacks. */
+	struct order o = {0};
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamAddCallback(s, record_cb, &o, 0), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(atomic_load(&o.next), 1);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fake_kfd.h"
 #include "isa/isa.h"
@@ -19,7 +20,7 @@ static struct mapping g_maps[1024];
 static unsigned g_nmaps;
 static int g_gpu_token;
 
-static unsigned g_interrupts, g_last_bits, g_faults, g_dispatches;
+static unsigned g_interrupts, g_last_bits, g_faults, g_dispatches, g_returns, g_spin_release;
 static uint32_t g_last_id;
 static uint64_t g_last_fault_va;
 static bool g_last_fault_write;
@@ -96,6 +97,8 @@ unsigned fake_fault_count(void) { return __atomic_load_n(&g_faults, __ATOMIC_ACQ
 uint64_t fake_last_fault_va(void) { return __atomic_load_n(&g_last_fault_va, __ATOMIC_RELAXED); }
 bool fake_last_fault_write(void) { return __atomic_load_n(&g_last_fault_write, __ATOMIC_RELAXED); }
 unsigned fake_dispatch_count(void) { return __atomic_load_n(&g_dispatches, __ATOMIC_ACQUIRE); }
+unsigned fake_dispatch_returns(void) { return __atomic_load_n(&g_returns, __ATOMIC_ACQUIRE); }
+void fake_release_spin(void) { __atomic_store_n(&g_spin_release, 1, __ATOMIC_RELEASE); }
 
 void fake_reset_events(void)
 {
@@ -105,7 +108,15 @@ void fake_reset_events(void)
   __atomic_store_n(&g_last_id, 0, __ATOMIC_RELAXED);
 }
 
+static void fake_dispatch(const struct isa_dispatch *d, struct isa_result *r);
+
 void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
+{
+  fake_dispatch(d, r);
+  __atomic_fetch_add(&g_returns, 1, __ATOMIC_RELEASE);
+}
+
+static void fake_dispatch(const struct isa_dispatch *d, struct isa_result *r)
 {
   memset(r, 0, sizeof(*r));
   __atomic_fetch_add(&g_dispatches, 1, __ATOMIC_RELEASE);
@@ -131,6 +142,13 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   case FAKE_KERNEL_ILLEGAL:
     r->status = ISA_ILLEGAL_INSTR;
     snprintf(r->message, sizeof(r->message), "fake: illegal instruction");
+    return;
+  case FAKE_KERNEL_SENDMSG:
+    d->sendmsg(d->msg_ctx, 1u | (0u << 4), 0x1234567u);
+    return;
+  case FAKE_KERNEL_SPIN:
+    while (!__atomic_load_n(&g_spin_release, __ATOMIC_ACQUIRE))
+      usleep(1000);
     return;
   case FAKE_KERNEL_FAULT:
     r->status = ISA_PAGE_FAULT;

@@ -31,6 +31,12 @@ void fake_reset_events(void);
 #define FAKE_KERNEL_STORE 0x5703e000u
 #define FAKE_KERNEL_ILLEGAL 0x111e6a1u
 #define FAKE_KERNEL_FAULT 0xfa017u
+/* FAKE_KERNEL_SPIN runs until fake_release_spin(): a kernel that does not end by itself. */
+#define FAKE_KERNEL_SPIN 0x5b1au
+/* FAKE_KERNEL_SENDMSG does s_sendmsg(MSG_INTERRUPT) with M0 = 0x1234567, then ends. */
+#define FAKE_KERNEL_SENDMSG 0x5e4du
 unsigned fake_dispatch_count(void);
+unsigned fake_dispatch_returns(void);
+void fake_release_spin(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include "cp_harness.h"
+#include "cp/cp_internal.h"
 
 static void *kernel_object(uint32_t kind, uint64_t *va)
 {
@@ -393,5 +394,53 @@ Test(cp_aql, errors_also_reach_the_cwsr_header_error_reason)
   WAIT_UNTIL(fake_interrupt_count() == 1);
   cr_assert_eq(*(uint64_t *)payload, 1ull << 19);
   cr_assert_eq(fake_last_interrupt_id(), 31u);
+  sim_cp_queue_destroy(a.q);
+}
+
+/* A kernel that never ends must not hang queue destruction: like amdkfd's preemption timeout,
+ * destroy gives up on the dispatch, and the queue's memory is left alone when it does end. */
+Test(cp_aql, destroy_abandons_a_dispatch_that_outlives_the_preemption_timeout)
+{
+  cp_preempt_timeout_ns = 50000000ull;
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_SPIN, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(fake_dispatch_count() == 1);
+  sim_cp_queue_destroy(a.q); /* returns although the kernel still runs */
+  cr_assert_eq(fake_dispatch_returns(), 0);
+  fake_release_spin();
+  WAIT_UNTIL(fake_dispatch_returns() == 1);
+  usleep(20000);
+  cr_assert_eq(sig_value(done), 1, "an abandoned dispatch completed its signal");
+  cr_assert_eq(aql_read_index(&a), 0, "an abandoned dispatch advanced the read index");
+  cr_assert_eq(fake_fault_count(), 0);
+}
+
+/* A wave's s_sendmsg(MSG_INTERRUPT) reaches the driver as an SQ interrupt: 24 bits of M0. */
+Test(cp_aql, wave_interrupt_message_raises_an_event_interrupt)
+{
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  uint64_t ko, args_va;
+  void *args;
+  kernel_object(FAKE_KERNEL_SENDMSG, &ko);
+  args_va = gva_alloc(8, &args);
+  struct hsig done = sig_new(1, 0, 0);
+  uint32_t pkt[16];
+  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  aql_submit(&a, pkt);
+  WAIT_UNTIL(sig_value(done) == 0);
+  cr_assert_eq(fake_interrupt_count(), 1);
+  cr_assert_eq(fake_last_interrupt_id(), 0x234567u);
+  cr_assert_eq(fake_last_interrupt_bits(), 24u);
   sim_cp_queue_destroy(a.q);
 }

@@ -121,7 +121,7 @@ def roles_for(enc, name, ops, words):
         if base == "ds_swizzle_b32":
             return list(zip(["dst", "addr"], ops))
         if base.startswith("ds_gws"):
-            return [("data0", ops[0])] if ops else []
+            return [("addr", ops[0])] if ops else []
         if base.startswith("ds_read"):
             return list(zip(["dst", "addr"], ops))
         if base.startswith("ds_write") and "xchg" not in base:

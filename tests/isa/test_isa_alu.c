@@ -193,6 +193,7 @@ static uint32_t r_add_inline(uint32_t a, uint32_t b, uint32_t c, unsigned l, con
 static uint32_t r_add_literal(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return U(F(0x40490fdb) + F(a)); }
 static uint32_t r_madmk(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; volatile float p = F(a) * 1.5f; return U(p + F(b)); }
 static uint32_t r_madmk942(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(fmaf(F(a), 1.5f, F(b))); }
+static uint32_t r_div_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(F(a) / F(b)); }
 static uint32_t r_add_u32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return a + b; }
 static uint32_t r_sub_u32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return a - b; }
 static uint32_t r_add_co(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; uint64_t s = (uint64_t)a + b; return (uint32_t)s + (uint32_t)(s >> 32); }
@@ -364,6 +365,7 @@ Test(isa_alu_gfx90a, madmk_f32) { check32(ISA_GFX90A, "t_madmk_f32", f32_edges, 
 Test(isa_alu_gfx942, fmamk_f32) { check32(ISA_GFX942, "t_madmk_f32", f32_edges, N(f32_edges), r_madmk942, FP32); }
 Test(isa_alu_gfx90a, cvt_f16_f32) { check32(ISA_GFX90A, "t_cvt_f16_f32", f32_edges, N(f32_edges), r_cvt_f16, FP16); }
 Test(isa_alu_gfx942, cvt_f16_f32) { check32(ISA_GFX942, "t_cvt_f16_f32", f32_edges, N(f32_edges), r_cvt_f16, FP16); }
+T32(div_f32_sequence, "t_div_f32_seq", f32_edges, r_div_f32, true)
 T32(add_u32, "t_add_u32", i32_edges, r_add_u32, false)
 T32(sub_u32, "t_sub_u32", i32_edges, r_sub_u32, false)
 T32(add_co_addc, "t_add_co_u32", i32_edges, r_add_co, false)

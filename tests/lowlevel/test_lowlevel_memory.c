@@ -287,3 +287,70 @@ Test(memory, ipc_export_import_same_process)
   close(fd);
   cr_assert_eq(mem_free(src), 0);
 }
+
+#include <sys/wait.h>
+
+/* The child of fork() gets its own GPU VM: it reopens, allocates and registers on its own,
+ * including an address range the parent had registered. */
+Test(memory, child_after_fork_starts_clean)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  static char shared[3 * 4096] __attribute__((aligned(4096)));
+  int status = 0;
+
+  cr_assert_eq(mem_host_register(gpu, shared, sizeof(shared), 0), 0);
+  pid_t pid = fork();
+  cr_assert_geq(pid, 0);
+  if (pid == 0) {
+    struct kfd_gpu *g = NULL;
+    struct mem_info info;
+    void *p = NULL;
+    if (mem_lookup(shared, &info) != -ENOENT)
+      _exit(1);
+    if (kfd_open() || kfd_gpu_open(kfd_gpu(0), &g) || g == gpu)
+      _exit(2);
+    if (mem_host_register(g, shared, sizeof(shared), 0))
+      _exit(3);
+    if (mem_alloc(g, 4096, MEM_DEVICE, 0, &p) || mem_lookup(p, &info) || info.gpu != g)
+      _exit(4);
+    memset(p, 1, 4096);
+    _exit(mem_free(p) || mem_host_unregister(shared) ? 5 : 0);
+  }
+  cr_assert_eq(waitpid(pid, &status, 0), pid);
+  cr_assert(WIFEXITED(status));
+  cr_assert_eq(WEXITSTATUS(status), 0);
+  cr_assert_eq(mem_host_unregister(shared), 0, "the parent's registration is intact");
+}
+
+Test(memory, vmm_reserve_create_map)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct mem_phys *ph = NULL;
+  char *va = NULL;
+  struct mem_info info;
+  size_t size = 2u << 20;
+
+  cr_assert_eq(mem_vmm_reserve(gpu, 2 * size, 0, (void **)&va), 0);
+  cr_assert_eq((uintptr_t)va % (2u << 20), 0u);
+  cr_assert_eq(mem_vmm_create(gpu, size, &ph), 0);
+  cr_assert_eq(mem_vmm_map(va + size, size, ph, 0), 0);
+  cr_assert_eq(mem_vmm_map(va + size, size, ph, 0), -EEXIST);
+  cr_assert_eq(mem_vmm_map(va, size, ph, 4096), -ENOTSUP);
+  cr_assert_eq(mem_lookup(va + size + 100, &info), 0);
+  cr_assert_eq(info.base, va + size);
+  cr_assert_eq(info.gpu_va, (uint64_t)(uintptr_t)(va + size));
+  if (info.host_ptr) {
+    memset(va + size, 0x3c, 4096);
+    cr_assert_eq((unsigned char)va[size + 4095], 0x3c);
+  }
+  cr_assert_eq(mem_lookup(va, &info), -ENOENT, "the unmapped half stays reserved only");
+  cr_assert_eq(mem_free(va + size), -EINVAL, "a mapping is undone by mem_vmm_unmap");
+  cr_assert_eq(mem_vmm_set_access(va + size, gpu), 0);
+  cr_assert_eq(mem_vmm_release(va, 2 * size), -EBUSY);
+  cr_assert_eq(mem_vmm_unmap(va + size, size), 0);
+  cr_assert_eq(mem_lookup(va + size, &info), -ENOENT);
+  cr_assert_eq(mem_vmm_map(va, size, ph, 0), 0, "the same memory mapped again elsewhere");
+  cr_assert_eq(mem_vmm_unmap(va, size), 0);
+  cr_assert_eq(mem_vmm_destroy(ph), 0);
+  cr_assert_eq(mem_vmm_release(va, 2 * size), 0);
+}

@@ -53,3 +53,27 @@ Test(multigpu, peer_copy_through_sdma)
   cr_assert_eq(mem_free(vram_a), 0);
   cr_assert_eq(mem_free(host), 0);
 }
+
+/* A signal made for GPU 0 before GPU 1 allocated anything is still reachable from GPU 1. */
+Test(multigpu, early_host_chunks_reach_a_later_gpu)
+{
+  struct kfd_gpu *a = ll_gpu(), *b = NULL;
+  struct signal *s = NULL;
+  struct sdma_queue *q = NULL;
+  uint32_t *dev = NULL;
+
+  if (kfd_gpu_count() < 2)
+    cr_skip_test("needs two GPUs");
+  cr_assert_not(event_memory_fault_seen()); /* from here on faults are recorded */
+  cr_assert_eq(signal_create(a, 1, true, &s), 0);
+  cr_assert_eq(kfd_gpu_open(kfd_gpu(1), &b), 0);
+  cr_assert_eq(mem_alloc(b, 4096, MEM_DEVICE, 0, (void **)&dev), 0);
+  cr_assert_eq(sdma_queue_create(b, &q), 0);
+  cr_assert_eq(sdma_fill32(q, mem_gpu_va(dev), 7, 4096, s), 0);
+  cr_assert_eq(signal_wait_lt(s, 1, UINT64_MAX, true), 0);
+  cr_assert_eq(dev[1023], 7u);
+  cr_assert_eq(event_wait_memory_fault(0, NULL, NULL), -ETIMEDOUT,
+               "the mailbox write in the events page did not fault");
+  signal_destroy(s);
+  cr_assert_eq(sdma_queue_destroy(q), 0);
+}

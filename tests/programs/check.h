@@ -35,4 +35,29 @@
     }                                                                                        \
   } while (0)
 
+// hipLaunchHostFunc: ROCm 5.2.3's library does not export it, so ROCm 5 builds run host
+// functions through hipStreamAddCallback (a heap thunk carries the function and argument).
+#if HIP_VERSION_MAJOR >= 6
+#define LAUNCH_HOST_FUNC(stream, fn, arg) hipLaunchHostFunc((stream), (fn), (arg))
+#else
+struct host_fn_thunk {
+  void (*fn)(void *);
+  void *arg;
+};
+static void host_fn_thunk_run(hipStream_t, hipError_t, void *p)
+{
+  struct host_fn_thunk *t = (struct host_fn_thunk *)p;
+  t->fn(t->arg);
+  free(t);
+}
+static inline hipError_t launch_host_func_compat(hipStream_t s, void (*fn)(void *), void *arg)
+{
+  struct host_fn_thunk *t = (struct host_fn_thunk *)malloc(sizeof(*t));
+  t->fn = fn;
+  t->arg = arg;
+  return hipStreamAddCallback(s, host_fn_thunk_run, t, 0);
+}
+#define LAUNCH_HOST_FUNC(stream, fn, arg) launch_host_func_compat((stream), (fn), (arg))
+#endif
+
 #endif

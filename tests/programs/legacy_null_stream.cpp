@@ -20,8 +20,8 @@ int main()
   hipStream_t blocking, nonblocking;
   CHECK_HIP(hipStreamCreate(&blocking));
   CHECK_HIP(hipStreamCreateWithFlags(&nonblocking, hipStreamNonBlocking));
-  CHECK_HIP(hipLaunchHostFunc(nonblocking, gated_nonblocking, NULL));
-  CHECK_HIP(hipLaunchHostFunc(blocking, slow_blocking, NULL));
+  CHECK_HIP(LAUNCH_HOST_FUNC(nonblocking, gated_nonblocking, NULL));
+  CHECK_HIP(LAUNCH_HOST_FUNC(blocking, slow_blocking, NULL));
   void *d;
   int v = 5, back = 0;
   CHECK_HIP(hipMalloc(&d, 4));

@@ -39,7 +39,7 @@ int main()
   CHECK_HIP(hipMemcpyAsync(watch, d, 1 << 20, hipMemcpyDeviceToHost, s));
   for (long i = 1; i < 10; i++) {
     if (i % 3 == 0)
-      CHECK_HIP(hipLaunchHostFunc(s, fn, (void *)i));
+      CHECK_HIP(LAUNCH_HOST_FUNC(s, fn, (void *)i));
     else
       CHECK_HIP(hipStreamAddCallback(s, cb, (void *)i, 0));
   }

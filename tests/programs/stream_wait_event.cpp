@@ -21,7 +21,7 @@ int main()
   CHECK_HIP(hipHostMalloc((void **)&out, n, 0));
   CHECK_HIP(hipMemset(d, 0, n));
   for (int round = 1; round <= 5; round++) {
-    CHECK_HIP(hipLaunchHostFunc(prod, hold, NULL));
+    CHECK_HIP(LAUNCH_HOST_FUNC(prod, hold, NULL));
     CHECK_HIP(hipMemsetAsync(d, round, n, prod));
     CHECK_HIP(hipEventRecord(ready, prod));
     CHECK_HIP(hipStreamWaitEvent(cons, ready, 0));

@@ -63,6 +63,7 @@
 #define __HIPKFD_ATOMIC_SCOPE(sfx, scope)                                                  \
   __HIPKFD_ATOMIC_INTEGER(sfx, int, scope)                                                 \
   __HIPKFD_ATOMIC_INTEGER(sfx, unsigned int, scope)                                        \
+  __HIPKFD_ATOMIC_INTEGER(sfx, long, scope)                                                \
   __HIPKFD_ATOMIC_INTEGER(sfx, unsigned long, scope)                                       \
   __HIPKFD_ATOMIC_INTEGER(sfx, long long, scope)                                           \
   __HIPKFD_ATOMIC_INTEGER(sfx, unsigned long long, scope)                                  \

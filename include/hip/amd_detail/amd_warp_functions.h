@@ -44,18 +44,41 @@ __HIPKFD_WDEV__ int __hipkfd_bpermute(int lane, int v) {
   return __builtin_amdgcn_ds_bpermute(lane << 2, v);
 }
 
-/* Move any 4- or 8-byte trivially copyable value as 32-bit pieces. */
-template <class T>
-__HIPKFD_WDEV__ T __hipkfd_shuffle_from(int lane, T var) {
-  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffles move 32- or 64-bit values");
-  if constexpr (sizeof(T) == 4) {
-    return __builtin_bit_cast(T, __hipkfd_bpermute(lane, __builtin_bit_cast(int, var)));
-  } else {
-    struct pair { int lo, hi; } p = __builtin_bit_cast(pair, var);
+/* Moving any 4- or 8-byte trivially copyable value between lanes as 32-bit pieces, chosen by
+ * size with a specialisation (the headers stay valid C++14). */
+template <unsigned int Size> struct __hipkfd_lane_io;
+template <> struct __hipkfd_lane_io<4> {
+  typedef unsigned int bits_t;
+  template <class T> static __device__ inline T bpermute(int lane, T v) {
+    return __builtin_bit_cast(T, __hipkfd_bpermute(lane, __builtin_bit_cast(int, v)));
+  }
+  template <class T> static __device__ inline T readlane(T v, int lane) {
+    return __builtin_bit_cast(T, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), lane));
+  }
+};
+template <> struct __hipkfd_lane_io<8> {
+  typedef unsigned long long bits_t;
+  struct pair {
+    int lo, hi;
+  };
+  template <class T> static __device__ inline T bpermute(int lane, T v) {
+    pair p = __builtin_bit_cast(pair, v);
     p.lo = __hipkfd_bpermute(lane, p.lo);
     p.hi = __hipkfd_bpermute(lane, p.hi);
     return __builtin_bit_cast(T, p);
   }
+  template <class T> static __device__ inline T readlane(T v, int lane) {
+    pair p = __builtin_bit_cast(pair, v);
+    p.lo = __builtin_amdgcn_readlane(p.lo, lane);
+    p.hi = __builtin_amdgcn_readlane(p.hi, lane);
+    return __builtin_bit_cast(T, p);
+  }
+};
+
+template <class T>
+__HIPKFD_WDEV__ T __hipkfd_shuffle_from(int lane, T var) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "shuffles move 32- or 64-bit values");
+  return __hipkfd_lane_io<sizeof(T)>::bpermute(lane, var);
 }
 
 /* Source lane formulas (CUDA semantics):
@@ -104,11 +127,8 @@ __HIPKFD_SHFL_TYPES(__HIPKFD_SHFL_DECL)
 /* ---- Match ---- */
 /* Values compare by their bits (as the hardware would compare registers). */
 template <class T>
-__HIPKFD_WDEV__ auto __hipkfd_bits(T v) {
-  if constexpr (sizeof(T) == 4)
-    return __builtin_bit_cast(unsigned int, v);
-  else
-    return __builtin_bit_cast(unsigned long long, v);
+__HIPKFD_WDEV__ typename __hipkfd_lane_io<sizeof(T)>::bits_t __hipkfd_bits(T v) {
+  return __builtin_bit_cast(typename __hipkfd_lane_io<sizeof(T)>::bits_t, v);
 }
 /*
  * Lanes are grouped by value one distinct value per iteration: the lowest unresolved lane
@@ -223,14 +243,7 @@ __HIPKFD_WDEV__ T __shfl_xor_sync(MaskT mask, T var, int lane_mask, int width = 
  * long long, unsigned long long, float, double. */
 template <class T>
 __HIPKFD_WDEV__ T __hipkfd_readlane(T v, int lane) {
-  if constexpr (sizeof(T) == 4) {
-    return __builtin_bit_cast(T, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), lane));
-  } else {
-    struct pair { int lo, hi; } p = __builtin_bit_cast(pair, v);
-    p.lo = __builtin_amdgcn_readlane(p.lo, lane);
-    p.hi = __builtin_amdgcn_readlane(p.hi, lane);
-    return __builtin_bit_cast(T, p);
-  }
+  return __hipkfd_lane_io<sizeof(T)>::readlane(v, lane);
 }
 template <class T, class Op>
 __HIPKFD_WDEV__ T __hipkfd_reduce(unsigned long long mask, T var, Op op) {

@@ -13,5 +13,10 @@
 #include <hip/math_functions.h>
 #include <hip/device_functions.h>
 #include <hip/hip_version.h>
+#include <hip/channel_descriptor.h>
+#include <hip/hip_profile.h>
+#include <hip/hip_hcc.h>
+#include <hip/amd_detail/hip_ldg.h>
+#include <hip/amd_detail/amd_hip_unsafe_atomics.h>
 
 __global__ void all_headers_kernel(int *p) { p[threadIdx.x] = HIP_VERSION_MAJOR; }

@@ -38,6 +38,7 @@ __global__ void atomic_kernel(int *i, unsigned int *u, unsigned long *ul, long l
   __syncthreads();
   long long r = integer_ops(i, (int)threadIdx.x) + integer_ops(u, threadIdx.x) +
                 (long long)integer_ops(ul, (unsigned long)threadIdx.x) +
+                integer_ops((long *)ll, (long)threadIdx.x) +
                 integer_ops(ll, (long long)threadIdx.x) +
                 (long long)integer_ops(ull, (unsigned long long)threadIdx.x);
   r += (long long)float_ops(f, 1.0f) + (long long)float_ops(d, 2.0);

@@ -66,7 +66,10 @@ __global__ void vector_kernel(float4 *f4, int3 *i3, double2 *d2, uchar4 *c4, ulo
 int host_side() {
   float4 a = arith(make_float4(1, 2, 3, 4), make_float4(4, 3, 2, 1));
   int4 b = bits(make_int4(1, 2, 3, 4), make_int4(4, 3, 2, 1));
-  return (int)a.x + b.w;
+  hipChannelFormatDesc f4 = hipCreateChannelDesc<float4>();
+  hipChannelFormatDesc u1 = hipCreateChannelDesc<unsigned char>();
+  hipChannelFormatDesc h2 = hipCreateChannelDescHalf2();
+  return (int)a.x + b.w + f4.w + u1.x + h2.y;
 }
 
 int launch(float4 *f4, int3 *i3, double2 *d2, uchar4 *c4, ulonglong2 *u2) {

@@ -273,3 +273,19 @@ S32 s_getreg_mode, s_getreg_b32 s14, hwreg(HW_REG_MODE, 0, 8)
   s_getreg_b32 s14, hwreg(HW_REG_MODE, 0, 4)
 .endm
 S32 s_setreg_roundtrip, B_s_setreg_roundtrip
+
+// f32 division as clang emits it (denormals on): div_scale, rcp, fma refinement, div_fmas, div_fixup
+.macro B_t_div_f32_seq
+  v_div_scale_f32 v6, s[16:17], v3, v3, v2
+  v_rcp_f32 v7, v6
+  v_fma_f32 v8, -v6, v7, 1.0
+  v_fmac_f32 v7, v8, v7
+  v_div_scale_f32 v9, vcc, v2, v3, v2
+  v_mul_f32 v8, v9, v7
+  v_fma_f32 v11, -v6, v8, v9
+  v_fmac_f32 v8, v11, v7
+  v_fma_f32 v6, -v6, v8, v9
+  v_div_fmas_f32 v6, v6, v7, v8
+  v_div_fixup_f32 v5, v6, v3, v2
+.endm
+T32 t_div_f32_seq, B_t_div_f32_seq

@@ -3,6 +3,7 @@
 // feature (each runs in its own process).
 #include <criterion/criterion.h>
 #include <hip/hip_runtime.h>
+#include <hip/hip_cooperative_groups.h>
 
 #include <cstring>
 
@@ -15,6 +16,9 @@ struct Mixed {
 };
 
 __device__ int dev_table[8];
+__managed__ int managed_counter = 5;
+
+__global__ void bump_managed() { atomicAdd(&managed_counter, 1); }
 
 __global__ void many_args(Mixed s, int *out, double d, char c, float f, long l, short h,
                           unsigned long long u, const int *in)
@@ -69,6 +73,18 @@ __global__ void __launch_bounds__(256) bounded(int *out)
 }
 
 __global__ void tiny(int *out) { out[threadIdx.x] = 1; }
+
+// Every block writes, the whole grid meets at grid.sync(), then each reads another block's data.
+__global__ void grid_exchange(int *buf, int *out, int *valid)
+{
+  cooperative_groups::grid_group g = cooperative_groups::this_grid();
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x, n = gridDim.x * blockDim.x;
+  if (i == 0)
+    *valid = g.is_valid();
+  buf[i] = (int)i * 7;
+  g.sync();
+  out[i] = buf[(i + blockDim.x) % n];
+}
 
 Test(launch, argument_layout)
 {
@@ -232,6 +248,63 @@ Test(launch, cooperative_limit)
   cr_assert_eq(r[0], 255);
   cr_assert_eq(r[255], 0);
   HIP_OK(hipFree(out));
+}
+
+Test(launch, cooperative_grid_sync)
+{
+  const int n = 8 * 64;
+  int *buf, *out, *valid, h[8 * 64], hv = -1;
+  HIP_OK(hipMalloc(&buf, sizeof(h)));
+  HIP_OK(hipMalloc(&out, sizeof(h)));
+  HIP_OK(hipMalloc(&valid, sizeof(int)));
+  void *args[] = {&buf, &out, &valid};
+  HIP_OK(hipLaunchCooperativeKernel((const void *)grid_exchange, dim3(8), dim3(64), args, 0, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  HIP_OK(hipMemcpy(h, out, sizeof(h), hipMemcpyDeviceToHost));
+  HIP_OK(hipMemcpy(&hv, valid, sizeof(int), hipMemcpyDeviceToHost));
+  cr_assert_eq(hv, 1, "grid_group::is_valid() needs hidden_multigrid_sync_arg");
+  for (int i = 0; i < n; i++)
+    cr_assert_eq(h[i], ((i + 64) % n) * 7, "out[%d] = %d", i, h[i]);
+  // A normal launch of the same kernel: no multigrid argument, so is_valid() is false.
+  int *out2;
+  HIP_OK(hipMalloc(&out2, sizeof(h)));
+  void *args2[] = {&buf, &out2, &valid};
+  HIP_OK(hipLaunchKernel((const void *)grid_exchange, dim3(1), dim3(64), args2, 0, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  HIP_OK(hipMemcpy(&hv, valid, sizeof(int), hipMemcpyDeviceToHost));
+  cr_assert_eq(hv, 0);
+  HIP_OK(hipFree(buf));
+  HIP_OK(hipFree(out));
+  HIP_OK(hipFree(out2));
+  HIP_OK(hipFree(valid));
+}
+
+Test(launch, legacy_configure_setup_launch)
+{
+  int *out, r[64];
+  HIP_OK(hipMalloc(&out, sizeof(r)));
+  HIP_OK(hipMemset(out, 0, sizeof(r)));
+  HIP_OK(hipConfigureCall(dim3(1), dim3(64), 0, nullptr));
+  HIP_OK(hipSetupArgument(&out, sizeof(out), 0));
+  HIP_OK(hipLaunchByPtr((const void *)tiny));
+  HIP_OK(hipDeviceSynchronize());
+  HIP_OK(hipMemcpy(r, out, sizeof(r), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    cr_assert_eq(r[i], 1);
+  cr_assert_eq(hipLaunchByPtr((const void *)tiny), hipErrorInvalidConfiguration, "no configuration pushed");
+  HIP_OK(hipFree(out));
+}
+
+Test(launch, managed_variable)
+{
+  cr_assert_eq(managed_counter, 5, "the host sees the initial value before any launch");
+  bump_managed<<<2, 64>>>();
+  HIP_OK(hipDeviceSynchronize());
+  cr_assert_eq(managed_counter, 5 + 128);
+  managed_counter = 1000;
+  bump_managed<<<1, 1>>>();
+  HIP_OK(hipDeviceSynchronize());
+  cr_assert_eq(managed_counter, 1001);
 }
 
 Test(launch, launch_kernel_ex)

@@ -63,6 +63,8 @@ Test(module, load_code_object_file)
   HIP_OK(hipModuleLoad(&m, MODULE_DIR "/module_kernels_gfx942.hsaco"));
   run_axpy(m, false);
   run_axpy(m, true);
+  const char *name = hipKernelNameRef(NULL);
+  cr_assert_null(name);
   HIP_OK(hipModuleUnload(m));
 }
 
@@ -137,6 +139,11 @@ Test(module, errors)
   cr_assert_eq(hipModuleLaunchKernel(f, 0, 1, 1, 64, 1, 1, 0, NULL, params, NULL), hipErrorInvalidValue);
   cr_assert_eq(hipModuleLaunchKernel(NULL, 1, 1, 1, 64, 1, 1, 0, NULL, params, NULL),
                hipErrorInvalidResourceHandle);
+  HIP_LAUNCH_CONFIG cfg = {0};
+  cfg.gridDimX = cfg.gridDimY = cfg.gridDimZ = 1;
+  cfg.blockDimX = 4096;
+  cfg.blockDimY = cfg.blockDimZ = 1;
+  cr_assert_eq(hipDrvLaunchKernelEx(&cfg, f, params, NULL), hipErrorInvalidValue);
   int blocks;
   HIP_OK(hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, 64, 0));
   cr_assert(blocks >= 1 && blocks <= 32);

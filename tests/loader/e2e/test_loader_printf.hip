@@ -90,7 +90,9 @@ Test(assert, passing_assert_is_silent)
   HIP_OK(hipDeviceSynchronize());
 }
 
-Test(assert, failing_assert_reports_an_error)
+// The trap stops the queue; the wait must report it rather than hang (the time limit turns a
+// hang into a failure instead of stalling the suite).
+Test(assert, failing_assert_reports_an_error, .timeout = 120)
 {
   checks<<<1, 64>>>(7);
   hipError_t e = hipDeviceSynchronize();

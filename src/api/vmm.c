@@ -1,0 +1,516 @@
+/* Virtual memory management: hipMemAddressReserve, hipMemCreate, hipMemMap and friends.
+ *
+ * Objects, all protected by vmm_lock:
+ *  - a reservation: a VA range from mem_vmm_reserve(), freed whole by hipMemAddressFree;
+ *  - a physical allocation (the hipMemGenericAllocationHandle_t): a mem_phys with a reference
+ *    count; hipMemCreate holds one, every mapping holds one (as clr's GenericAllocation does), so
+ *    hipMemRelease before hipMemUnmap keeps the memory until the last unmap;
+ *  - a mapping: one physical allocation mapped whole at a VA inside a reservation, with the
+ *    access flags hipMemSetAccess recorded per device.
+ *
+ * Handles are checked against the live lists, so a released or made-up handle is an error, not a
+ * crash. Errors follow clr's hip_vm.cpp where it decides, and CUDA's driver VMM documentation
+ * otherwise.
+ *
+ * Limits of the layer below (src/memory/vmm.c): a mapping covers a whole physical allocation at
+ * offset 0 (KFD imports whole dma-bufs); a device's access, once granted, cannot be revoked (KFD's
+ * UNMAP_MEMORY_FROM_GPU is not exposed per mapping), so hipMemSetAccess(ProtNone) on a device that
+ * has access returns hipErrorNotSupported; read-only access is recorded but mapped read-write.
+ * hipMemExportToShareableHandle / hipMemImportFromShareableHandle return hipErrorNotSupported
+ * (as clr does): the memory layer keeps a physical allocation's dma-buf private.
+ *
+ * hipMemGetHandleForAddressRange (a dma-buf for ordinary device memory) lives here too.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../memory/mem.h"
+#include "error.h"
+#include "runtime.h"
+
+/* Granularity of reservations and physical allocations: the 2 MiB unit of the memory layer's VA
+ * reservations and address table (also what ROCr reports for VRAM on gfx9). */
+#define VMM_GRANULE (2ull << 20)
+#define VMM_MAX_DEVICES 32
+
+struct vmm_alloc {
+	struct mem_phys *ph;
+	size_t size;
+	hipMemAllocationProp prop;
+	int refs;                       /* hipMemCreate/Retain + one per mapping (vmm_lock) */
+	struct vmm_alloc *next;
+};
+
+struct vmm_reservation {
+	char *base;
+	size_t size;
+	struct vmm_reservation *next;
+};
+
+struct vmm_mapping {
+	char *va;
+	size_t size;
+	struct vmm_alloc *alloc;
+	unsigned char access[VMM_MAX_DEVICES]; /* hipMemAccessFlags per device ordinal */
+	struct vmm_mapping *next;
+};
+
+static pthread_mutex_t vmm_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct vmm_alloc *vmm_allocs;             /* live handles (vmm_lock) */
+static struct vmm_reservation *vmm_reservations; /* (vmm_lock) */
+static struct vmm_mapping *vmm_mappings;         /* (vmm_lock) */
+
+/* ---- lookups (vmm_lock held) ------------------------------------------------------------------ */
+
+static struct vmm_alloc *alloc_find(hipMemGenericAllocationHandle_t h)
+{
+	for (struct vmm_alloc *a = vmm_allocs; a; a = a->next)
+		if ((void *)a == (void *)h)
+			return a;
+	return NULL;
+}
+
+static struct vmm_reservation *reservation_containing(const char *p, size_t size)
+{
+	for (struct vmm_reservation *r = vmm_reservations; r; r = r->next)
+		if (p >= r->base && size <= r->size && (size_t)(p - r->base) <= r->size - size)
+			return r;
+	return NULL;
+}
+
+static struct vmm_mapping *mapping_containing(const char *p)
+{
+	for (struct vmm_mapping *m = vmm_mappings; m; m = m->next)
+		if (p >= m->va && p < m->va + m->size)
+			return m;
+	return NULL;
+}
+
+static bool mapping_overlaps(const char *p, size_t size)
+{
+	for (struct vmm_mapping *m = vmm_mappings; m; m = m->next)
+		if (p < m->va + m->size && m->va < p + size)
+			return true;
+	return false;
+}
+
+/* Drop one reference; the last one frees the physical memory. */
+static void alloc_put(struct vmm_alloc *a)
+{
+	if (--a->refs > 0)
+		return;
+	for (struct vmm_alloc **pp = &vmm_allocs; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			break;
+		}
+	}
+	mem_vmm_destroy(a->ph);
+	free(a);
+}
+
+static bool device_location_valid(const hipMemLocation *loc)
+{
+	return loc->type == hipMemLocationTypeDevice && loc->id >= 0 && loc->id < hip_device_count() &&
+	       loc->id < VMM_MAX_DEVICES;
+}
+
+/* The GPU state of a device ordinal, opened if needed. */
+static struct kfd_gpu *device_gpu(int ordinal)
+{
+	struct hip_device *d = hip_device_get(ordinal);
+	return d ? d->gpu : NULL;
+}
+
+static hipError_t no_device_error(void)
+{
+	return hip_device_count() > 0 ? hipSuccess : hipErrorNoDevice;
+}
+
+/* ---- granularity and reservations ------------------------------------------------------------- */
+
+hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
+					  hipMemAllocationGranularity_flags option)
+{
+	HIP_RETURN_IF_ERROR(no_device_error());
+	if (!granularity || !prop || prop->type != hipMemAllocationTypePinned ||
+	    !device_location_valid(&prop->location) ||
+	    (option != hipMemAllocationGranularityMinimum &&
+	     option != hipMemAllocationGranularityRecommended))
+		HIP_RETURN(hipErrorInvalidValue);
+	*granularity = VMM_GRANULE;
+	HIP_RETURN(hipSuccess);
+}
+
+/* `addr` is a hint (CUDA and clr may return another address); the memory layer places ranges in
+ * the GPUVM aperture itself, so the hint is not used. */
+hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr,
+				unsigned long long flags)
+{
+	(void)addr;
+	if (!ptr || flags != 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	*ptr = NULL;
+	HIP_RETURN_IF_ERROR(no_device_error());
+	/* clr: a size that is not a granule multiple or an alignment that is not a power of two is an
+	 * allocation error, not an invalid value. */
+	if (size == 0 || size % VMM_GRANULE || (alignment & (alignment - 1)))
+		HIP_RETURN(hipErrorMemoryAllocation);
+	struct vmm_reservation *r = calloc(1, sizeof(*r));
+	if (!r)
+		HIP_RETURN(hipErrorOutOfMemory);
+	struct kfd_gpu *gpu = device_gpu(0);
+	void *va = NULL;
+	int err = gpu ? mem_vmm_reserve(gpu, size, alignment, &va) : -ENODEV;
+	if (err) {
+		free(r);
+		HIP_RETURN(err == -ENODEV ? hipErrorNoDevice : hipErrorOutOfMemory);
+	}
+	r->base = va;
+	r->size = size;
+	pthread_mutex_lock(&vmm_lock);
+	r->next = vmm_reservations;
+	vmm_reservations = r;
+	pthread_mutex_unlock(&vmm_lock);
+	*ptr = va;
+	HIP_RETURN(hipSuccess);
+}
+
+/* CUDA: the whole reserved range is freed at once, and every mapping in it must be unmapped
+ * first. */
+hipError_t hipMemAddressFree(void *ptr, size_t size)
+{
+	if (!ptr || size == 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_reservation **pp = &vmm_reservations;
+	while (*pp && ((*pp)->base != ptr || (*pp)->size != size))
+		pp = &(*pp)->next;
+	struct vmm_reservation *r = *pp;
+	hipError_t herr = hipSuccess;
+	if (!r || mapping_overlaps(ptr, size)) {
+		herr = hipErrorInvalidValue;
+	} else {
+		int err = mem_vmm_release(ptr, size);
+		if (err)
+			herr = hip_error_from_errno(err);
+		else
+			*pp = r->next;
+	}
+	pthread_mutex_unlock(&vmm_lock);
+	if (herr == hipSuccess)
+		free(r);
+	HIP_RETURN(herr);
+}
+
+/* ---- physical allocations --------------------------------------------------------------------- */
+
+hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
+			const hipMemAllocationProp *prop, unsigned long long flags)
+{
+	HIP_RETURN_IF_ERROR(no_device_error());
+	if (!handle || size == 0 || flags != 0 || !prop || prop->type != hipMemAllocationTypePinned ||
+	    !device_location_valid(&prop->location))
+		HIP_RETURN(hipErrorInvalidValue);
+	*handle = NULL;
+	/* Only device-local handles without an OS export: see the file comment. */
+	if (prop->requestedHandleType != hipMemHandleTypeNone)
+		HIP_RETURN(hipErrorNotSupported);
+	if (size % VMM_GRANULE)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct kfd_gpu *gpu = device_gpu(prop->location.id);
+	if (!gpu)
+		HIP_RETURN(hipErrorInvalidDevice);
+	struct vmm_alloc *a = calloc(1, sizeof(*a));
+	if (!a)
+		HIP_RETURN(hipErrorOutOfMemory);
+	int err = mem_vmm_create(gpu, size, &a->ph);
+	if (err) {
+		free(a);
+		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err));
+	}
+	a->size = size;
+	a->prop = *prop;
+	a->refs = 1;
+	pthread_mutex_lock(&vmm_lock);
+	a->next = vmm_allocs;
+	vmm_allocs = a;
+	pthread_mutex_unlock(&vmm_lock);
+	*handle = (hipMemGenericAllocationHandle_t)a;
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle)
+{
+	if (!handle)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_alloc *a = alloc_find(handle);
+	if (a)
+		alloc_put(a);
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(a ? hipSuccess : hipErrorInvalidValue);
+}
+
+hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
+						   hipMemGenericAllocationHandle_t handle)
+{
+	if (!prop || !handle)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_alloc *a = alloc_find(handle);
+	if (a)
+		*prop = a->prop;
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(a ? hipSuccess : hipErrorInvalidValue);
+}
+
+/* CUDA: the handle of the allocation mapped at `addr` (any address inside the mapping), with a
+ * new reference that hipMemRelease drops. */
+hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr)
+{
+	if (!handle || !addr)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_mapping *m = mapping_containing(addr);
+	if (m) {
+		m->alloc->refs++;
+		*handle = (hipMemGenericAllocationHandle_t)m->alloc;
+	}
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(m ? hipSuccess : hipErrorInvalidValue);
+}
+
+/* ---- mapping ---------------------------------------------------------------------------------- */
+
+static hipError_t map_locked(char *va, size_t size, struct vmm_alloc *a)
+{
+	if (!reservation_containing(va, size) || mapping_overlaps(va, size))
+		return hipErrorInvalidValue;
+	if (size > a->size)
+		return hipErrorInvalidValue;
+	struct vmm_mapping *m = calloc(1, sizeof(*m));
+	if (!m)
+		return hipErrorOutOfMemory;
+	int err = mem_vmm_map(va, size, a->ph, 0);
+	if (err) {
+		free(m);
+		/* A mapping smaller than its allocation: KFD maps whole buffers. */
+		return err == -ENOTSUP ? hipErrorNotSupported : hipErrorMapFailed;
+	}
+	m->va = va;
+	m->size = size;
+	m->alloc = a;
+	a->refs++;
+	m->next = vmm_mappings;
+	vmm_mappings = m;
+	return hipSuccess;
+}
+
+hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
+		     unsigned long long flags)
+{
+	/* clr rejects a non-zero offset; so does our layer below (whole-buffer imports). */
+	if (!ptr || !handle || size == 0 || offset != 0 || flags != 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	if ((uintptr_t)ptr % VMM_GRANULE || size % VMM_GRANULE)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_alloc *a = alloc_find(handle);
+	hipError_t herr = a ? map_locked(ptr, size, a) : hipErrorInvalidValue;
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(herr);
+}
+
+static void mapping_unlink(struct vmm_mapping *m)
+{
+	for (struct vmm_mapping **pp = &vmm_mappings; *pp; pp = &(*pp)->next) {
+		if (*pp == m) {
+			*pp = m->next;
+			return;
+		}
+	}
+}
+
+/* Every mapping touched by [p, p + size) must lie inside it entirely (CUDA: partial unmaps are
+ * invalid); the range must hold at least one mapping. */
+static bool unmap_range_valid(const char *p, size_t size)
+{
+	bool any = false;
+	for (struct vmm_mapping *m = vmm_mappings; m; m = m->next) {
+		if (!(p < m->va + m->size && m->va < p + size))
+			continue;
+		if (m->va < p || m->va + m->size > p + size)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+hipError_t hipMemUnmap(void *ptr, size_t size)
+{
+	char *p = ptr;
+
+	if (!ptr || size == 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	hipError_t herr = unmap_range_valid(p, size) ? hipSuccess : hipErrorInvalidValue;
+	for (struct vmm_mapping *m = vmm_mappings, *next; herr == hipSuccess && m; m = next) {
+		next = m->next;
+		if (m->va < p || m->va >= p + size)
+			continue;
+		int err = mem_vmm_unmap(m->va, m->size);
+		if (err) {
+			herr = hip_error_from_errno(err);
+			break;
+		}
+		mapping_unlink(m);
+		alloc_put(m->alloc);
+		free(m);
+	}
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(herr);
+}
+
+hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream)
+{
+	(void)stream;
+	if (!mapInfoList || count == 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* No sparse or mipmapped arrays in this runtime. */
+	HIP_RETURN(hipErrorNotSupported);
+}
+
+/* ---- access ----------------------------------------------------------------------------------- */
+
+static hipError_t access_check(const hipMemAccessDesc *desc, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		if (!device_location_valid(&desc[i].location))
+			return hipErrorInvalidValue;
+		if (desc[i].flags != hipMemAccessFlagsProtNone && desc[i].flags != hipMemAccessFlagsProtRead &&
+		    desc[i].flags != hipMemAccessFlagsProtReadWrite)
+			return hipErrorInvalidValue;
+	}
+	return hipSuccess;
+}
+
+/* The owning device has access from the map on (the memory layer maps it there at once); another
+ * device gets access when it is first granted. Either cannot be taken away again. */
+static hipError_t access_apply(struct vmm_mapping *m, const hipMemAccessDesc *d)
+{
+	int dev = d->location.id;
+	bool owner = dev == m->alloc->prop.location.id;
+	bool had = owner || m->access[dev] != hipMemAccessFlagsProtNone;
+
+	if (d->flags == hipMemAccessFlagsProtNone) {
+		if (had)
+			return hipErrorNotSupported;
+		m->access[dev] = hipMemAccessFlagsProtNone;
+		return hipSuccess;
+	}
+	if (!owner && !had) {
+		struct kfd_gpu *gpu = device_gpu(dev);
+		int err = gpu ? mem_vmm_set_access(m->va, gpu) : -ENODEV;
+		if (err)
+			return hip_error_from_errno(err);
+	}
+	m->access[dev] = (unsigned char)d->flags;
+	return hipSuccess;
+}
+
+hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count)
+{
+	char *p = ptr;
+
+	if (!ptr || size == 0 || !desc || count == 0)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN_IF_ERROR(access_check(desc, count));
+	pthread_mutex_lock(&vmm_lock);
+	/* CUDA: the whole range must be mapped; it may span several mappings. Checked before any
+	 * change, so a failed call changes nothing. */
+	hipError_t herr = hipSuccess;
+	for (char *q = p; q < p + size && herr == hipSuccess;) {
+		struct vmm_mapping *m = mapping_containing(q);
+		if (!m)
+			herr = hipErrorInvalidValue;
+		else
+			q = m->va + m->size;
+	}
+	for (char *q = p; q < p + size && herr == hipSuccess;) {
+		struct vmm_mapping *m = mapping_containing(q);
+		for (size_t i = 0; i < count && herr == hipSuccess; i++)
+			herr = access_apply(m, &desc[i]);
+		q = m->va + m->size;
+	}
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(herr);
+}
+
+hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr)
+{
+	if (!flags || !location || !ptr || !device_location_valid(location))
+		HIP_RETURN(hipErrorInvalidValue);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_mapping *m = mapping_containing(ptr);
+	if (m)
+		*flags = m->access[location->id];
+	pthread_mutex_unlock(&vmm_lock);
+	HIP_RETURN(m ? hipSuccess : hipErrorInvalidValue);
+}
+
+/* ---- sharing ---------------------------------------------------------------------------------- */
+
+hipError_t hipMemExportToShareableHandle(void *shareableHandle, hipMemGenericAllocationHandle_t handle,
+					 hipMemAllocationHandleType handleType, unsigned long long flags)
+{
+	(void)handleType;
+	if (flags != 0 || !handle || !shareableHandle)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* hipMemCreate refuses requestedHandleType != None, so no handle is exportable (clr too). */
+	HIP_RETURN(hipErrorNotSupported);
+}
+
+hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle,
+					   hipMemAllocationHandleType shHandleType)
+{
+	(void)shHandleType;
+	if (!handle || !osHandle)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN(hipErrorNotSupported);
+}
+
+/* CUDA's cuMemGetHandleForAddressRange: a dma-buf descriptor (the caller owns it) for a range of
+ * device memory. The dma-buf of a KFD allocation always starts at the allocation, so the range must
+ * start where a kernel allocation starts (hipMalloc'd memory big enough not to be sub-allocated);
+ * another start is hipErrorNotSupported. */
+hipError_t hipMemGetHandleForAddressRange(void *handle, hipDeviceptr_t dptr, size_t size,
+					  hipMemRangeHandleType handleType, unsigned long long flags)
+{
+	struct mem_info mi;
+	uint64_t offset;
+	size_t buf_size;
+	int fd;
+
+	if (!handle || !dptr || size == 0 || flags != 0 || handleType != hipMemRangeHandleTypeDmaBufFd)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* CUDA: the range is host-page aligned. */
+	if ((uintptr_t)dptr % 4096 || size % 4096)
+		HIP_RETURN(hipErrorInvalidValue);
+	if (mem_lookup(dptr, &mi) != 0 || (size_t)((char *)dptr - (char *)mi.base) > mi.size ||
+	    size > mi.size - (size_t)((char *)dptr - (char *)mi.base))
+		HIP_RETURN(hipErrorInvalidValue);
+	int err = mem_ipc_export(dptr, &fd, &offset, &buf_size);
+	if (err)
+		HIP_RETURN(err == -EINVAL || err == -ENOENT ? hipErrorInvalidValue : hip_error_from_errno(err));
+	if (offset != 0) {
+		close(fd);
+		HIP_RETURN(hipErrorNotSupported);
+	}
+	*(int *)handle = fd;
+	HIP_RETURN(hipSuccess);
+}
