@@ -171,6 +171,7 @@ static inline int kc_run_all(const kc_test *tests, size_t count, int argc, char 
     if (!selected) continue;
     ran++;
     fprintf(stderr, "[ RUN  ] %s/%s\n", file, tests[i].name);
+    (void)hipGetLastError();    /* an earlier test's failure must not leak into this one */
     int r = tests[i].run();
     fprintf(stderr, "[ %s ] %s/%s\n", r == KC_OK ? " OK " : "FAIL", file, tests[i].name);
     if (r != KC_OK) failed++;

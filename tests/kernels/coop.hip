@@ -143,8 +143,15 @@ __global__ void tiles16(const int *in, int *sum, int *rank, int *votes) {
   for (unsigned d = 8; d > 0; d >>= 1) v += tile.shfl_down(v, d);
   rank[i] = (int)tile.thread_rank() | ((int)tile.size() << 8);
   if (tile.thread_rank() == 0) sum[i / 16] = v;
+#if defined(__HIPKFD__)
   int any = tile.any(in[i] > 95);
   int all = tile.all(in[i] >= 0);
+#else
+  /* HIP 5.2's thread_block_tile has no any/all: the same votes from a wave ballot */
+  unsigned long long mask = 0xffffull << (__lane_id() & ~15u);
+  int any = (__ballot(in[i] > 95) & mask) != 0;
+  int all = (__ballot(in[i] >= 0) & mask) == mask;
+#endif
   if (tile.thread_rank() == 0) votes[i / 16] = (any != 0) | ((all != 0) << 1);
 }
 static int test_tiles16() {
