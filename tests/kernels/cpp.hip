@@ -286,6 +286,15 @@ static int test_recursion() {
   kc_buf<long long> dfib;
   KC_HIP(dack.zero(n));
   KC_HIP(dfib.zero(n));
+#if defined(__HIPKFD__)
+  /* Unoptimised (-O0) frames of these recursions need more than the default 1 KiB stack of a
+   * kernel with a dynamic stack; HIP 5.2's headers have no hipLimitStackSize (its builds are
+   * -O3, whose frames fit the default). */
+  KC_HIP(hipDeviceSetLimit(hipLimitStackSize, 16384));
+  size_t stack = 0;
+  KC_HIP(hipDeviceGetLimit(&stack, hipLimitStackSize));
+  KC_EXPECT(stack >= 16384, "hipLimitStackSize reads back %zu after setting 16384", stack);
+#endif
   recursion<<<1, n>>>(dack.p, dfib.p);
   KC_SYNC();
   std::vector<int> ack;
