@@ -17,7 +17,7 @@ uapi_pkg=$(apt-cache depends "$flavour" | awk '/Depends: linux-headers-6\.12\..*
 
 as_root apt-get install -y -q --no-install-recommends \
   build-essential cmake pkg-config ca-certificates \
-  clang-19 lld-19 llvm-19 libclang-rt-19-dev \
+  clang-19 clang-tools-19 lld-19 llvm-19 libclang-rt-19-dev \
   hipcc rocm-device-libs libamdhip64-dev rocminfo libhsa-runtime-dev libhsakmt-dev \
   libdrm-dev libnuma-dev libcriterion-dev libelf-dev libmsgpack-dev libzstd-dev \
   valgrind python3 "$uapi_pkg"

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sched.h>
 #include <unistd.h>
 
 /* Kernel descriptor (AMDGPUUsage "Kernel Descriptor", code object v3+): byte offsets. */
@@ -197,7 +198,8 @@ static int execute(struct isa_wave *w, const struct isa_inst *in)
 /* Run one wave until it ends, blocks, or `budget` instructions have run. */
 static void run_wave(struct isa_wave *w, unsigned budget)
 {
-  while (w->state == WAVE_RUN && budget--) {
+  w->yield = false;
+  while (w->state == WAVE_RUN && budget-- && !w->yield) {
     const struct isa_inst *in = fetch_decode(w);
     if (!in)
       return;
@@ -206,6 +208,8 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
+    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P)
+      w->lane_ops += (uint64_t)__builtin_popcountll(wave_exec(w));
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
@@ -345,10 +349,13 @@ static void run_wg(struct isa_worker *k)
         continue;
       ran = true;
       run_wave(w, 1u << 16);
+      if (w->yield && g->live == 1)
+        sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;
-        w->insts = 0;
+        k->lane_ops += w->lane_ops;
+        w->insts = w->lane_ops = 0;
         k->waves_run++;
       }
       /* s_barrier: released once every wave still running has arrived (ISA guide: waves
@@ -368,7 +375,8 @@ static void run_wg(struct isa_worker *k)
   }
   for (unsigned i = 0; i < g->nwaves; i++) {
     k->insts += g->waves[i].insts;
-    g->waves[i].insts = 0;
+    k->lane_ops += g->waves[i].lane_ops;
+    g->waves[i].insts = g->waves[i].lane_ops = 0;
   }
 }
 
@@ -387,6 +395,7 @@ static void *worker_main(void *arg)
   }
   atomic_fetch_add(&c->insts, k->insts);
   atomic_fetch_add(&c->waves, k->waves_run);
+  atomic_fetch_add(&c->lane_ops, k->lane_ops);
   return NULL;
 }
 
@@ -555,6 +564,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.abort, false);
   atomic_init(&c.insts, 0);
   atomic_init(&c.waves, 0);
+  atomic_init(&c.lane_ops, 0);
 
   long cores = d->host_threads ? (long)d->host_threads : sysconf(_SC_NPROCESSORS_ONLN);
   if (cores < 1)
@@ -597,6 +607,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   free(th);
   r->instructions_executed = atomic_load(&c.insts);
   r->waves_executed = atomic_load(&c.waves);
+  r->lane_ops = atomic_load(&c.lane_ops);
   pthread_mutex_destroy(&c.lock);
   pthread_cond_destroy(&c.gws_cv);
 }

@@ -160,6 +160,15 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
   bool priv = base >= PRIVATE_VSHARP_BASE;
+  if (strstr(isa_op_name(in->op), "_format_")) {
+    /* Typed access: only 32-bit-per-component integer/float formats are a plain copy
+     * (V# word 3: DATA_FORMAT [18:15] = 32, 32_32, 32_32_32, 32_32_32_32 for 1..4 components;
+     * NUM_FORMAT [14:12] UINT/SINT/FLOAT). Anything that converts is refused, never guessed. */
+    static const uint8_t dfmt_for[5] = {0, 4, 11, 13, 14};
+    unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
+    if (mo->count > 4 || dfmt != dfmt_for[mo->count] || (nfmt != 4 && nfmt != 5 && nfmt != 7))
+      return exec_illegal(w, in);
+  }
   unsigned len = mo->bytes * mo->count;
   FOR_LANES(exec) {
     uint32_t idx = 0, off = (uint32_t)in->offset;

@@ -3,6 +3,7 @@
  */
 #include "isa/wave.h"
 
+#include <pthread.h>
 #include <time.h>
 
 /* Float inline constants 240..247 (0.5, -0.5, 1, -1, 2, -2, 4, -4) and 248 (1/(2*pi)). */
@@ -138,6 +139,9 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_WAKEUP:
     return 0;  /* in-order execution: counters and hints have nothing to wait for */
   case OP_S_SLEEP:
+    /* a wave sleeps while it polls memory another wave or the host must change (hostcall,
+     * spin locks): give up the host thread's time slice instead of spinning through it */
+    w->yield = true;
     return 0;
   case OP_S_ENDPGM: case OP_S_ENDPGM_SAVED:
     w->state = WAVE_DONE;
@@ -497,6 +501,27 @@ static unsigned smem_dwords(unsigned op)
   }
 }
 
+/* Scalar memory kinds, classified once from the opcode names (s_load_*, s_buffer_load_*,
+ * s_store_*, s_buffer_store_*); s_atomic_* and s_scratch_* are not modelled. */
+enum { SMEM_LOAD = 1, SMEM_STORE = 2, SMEM_BUFFER = 4 };
+static uint8_t smem_kind[ISA_OP_COUNT];
+static pthread_once_t smem_once = PTHREAD_ONCE_INIT;
+
+static void smem_init(void)
+{
+  for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
+    const char *n = isa_op_names[op];
+    const char *t = !strncmp(n, "s_buffer_", 9) ? n + 9 : !strncmp(n, "s_", 2) ? n + 2 : NULL;
+    if (!t)
+      continue;
+    uint8_t k = t != n + 2 ? SMEM_BUFFER : 0;
+    if (!strncmp(t, "load_dword", 10))
+      smem_kind[op] = k | SMEM_LOAD;
+    else if (!strncmp(t, "store_dword", 11))
+      smem_kind[op] = k | SMEM_STORE;
+  }
+}
+
 int exec_smem(struct isa_wave *w, const struct isa_inst *in)
 {
   switch (in->op) {
@@ -513,11 +538,10 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   default:
     break;
   }
-  const char *name = isa_op_name(in->op);
-  bool buffer = !strncmp(name, "s_buffer_", 9);
-  bool store = strstr(name, "_store_") != NULL;
-  bool load = strstr(name, "_load_") != NULL;
-  if (!load && !store)
+  pthread_once(&smem_once, smem_init);
+  uint8_t kind = smem_kind[in->op];
+  bool buffer = kind & SMEM_BUFFER, store = kind & SMEM_STORE;
+  if (!(kind & (SMEM_LOAD | SMEM_STORE)))
     return exec_illegal(w, in);
   uint64_t base = wave_sreg64(w, in->addr);
   if (buffer)

@@ -56,7 +56,8 @@ struct isa_result {
   bool fault_write;
   char message[160];            /* e.g. "illegal instruction v_foo (0x...) at pc 0x..." */
   uint64_t waves_executed;      /* statistics for bench/ */
-  uint64_t instructions_executed;
+  uint64_t instructions_executed;   /* wave instructions */
+  uint64_t lane_ops;            /* vector instructions times the lanes active in EXEC */
 };
 
 /* Run one dispatch to completion. Thread-safe: several queues may dispatch at once. */

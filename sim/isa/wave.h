@@ -50,6 +50,7 @@ struct isa_wave {
   uint32_t trapsts;
   uint32_t gpr_idx;           /* bit 31: VGPR indexing on (s_set_gpr_idx_on); index and mode live in M0 */
   enum wave_state state;
+  bool yield;                 /* s_sleep: end this time slice so other waves (and the host) run */
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
   uint8_t *priv;              /* private memory, priv_bytes per lane */
@@ -58,6 +59,7 @@ struct isa_wave {
   struct isa_ctx *ctx;
   struct isa_worker *worker;
   uint64_t insts;
+  uint64_t lane_ops;
   /* one-entry TLB for translate() */
   uint64_t tlb_page;
   uint8_t *tlb_host;
@@ -82,7 +84,7 @@ struct isa_worker {
   size_t priv_cap;
   uint8_t lds[LDS_MAX];
   struct isa_wg wg;
-  uint64_t insts, waves_run;
+  uint64_t insts, waves_run, lane_ops;
 };
 
 struct isa_ctx {
@@ -107,7 +109,7 @@ struct isa_ctx {
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
   size_t nextra;
-  atomic_uint_fast64_t insts, waves;
+  atomic_uint_fast64_t insts, waves, lane_ops;
 };
 
 /* dispatch.c */

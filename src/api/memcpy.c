@@ -32,7 +32,9 @@ static hipError_t copy_check(void *dst, const void *src, size_t size, hipMemcpyK
 hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyKind kind,
 			     hipStream_t stream, bool async)
 {
-	hipError_t herr = copy_check(dst, src, size, kind);
+	hipError_t herr = hip_init_error();
+	if (herr == hipSuccess)
+		herr = copy_check(dst, src, size, kind);
 	if (herr != hipSuccess)
 		return herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);

@@ -12,6 +12,9 @@ static hipError_t fill(void *dst, uint32_t value, size_t esize, size_t count, hi
 {
 	if (count == 0)
 		return hipSuccess;
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		return ierr;
 	struct mem_info info;
 	if (!dst || mem_lookup(dst, &info) != 0)
 		return hipErrorInvalidValue;

@@ -289,3 +289,101 @@ S32 s_setreg_roundtrip, B_s_setreg_roundtrip
   v_div_fixup_f32 v5, v6, v3, v2
 .endm
 T32 t_div_f32_seq, B_t_div_f32_seq
+
+// ---- control kernels for test_isa_control.c: messages, traps, faults, timers ----
+.macro CBEGIN name
+  .text
+  .globl \name
+  .p2align 8
+  .type \name,@function
+\name:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  s_waitcnt lgkmcnt(0)
+.endm
+
+// s_sendmsg MSG_INTERRUPT with M0 = a[0] (the hostcall doorbell of printf/assert)
+CBEGIN c_sendmsg
+  s_load_dword s12, s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_mov_b32 m0, s12
+  s_sendmsg sendmsg(MSG_INTERRUPT)
+  v_mov_b32 v2, 1
+  global_store_dword v1, v2, s[10:11]
+KEND c_sendmsg
+
+// s_trap 2: what llvm.trap (device-side abort) compiles to
+CBEGIN c_trap
+  s_trap 2
+  v_mov_b32 v2, 1
+  global_store_dword v1, v2, s[10:11]
+KEND c_trap
+
+// an encoding no gfx9 target has, after one valid store
+CBEGIN c_illegal
+  v_mov_b32 v2, 7
+  global_store_dword v1, v2, s[10:11]
+  .long 0xffffffff
+  s_endpgm
+KEND c_illegal
+
+// a load from the address in a[0..1] (the test passes an unmapped one)
+CBEGIN c_fault_load
+  s_load_dwordx2 s[12:13], s[4:5], 0x0
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s12
+  v_mov_b32 v3, s13
+  flat_load_dword v4, v[2:3]
+  s_waitcnt vmcnt(0)
+  global_store_dword v1, v4, s[10:11]
+KEND c_fault_load
+
+// s_memrealtime twice: the second value is not smaller than the first
+CBEGIN c_memrealtime
+  s_memrealtime s[12:13]
+  s_waitcnt lgkmcnt(0)
+  s_nop 7
+  s_memrealtime s[14:15]
+  s_waitcnt lgkmcnt(0)
+  v_mov_b32 v2, s12
+  v_mov_b32 v3, s13
+  v_mov_b32 v4, s14
+  v_mov_b32 v5, s15
+  v_mov_b32 v6, 0
+  global_store_dwordx4 v6, v[2:5], s[10:11]
+KEND c_memrealtime
+
+// flat access to the private aperture: store lane id to private offset 16, read it back through
+// scratch_load (both reach the same per-lane private memory)
+CBEGIN c_flat_private
+  s_mov_b64 s[12:13], src_private_base
+  v_mov_b32 v2, 16
+  v_mov_b32 v3, s13
+  v_add_u32 v4, 100, v0
+  flat_store_dword v[2:3], v4
+  s_waitcnt vmcnt(0) lgkmcnt(0)
+  v_mov_b32 v5, 0
+  v_mov_b32 v6, 0
+  scratch_load_dword v5, v6, off offset:16
+  s_waitcnt vmcnt(0)
+  global_store_dword v1, v5, s[10:11]
+  s_endpgm
+  .rodata
+  .p2align 6
+.macro PRIV_KD private_directive
+  .amdhsa_kernel c_flat_private
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_private_segment_fixed_size 64
+    \private_directive 1
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+.endm
+// architected flat scratch (gfx942) and the wave-offset SGPR (gfx90a) enable private memory
+.if .amdgcn.gfx_generation_minor == 4
+  PRIV_KD .amdhsa_enable_private_segment
+.else
+  PRIV_KD .amdhsa_system_sgpr_private_segment_wavefront_offset
+.endif

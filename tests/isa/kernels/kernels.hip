@@ -68,3 +68,12 @@ extern "C" __global__ void sgemm(int M, int N, int K, float alpha, const float *
   }
   if (row < M && col < N) C[row * N + col] = alpha * acc + beta * C[row * N + col];
 }
+// Arithmetic-bound loop for bench/isa_throughput (also decoded by the decoder test).
+extern "C" __global__ void alu_loop(float *out, int iters) {
+  float a = tid_x() * 0.001f, b = 1.0001f, c = 0.5f;
+  for (int i = 0; i < iters; i++) {
+    a = a * b + c;
+    c = c * 0.999f + a * 1e-6f;
+  }
+  out[bid_x() * bdim_x() + tid_x()] = a + c;
+}

@@ -1,0 +1,138 @@
+/* Dispatch-level behaviour: s_sendmsg reaches the callback with M0, s_trap and undecodable words
+ * end the dispatch with the right status and PC, GPU page faults name the address, timers are
+ * monotonic, flat accesses to the private aperture reach the same memory as scratch_*, and bad
+ * dispatch packets are refused. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+static void open_alu(struct harness *h, enum isa_target t)
+{
+  char path[512];
+  snprintf(path, sizeof(path), "%s/alu_tests_%s.so", ISA_TEST_KERNEL_DIR, t == ISA_GFX942 ? "gfx942" : "gfx90a");
+  cr_assert_eq(harness_open(h, path, t), 0, "cannot load %s", path);
+}
+
+static struct isa_result run(struct harness *h, const char *name, void **args, uint32_t lanes)
+{
+  struct harness_launch l = {.name = name, .grid = {lanes, 1, 1}, .block = {lanes, 1, 1},
+                             .kernarg = args, .kernarg_size = 4 * sizeof(void *)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(h, &l, &r), 0, "kernel %s not found", name);
+  return r;
+}
+
+static void sendmsg_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *a = harness_alloc(&h, 256), *out = harness_alloc(&h, 256);
+  a[0] = 0x00c0ffee;
+  void *args[4] = {a, a, a, out};
+  struct isa_result r = run(&h, "c_sendmsg", args, 64);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  cr_expect_eq(h.hostcall_msgs, 1, "one wave, one interrupt message (got %u)", h.hostcall_msgs);
+  cr_expect_eq(h.last_m0, 0x00c0ffee);
+  cr_expect_eq(out[63], 1);
+  harness_close(&h);
+}
+Test(isa_control, sendmsg_gfx90a) { sendmsg_case(ISA_GFX90A); }
+Test(isa_control, sendmsg_gfx942) { sendmsg_case(ISA_GFX942); }
+
+static void trap_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_trap", args, 64);
+  cr_expect_eq(r.status, ISA_TRAP, "status %d: %s", r.status, r.message);
+  cr_expect_neq(strstr(r.message, "s_trap 2"), NULL, "%s", r.message);
+  cr_expect_eq(out[0], 0, "the store after s_trap must not run");
+  harness_close(&h);
+}
+Test(isa_control, trap_gfx90a) { trap_case(ISA_GFX90A); }
+Test(isa_control, trap_gfx942) { trap_case(ISA_GFX942); }
+
+static void illegal_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_illegal", args, 64);
+  cr_expect_eq(r.status, ISA_ILLEGAL_INSTR, "status %d: %s", r.status, r.message);
+  cr_expect_eq(out[5], 7, "instructions before the bad word ran");
+  /* the PC names the word 0xffffffff */
+  uint32_t word;
+  memcpy(&word, (void *)(uintptr_t)r.pc, 4);
+  cr_expect_eq(word, 0xffffffffu, "pc 0x%llx holds 0x%08x: %s", (unsigned long long)r.pc, word, r.message);
+  harness_close(&h);
+}
+Test(isa_control, illegal_gfx90a) { illegal_case(ISA_GFX90A); }
+Test(isa_control, illegal_gfx942) { illegal_case(ISA_GFX942); }
+
+static void fault_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint64_t *a = harness_alloc(&h, 256);
+  uint32_t *out = harness_alloc(&h, 256);
+  a[0] = 0x00007ff012340000ull;   /* never registered */
+  void *args[4] = {a, a, a, out};
+  struct isa_result r = run(&h, "c_fault_load", args, 64);
+  cr_expect_eq(r.status, ISA_PAGE_FAULT, "status %d: %s", r.status, r.message);
+  cr_expect_eq(r.fault_va, 0x00007ff012340000ull, "fault va 0x%llx", (unsigned long long)r.fault_va);
+  cr_expect(!r.fault_write);
+  cr_expect_neq(strstr(r.message, "flat_load_dword"), NULL, "%s", r.message);
+  cr_expect_eq(out[0], 0, "no store after the fault");
+  harness_close(&h);
+}
+Test(isa_control, page_fault_gfx90a) { fault_case(ISA_GFX90A); }
+Test(isa_control, page_fault_gfx942) { fault_case(ISA_GFX942); }
+
+Test(isa_control, memrealtime_monotonic)
+{
+  struct harness h;
+  open_alu(&h, ISA_GFX942);
+  uint64_t *out = harness_alloc(&h, 64);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_memrealtime", args, 64);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  cr_expect_neq(out[0], 0);
+  cr_expect_geq(out[1], out[0]);
+  harness_close(&h);
+}
+
+static void flat_private_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_flat_private", args, 64);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  for (int l = 0; l < 64; l++)
+    cr_expect_eq(out[l], 100u + l, "lane %d: %u", l, out[l]);
+  harness_close(&h);
+}
+Test(isa_control, flat_private_gfx90a) { flat_private_case(ISA_GFX90A); }
+Test(isa_control, flat_private_gfx942) { flat_private_case(ISA_GFX942); }
+
+Test(isa_control, bad_dispatch_is_refused)
+{
+  struct harness h;
+  open_alu(&h, ISA_GFX942);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct harness_launch l = {.name = "c_trap", .grid = {2048, 1, 1}, .block = {2048, 1, 1},
+                             .kernarg = args, .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&h, &l, &r), 0);
+  cr_expect_eq(r.status, ISA_BAD_DISPATCH, "a 2048-item workgroup must be refused: %s", r.message);
+  isa_dispatch_run(NULL, &r);
+  cr_expect_eq(r.status, ISA_BAD_DISPATCH);
+  harness_close(&h);
+}
