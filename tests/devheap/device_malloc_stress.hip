@@ -7,6 +7,8 @@
 // Debian's hipcc 5.2.3 (v4: the heap object is static in the code object).
 #include <hip/hip_runtime.h>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -74,6 +76,47 @@ __global__ void free_kernel(unsigned **ptrs) {
   free(ptrs[tid]);
 }
 
+// The DEVMEM service itself, called as the device library does (service 3: a nonzero first
+// word frees that address, otherwise the second word is a size to allocate).
+extern "C" __device__ unsigned long long __ockl_devmem_request(unsigned long long addr,
+                                                               unsigned long long size);
+
+// Requests the service must refuse without harm: freeing memory it did not hand out (a user
+// buffer, which must stay allocated), sizes it cannot satisfy, free(NULL).
+__global__ void bad_requests_kernel(unsigned *user, unsigned long long *out) {
+  if (threadIdx.x != 0) return;
+  out[0] = __ockl_devmem_request((unsigned long long)user, 0);  // not the service's: ignored
+  out[1] = __ockl_devmem_request(0, 0);                         // nothing to allocate: 0
+  out[2] = (unsigned long long)malloc((size_t)1 << 50);         // out of memory: NULL
+  free(nullptr);                                                // a no-op
+  out[3] = (unsigned long long)malloc(0);                       // NULL, as ockl answers 0 bytes
+  user[5] = 1234;                                               // the user buffer still works
+}
+
+static void bad_requests() {
+  unsigned *user;
+  unsigned long long *dout, out[4];
+  unsigned h[8] = {};
+  HIP(hipMalloc(&user, sizeof(h)));
+  HIP(hipMemset(user, 0, sizeof(h)));
+  HIP(hipMalloc(&dout, sizeof(out)));
+  hipLaunchKernelGGL(bad_requests_kernel, dim3(1), dim3(64), 0, 0, user, dout);
+  HIP(hipGetLastError());
+  HIP(hipDeviceSynchronize());
+  HIP(hipMemcpy(out, dout, sizeof(out), hipMemcpyDeviceToHost));
+  HIP(hipMemcpy(h, user, sizeof(h), hipMemcpyDeviceToHost));
+  CHECK(out[0] == 0, "free of a user buffer answered %#llx", out[0]);
+  CHECK(out[1] == 0, "a 0-byte request answered %#llx", out[1]);
+  CHECK(out[2] == 0, "malloc(1 << 50) returned %#llx", out[2]);
+  CHECK(out[3] == 0, "malloc(0) returned %#llx", out[3]);
+  CHECK(h[5] == 1234, "user buffer after the bogus free reads %u", h[5]);
+  hipPointerAttribute_t attr;
+  CHECK(hipPointerGetAttributes(&attr, user) == hipSuccess, "user buffer no longer known");
+  HIP(hipFree(user));
+  HIP(hipFree(dout));
+  std::printf("bad requests: refused\n");
+}
+
 // Allocate, write, read back in another launch, check on the host, free.
 static void round_trip(unsigned round) {
   unsigned **dptrs;
@@ -119,10 +162,15 @@ static void round_trip(unsigned round) {
 }
 
 int main() {
+  // Which libamdhip64 serves us (the drop-in run must be ours, not AMD's).
+  Dl_info info;
+  if (dladdr((void *)&hipDeviceSynchronize, &info) && info.dli_fname)
+    std::printf("runtime: %s\n", info.dli_fname);
   // Two rounds: the second allocates again after everything was freed (slab reuse and fresh
   // direct allocations).
   round_trip(1);
   round_trip(2);
+  bad_requests();
   if (failures) {
     std::printf("device_malloc_stress: %d failures\n", failures);
     return 1;
