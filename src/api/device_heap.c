@@ -8,11 +8,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "device_heap.h"
+#include "internal.h"
 #include "runtime.h"
 #include "../memory/mem.h"
 
@@ -33,6 +35,11 @@ struct device_heap {
   struct block_set blocks;
   struct device_heap *next;
 };
+
+/* Launch fast path: the heap address per device ordinal once it exists (0: not yet), read without
+ * the lock. Not used in a forked child, whose heaps start over. */
+#define HEAP_CACHE_DEVICES 64
+static _Atomic uint64_t heap_cache[HEAP_CACHE_DEVICES];
 
 static pthread_mutex_t heap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct device_heap *heaps;
@@ -151,14 +158,20 @@ int hip_device_heap(struct hip_device *d, uint64_t *va)
   int err = 0;
   if (!d || !d->gpu || !va)
     return -EINVAL;
+  bool cached = d->ordinal >= 0 && d->ordinal < HEAP_CACHE_DEVICES && !hip_after_fork();
+  if (cached && (*va = atomic_load_explicit(&heap_cache[d->ordinal], memory_order_acquire)))
+    return 0;
   pthread_mutex_lock(&heap_lock);
   struct device_heap *h = heap_state(d);
   if (!h)
     err = -ENOMEM;
   else if (!h->heap)
     err = alloc_zeroed(d, DEVICE_HEAP_OBJECT_SIZE, true, &h->heap);
-  if (!err)
+  if (!err) {
     *va = mem_gpu_va(h->heap);
+    if (cached)
+      atomic_store_explicit(&heap_cache[d->ordinal], *va, memory_order_release);
+  }
   pthread_mutex_unlock(&heap_lock);
   return err;
 }
