@@ -255,8 +255,17 @@ static void test_printf(void)
   printf("printf: ok\n");
 }
 
-int main(void)
+// Arguments name the steps to skip ("no-printf"): the -O0 build skips device printf, which
+// hangs on kfdsim after two scratch-using kernels (tests/amd/FINDINGS.md).
+int main(int argc, char **argv)
 {
+  bool run_printf = true;
+  for (int i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "no-printf") == 0)
+      run_printf = false;
+    else
+      EXPECT(false, "unknown argument '%s'", argv[i]);
+  }
   int count = 0;
   CHECK(hipGetDeviceCount(&count));
   EXPECT(count >= 1, "no device");
@@ -267,7 +276,10 @@ int main(void)
   test_memset();
   test_vector_add();
   test_reduction();
-  test_printf();
+  if (run_printf)
+    test_printf();
+  else
+    printf("printf: skipped\n");
   CHECK(hipDeviceSynchronize());
   printf("PASSED\n");
   return 0;
