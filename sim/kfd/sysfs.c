@@ -592,6 +592,12 @@ static int acquire_shared_tree(const char *path)
     return -ENOENT;   /* renamed away by a sweep between our open and our lock */
   }
   futimens(fd, NULL); /* in use: keeps sweeps away for SHARED_TREE_IDLE_S */
+  /* Out of the way of programs that expect their next descriptor to be a low number. */
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 200);
+  if (high >= 0) {
+    close(fd);
+    fd = high;
+  }
   shared_tree_fd = fd;
   return 0;
 }
