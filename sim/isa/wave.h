@@ -105,10 +105,13 @@ struct isa_ctx {
   /* ds_gws_init / ds_gws_barrier */
   uint32_t gws_target, gws_arrived;
   uint64_t gws_generation;
-  bool gws_grown;                /* extra workers started so every workgroup is resident */
+  /* Host threads of the dispatch that are not blocked at ds_gws_barrier (under `lock`). When
+   * the last one blocks while workgroups are still unclaimed, a new worker is started for them:
+   * a cooperative launch needs every workgroup resident (dispatch_keep_resident). */
+  unsigned active;
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
-  size_t nextra;
+  size_t nextra, extra_cap;
   atomic_uint_fast64_t insts, waves, lane_ops;
 };
 
@@ -117,7 +120,8 @@ void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
-int dispatch_grow_for_gws(struct isa_ctx *c);
+int dispatch_keep_resident(struct isa_ctx *c);
+bool dispatch_cancelled(struct isa_ctx *c);
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {

@@ -180,6 +180,7 @@ int harness_run(struct harness *h, const struct harness_launch *l, struct isa_re
     .kernarg_address = (uint64_t)(uintptr_t)karg,
     .group_segment_size = l->dyn_lds,
     .host_threads = h->host_threads,
+    .cancel = h->cancel,
   };
   for (int i = 0; i < 3; i++) {
     d.grid_size[i] = l->grid[i] ? l->grid[i] : 1;

@@ -22,6 +22,7 @@ struct harness {
   uint32_t hostcall_msgs;  /* s_sendmsg MSG_INTERRUPT count */
   uint32_t last_m0;
   unsigned host_threads;
+  const volatile int *cancel;   /* passed to isa_dispatch.cancel (NULL: not cancellable) */
 };
 
 /* Load `path` (an ELF shared object from ld.lld or clang). Returns 0 or -errno. */

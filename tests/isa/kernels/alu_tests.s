@@ -387,3 +387,60 @@ CBEGIN c_flat_private
 .else
   PRIV_KD .amdhsa_system_sgpr_private_segment_wavefront_offset
 .endif
+
+// Cancellation: every workgroup stores 1 to out[0], then loops forever (an infinite device loop).
+  .text
+  .globl c_spin
+  .p2align 8
+  .type c_spin,@function
+c_spin:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 1
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[10:11]
+  s_waitcnt vmcnt(0)
+.Lc_spin_loop:
+  s_nop 0
+  s_branch .Lc_spin_loop
+  .rodata
+  .p2align 6
+  .amdhsa_kernel c_spin
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+
+// Cancellation at a grid barrier: workgroup 0 waits at ds_gws_barrier for two waves while
+// workgroup 1 stores 1 to out[0] and loops forever, so the barrier is never released.
+  .text
+  .globl c_gws_spin
+  .p2align 8
+  .type c_gws_spin,@function
+c_gws_spin:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 .Lc_gws_other
+  v_mov_b32 v2, 1
+  s_mov_b32 m0, 0
+  ds_gws_barrier v2 gds
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lc_gws_other:
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 1
+  global_store_dword v1, v2, s[10:11]
+  s_waitcnt vmcnt(0)
+.Lc_gws_loop:
+  s_branch .Lc_gws_loop
+  .rodata
+  .p2align 6
+  .amdhsa_kernel c_gws_spin
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_system_sgpr_workgroup_id_x 1
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel

@@ -1,0 +1,44 @@
+/* Stress of the GWS grid barrier (ds_gws_barrier, what grid.sync() compiles to): many dispatches
+ * of kernels2.hip's gws_sync over several grid sizes and 1..4 host threads. A cooperative launch
+ * needs every workgroup resident at once; the interpreter starts extra host threads when a wave
+ * first waits at the barrier, and a workgroup that is claimed but never run deadlocks the
+ * dispatch. Such a race shows up only in some interleavings, hence the repetition. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+
+#include "harness.h"
+
+static void stress(const char *file, enum isa_target t)
+{
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", ISA_TEST_KERNEL_DIR, file);
+  static const int sizes[] = {1, 2, 3, 4, 5, 8, 13, 16};
+  for (unsigned threads = 1; threads <= 4; threads++) {
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      /* one harness per size: every launch takes two of its regions (kernarg, packet) */
+      struct harness h;
+      cr_assert_eq(harness_open(&h, path, t), 0, "cannot load %s", path);
+      h.host_threads = threads;
+      int *sum = harness_alloc(&h, 4), *seen = harness_alloc(&h, 16 * 4);
+      int n = sizes[s];
+      for (int rep = 0; rep < 25; rep++) {
+        *sum = 0;
+        for (int k = 0; k < n; k++) seen[k] = -1;
+        struct { int *sum, *seen; int n; } args = {sum, seen, n};
+        struct harness_launch l = {.name = "gws_sync", .grid = {(uint32_t)n * 64, 1, 1},
+                                   .block = {64, 1, 1}, .kernarg = &args, .kernarg_size = 20};
+        struct isa_result r;
+        cr_assert_eq(harness_run(&h, &l, &r), 0);
+        cr_assert_eq(r.status, ISA_OK, "%u threads, %d blocks: %s", threads, n, r.message);
+        for (int k = 0; k < n; k++)
+          cr_assert_eq(seen[k], n * (n + 1) / 2, "%u threads, %d blocks, rep %d: block %d saw %d",
+                       threads, n, rep, k, seen[k]);
+      }
+      harness_close(&h);
+    }
+  }
+}
+
+Test(isa_gws_stress, gfx90a_O3) { stress("hip2_gfx90a_O3.so", ISA_GFX90A); }
+Test(isa_gws_stress, gfx942_O3) { stress("hip2_gfx942_O3.so", ISA_GFX942); }
+Test(isa_gws_stress, gfx942_O0) { stress("hip2_gfx942_O0.so", ISA_GFX942); }
