@@ -456,6 +456,35 @@ static int frexp_exp(double x)
   return e;
 }
 
+/* Normalised 16-bit conversions (v_cvt_norm_*, v_cvt_pknorm_*): clamp to [-1, 1] or [0, 1],
+ * scale to the integer range, round to nearest even; NaN converts to 0. */
+static uint16_t snorm16(float f)
+{
+  if (isnan(f)) return 0;
+  f = fminf(fmaxf(f, -1.0f), 1.0f);
+  return (uint16_t)(int16_t)nearbyintf(f * 32767.0f);
+}
+static uint16_t unorm16(float f)
+{
+  if (isnan(f)) return 0;
+  f = fminf(fmaxf(f, 0.0f), 1.0f);
+  return (uint16_t)nearbyintf(f * 65535.0f);
+}
+
+/* Signed 4-bit field i of v (v_dot8*_i32_i4). */
+static int nib_s(uint64_t v, int i) { return (int)((int32_t)((uint32_t)v << (28 - 4 * i)) >> 28); }
+
+static int16_t med3_i16(int16_t a, int16_t b, int16_t c)
+{
+  int16_t mx = a > b ? a : b, mn = a < b ? a : b;
+  return c > mx ? mx : c < mn ? mn : c;
+}
+static uint16_t med3_u16(uint16_t a, uint16_t b, uint16_t c)
+{
+  uint16_t mx = a > b ? a : b, mn = a < b ? a : b;
+  return c > mx ? mx : c < mn ? mn : c;
+}
+
 /* f32 denormal handling: MODE[5:4] = 0 flushes inputs and outputs (ISA guide "MODE register"). */
 static inline float in32(const struct isa_wave *w, uint64_t b)
 {
@@ -626,7 +655,12 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_CEIL_F16: FOR_LANES(m) { R[l] = f2h(ceilf(h2f(A[l]))); } return 0;
   case OP_V_FLOOR_F16: FOR_LANES(m) { R[l] = f2h(floorf(h2f(A[l]))); } return 0;
   case OP_V_RNDNE_F16: FOR_LANES(m) { R[l] = f2h(nearbyintf(h2f(A[l]))); } return 0;
-  case OP_V_FRACT_F16: FOR_LANES(m) { R[l] = f2h(fract_f32(h2f(A[l]))); } return 0;
+  case OP_V_FRACT_F16: FOR_LANES(m) {
+    /* the largest half below 1 caps the result (a tiny negative input would round up to 1.0) */
+    float f = h2f(A[l]);
+    uint64_t r = f2h(fract_f32(f));
+    R[l] = !isnan(f) && !isinf(f) && r == 0x3c00 ? 0x3bff : r;
+  } return 0;
   case OP_V_RCP_F16: FOR_LANES(m) { R[l] = f2h(1.0f / h2f(A[l])); } return 0;
   case OP_V_SQRT_F16: FOR_LANES(m) { R[l] = f2h(sqrtf(h2f(A[l]))); } return 0;
   case OP_V_RSQ_F16: FOR_LANES(m) { R[l] = f2h(1.0f / sqrtf(h2f(A[l]))); } return 0;
@@ -634,6 +668,23 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_LOG_F16: FOR_LANES(m) { R[l] = f2h(log2f(h2f(A[l]))); } return 0;
   case OP_V_SIN_F16: FOR_LANES(m) { R[l] = f2h((float)sin(2.0 * M_PI * h2f(A[l]))); } return 0;
   case OP_V_COS_F16: FOR_LANES(m) { R[l] = f2h((float)cos(2.0 * M_PI * h2f(A[l]))); } return 0;
+  /* v_frexp_*_f16: as the f32 forms; the exponent is a 16-bit integer */
+  case OP_V_FREXP_MANT_F16: FOR_LANES(m) { float f = h2f(A[l]); int e; R[l] = isnan(f) || isinf(f) ? (uint16_t)A[l] : f2h(frexpf(f, &e)); }
+    return 0;
+  case OP_V_FREXP_EXP_I16_F16: FOR_LANES(m) { R[l] = (uint16_t)frexp_exp(h2f(A[l])); } return 0;
+  case OP_V_CVT_NORM_I16_F16: FOR_LANES(m) { R[l] = snorm16(h2f(A[l])); } return 0;
+  case OP_V_CVT_NORM_U16_F16: FOR_LANES(m) { R[l] = unorm16(h2f(A[l])); } return 0;
+  case OP_V_CVT_PKNORM_I16_F16: FOR_LANES(m) { R[l] = snorm16(h2f(A[l])) | (uint32_t)snorm16(h2f(B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_U16_F16: FOR_LANES(m) { R[l] = unorm16(h2f(A[l])) | (uint32_t)unorm16(h2f(B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_I16_F32: FOR_LANES(m) { R[l] = snorm16(in32(w, A[l])) | (uint32_t)snorm16(in32(w, B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_U16_F32: FOR_LANES(m) { R[l] = unorm16(in32(w, A[l])) | (uint32_t)unorm16(in32(w, B[l])) << 16; } return 0;
+  case OP_V_CVT_PK_U8_F32: FOR_LANES(m) {
+    /* byte S1[1:0] of S2 replaced by S0 converted to u8 (round to nearest even, saturate) */
+    float f = in32(w, A[l]);
+    uint32_t b = isnan(f) || f <= 0 ? 0 : f >= 255.0f ? 255 : (uint32_t)nearbyintf(f);
+    unsigned sh = 8 * (B[l] & 3);
+    R[l] = ((uint32_t)C[l] & ~(0xffu << sh)) | b << sh;
+  } return 0;
   /* f32 binary / ternary */
   case OP_V_ADD_F32: FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) + in32(w, B[l])); } return 0;
   case OP_V_SUB_F32: FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) - in32(w, B[l])); } return 0;
@@ -733,6 +784,51 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     FOR_LANES(m) R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(d[l])));
     return 0;
   }
+  /* v_div_fixup_f16: the special cases of num/den around the quotient S0 (den S1, num S2) */
+  case OP_V_DIV_FIXUP_F16: case OP_V_DIV_FIXUP_LEGACY_F16:
+    FOR_LANES(m) { R[l] = f2h((float)div_fixup(h2f(A[l]), h2f(B[l]), h2f(C[l]), false)); } return 0;
+  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fminf(fminf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(fmaxf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MED3_F16: FOR_LANES(m) { R[l] = f2h(med3f(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
+  case OP_V_MIN3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a < b ? a : b; R[l] = (uint16_t)(r < c ? r : c); }
+    return 0;
+  case OP_V_MAX3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a > b ? a : b; R[l] = (uint16_t)(r > c ? r : c); }
+    return 0;
+  case OP_V_MIN3_U16: FOR_LANES(m) { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l], c = (uint16_t)C[l]; uint16_t r = a < b ? a : b; R[l] = r < c ? r : c; }
+    return 0;
+  case OP_V_MAX3_U16: FOR_LANES(m) { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l], c = (uint16_t)C[l]; uint16_t r = a > b ? a : b; R[l] = r > c ? r : c; }
+    return 0;
+  case OP_V_MED3_I16: FOR_LANES(m) { R[l] = (uint16_t)med3_i16((int16_t)A[l], (int16_t)B[l], (int16_t)C[l]); } return 0;
+  case OP_V_MED3_U16: FOR_LANES(m) { R[l] = med3_u16((uint16_t)A[l], (uint16_t)B[l], (uint16_t)C[l]); } return 0;
+  /* VOP2 dot products accumulate into the destination (the "c" forms) */
+  case OP_V_DOT2C_F32_F16: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) R[l] = bits_f32(f32_of(d[l]) + h2f(A[l]) * h2f(B[l]) + h2f(A[l] >> 16) * h2f(B[l] >> 16));
+    return 0;
+  }
+  case OP_V_DOT2C_I32_I16: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) R[l] = (uint32_t)((int32_t)d[l] + (int16_t)A[l] * (int16_t)B[l] + (int16_t)(A[l] >> 16) * (int16_t)(B[l] >> 16));
+    return 0;
+  }
+  case OP_V_DOT4C_I32_I8: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) { int32_t s = (int32_t)d[l]; for (int i = 0; i < 4; i++) s += (int8_t)(A[l] >> (8 * i)) * (int8_t)(B[l] >> (8 * i)); R[l] = (uint32_t)s; }
+    return 0;
+  }
+  case OP_V_DOT8C_I32_I4: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) { int32_t s = (int32_t)d[l]; for (int i = 0; i < 8; i++) s += nib_s(A[l], i) * nib_s(B[l], i); R[l] = (uint32_t)s; }
+    return 0;
+  }
+  case OP_V_SAD_U16: FOR_LANES(m) { uint32_t s = (uint32_t)C[l]; for (int i = 0; i < 2; i++) { int a = (int)(A[l] >> (16 * i) & 0xffff), b = (int)(B[l] >> (16 * i) & 0xffff); s += (uint32_t)abs(a - b); } R[l] = s; }
+    return 0;
+  case OP_V_SAD_HI_U8: FOR_LANES(m) { uint32_t s = 0; for (int i = 0; i < 4; i++) { int a = (int)(A[l] >> (8 * i) & 0xff), b = (int)(B[l] >> (8 * i) & 0xff); s += (uint32_t)abs(a - b); } R[l] = (s << 16) + (uint32_t)C[l]; }
+    return 0;
+  case OP_V_MSAD_U8: FOR_LANES(m) { uint32_t s = (uint32_t)C[l]; for (int i = 0; i < 4; i++) { int a = (int)(A[l] >> (8 * i) & 0xff), b = (int)(B[l] >> (8 * i) & 0xff); if (b) s += (uint32_t)abs(a - b); } R[l] = s; }
+    return 0;
+  case OP_V_SAT_PK_U8_I16: FOR_LANES(m) { int16_t lo = (int16_t)A[l], hi = (int16_t)(A[l] >> 16); R[l] = (uint32_t)(lo < 0 ? 0 : lo > 255 ? 255 : lo) | (uint32_t)(hi < 0 ? 0 : hi > 255 ? 255 : hi) << 8; }
+    return 0;
   case OP_V_MADMK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(in->literal), h2f(B[l]))); } return 0;
   case OP_V_MADAK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(in->literal))); } return 0;
   /* integer 32-bit */
@@ -982,6 +1078,10 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   case OP_V_DOT2_I32_I16: FOR_LANES(m) { R[l] = (uint32_t)((int32_t)S[2][l] + (int16_t)S[0][l] * (int16_t)S[1][l] + (int16_t)(S[0][l] >> 16) * (int16_t)(S[1][l] >> 16)); } goto write32;
   case OP_V_DOT2_U32_U16: FOR_LANES(m) { R[l] = (uint32_t)(S[2][l] + (S[0][l] & 0xffff) * (S[1][l] & 0xffff) + (S[0][l] >> 16 & 0xffff) * (S[1][l] >> 16 & 0xffff)); } goto write32;
   case OP_V_DOT4_I32_I8: FOR_LANES(m) { int32_t s = (int32_t)S[2][l]; for (int i = 0; i < 4; i++) s += (int8_t)(S[0][l] >> (8 * i)) * (int8_t)(S[1][l] >> (8 * i)); R[l] = (uint32_t)s; }
+    goto write32;
+  case OP_V_DOT8_I32_I4: FOR_LANES(m) { int32_t s = (int32_t)S[2][l]; for (int i = 0; i < 8; i++) s += nib_s(S[0][l], i) * nib_s(S[1][l], i); R[l] = (uint32_t)s; }
+    goto write32;
+  case OP_V_DOT8_U32_U4: FOR_LANES(m) { uint32_t s = (uint32_t)S[2][l]; for (int i = 0; i < 8; i++) s += (uint32_t)(S[0][l] >> (4 * i) & 15) * (uint32_t)(S[1][l] >> (4 * i) & 15); R[l] = s; }
     goto write32;
   case OP_V_DOT4_U32_U8: FOR_LANES(m) { uint32_t s = (uint32_t)S[2][l]; for (int i = 0; i < 4; i++) s += (uint32_t)(S[0][l] >> (8 * i) & 0xff) * (uint32_t)(S[1][l] >> (8 * i) & 0xff); R[l] = s; }
     goto write32;

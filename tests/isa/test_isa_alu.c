@@ -74,12 +74,14 @@ static void run(struct ctx *x, const char *name)
 
 /* How results compare: bit for bit, or as f32 / f16 where any NaN matches any NaN (the ISA
  * quiets NaNs but does not promise which payload survives). */
-enum cmp { BITS, FP32, FP16, PK16 };
+enum cmp { BITS, FP32, FP16, PK16, LO16 };
 
 static bool same(uint32_t got, uint32_t want, enum cmp how)
 {
   if (how == FP32 && isnan(F(got)) && isnan(F(want)))
     return true;
+  if (how == LO16)
+    return same(got & 0xffff, want & 0xffff, FP16);
   if (how == PK16)
     return same(got & 0xffff, want & 0xffff, FP16) && same(got >> 16, want >> 16, FP16);
   if (how == FP16 && (got & 0x7c00) == 0x7c00 && (got & 0x3ff) && (want & 0x7c00) == 0x7c00 && (want & 0x3ff))
@@ -317,6 +319,160 @@ static uint32_t r_dot2(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uin
   return U(F(c) + h2f((uint16_t)a) * h2f((uint16_t)b) + h2f((uint16_t)(a >> 16)) * h2f((uint16_t)(b >> 16)));
 }
 
+/* ---- half precision (low 16 bits; the upper halves of the inputs carry junk that must be
+ * ignored) ---- */
+static const uint32_t f16_edges[] = {
+  0x0000, 0xabcd8000, 0x3c00, 0xabcdbc00, 0x3800, 0x12344200, 0xc100, 0x7bff /* 65504 */,
+  0x0400 /* min normal */, 0x0001 /* min denormal */, 0xffff03ff, 0x8200, 0x7c00, 0xfc00,
+  0x7e00 /* qNaN */, 0x7d00 /* sNaN */, 0x5648, 0x2e66 /* 0.1 */, 0x6400 /* 1024 */, 0x4900,
+  0xd3d0, 0x3555, 0x3e00, 0x4d00, 0x0003, 0x8001, 0x57ff, 0xb800,
+};
+static float HL(uint32_t v) { return h2f((uint16_t)v); }
+static bool nan16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+
+/* v_div_fixup_f16 (ISA guide): special cases of numerator S2 / denominator S1, else the
+ * quotient S0 with the sign of S1 ^ S2 */
+static uint32_t r_div_fixup_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  uint16_t q = (uint16_t)a, den = (uint16_t)b, num = (uint16_t)c;
+  uint16_t sign = (den ^ num) & 0x8000;
+  if (nan16(num)) return 0x7e00;
+  if (nan16(den)) return 0x7e00;
+  bool den0 = !(den & 0x7fff), num0 = !(num & 0x7fff);
+  bool deninf = (den & 0x7fff) == 0x7c00, numinf = (num & 0x7fff) == 0x7c00;
+  if (den0 && num0) return 0x7e00;
+  if (deninf && numinf) return 0x7e00;
+  if (den0 || numinf) return sign | 0x7c00;
+  if (deninf || num0) return sign;
+  if (nan16(q)) return sign | 0x7c00;
+  return sign | (q & 0x7fff);
+}
+static uint32_t r_div_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  return f2h(HL(a) / HL(b));
+}
+/* IEEE-mode v_min/v_max on halves (MODE.IEEE, on for compute kernels): a signalling NaN input
+ * gives a quiet NaN; a quiet NaN input gives the other operand. */
+static bool snan16(uint16_t h) { return nan16(h) && !(h & 0x200); }
+static uint16_t min16(uint16_t a, uint16_t b, bool max)
+{
+  if (snan16(a) || snan16(b)) return 0x7e00;
+  if (nan16(a)) return b;
+  if (nan16(b)) return a;
+  float x = h2f(a), y = h2f(b);
+  return f2h(max ? fmaxf(x, y) : fminf(x, y));
+}
+static uint32_t r_min3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, false), (uint16_t)c, false); }
+static uint32_t r_max3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, true), (uint16_t)c, true); }
+/* v_med3_f16: min3 when any input is NaN, else the middle value */
+static uint32_t r_med3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  if (nan16((uint16_t)a) || nan16((uint16_t)b) || nan16((uint16_t)c))
+    return r_min3_f16(a, b, c, l, v);
+  float x[3] = {HL(a), HL(b), HL(c)};
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (x[j] < x[i]) { float t = x[i]; x[i] = x[j]; x[j] = t; }
+  return f2h(x[1]);
+}
+static uint32_t r_frexp_mant_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  int e;
+  if (isnan(f) || isinf(f)) return (uint16_t)a;
+  return f2h(frexpf(f, &e));
+}
+static uint32_t r_frexp_exp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  int e = 0;
+  if (!isnan(f) && !isinf(f)) frexpf(f, &e);
+  return (uint16_t)e;
+}
+static uint32_t r_rcp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(1.0f / HL(a)); }
+static uint32_t r_sqrt_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(sqrtf(HL(a))); }
+static uint32_t r_ldexp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  /* the exponent is the signed 16-bit S1 */
+  return f2h((float)ldexp((double)HL(a), (int16_t)b));
+}
+static uint32_t r_fract_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f) || isinf(f)) return 0x7e00;
+  uint16_t r = f2h(f - floorf(f));
+  return r > 0x3bff ? 0x3bff : r;   /* capped below 1.0 */
+}
+static uint32_t r_rndne_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(nearbyintf(HL(a))); }
+static uint32_t r_trunc_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(truncf(HL(a))); }
+static uint32_t r_fma_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  /* exact: an f16 product fits a double, and so does its sum with an f16 (before rounding) */
+  return f2h((float)((double)HL(a) * HL(b) + HL(c)));
+}
+static uint32_t r_cvt_norm_i16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f)) return 0;
+  f = f < -1 ? -1 : f > 1 ? 1 : f;
+  return (uint16_t)(int16_t)nearbyintf(f * 32767.0f);
+}
+static uint16_t unorm_ref(float f)
+{
+  if (isnan(f)) return 0;
+  f = f < 0 ? 0 : f > 1 ? 1 : f;
+  return (uint16_t)nearbyintf(f * 65535.0f);
+}
+static uint32_t r_cvt_pknorm_u16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return unorm_ref(HL(a)) | (uint32_t)unorm_ref(HL(b)) << 16; }
+static uint32_t r_cvt_i16_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f)) return 0;
+  return (uint16_t)(f >= 32767 ? 32767 : f <= -32768 ? -32768 : (int16_t)f);
+}
+/* v_cmp_class_f16: S1 is a mask of the classes; b's low bits pick several per lane */
+static uint32_t r_cmp_class_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  uint16_t h = (uint16_t)a;
+  bool neg = h >> 15, e0 = !(h & 0x7c00), emax = (h & 0x7c00) == 0x7c00, m = h & 0x3ff;
+  int bit;
+  if (emax && m) bit = (h & 0x200) ? 1 : 0;
+  else if (emax) bit = neg ? 2 : 9;
+  else if (e0 && !m) bit = neg ? 5 : 6;
+  else if (e0) bit = neg ? 4 : 7;
+  else bit = neg ? 3 : 8;
+  return b >> bit & 1;
+}
+static uint32_t r_dot2c_f32_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  return U(F(c) + HL(a) * HL(b) + HL(a >> 16) * HL(b >> 16));
+}
+static uint32_t r_med3_i16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  int x[3] = {(int16_t)a, (int16_t)b, (int16_t)c};
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (x[j] < x[i]) { int t = x[i]; x[i] = x[j]; x[j] = t; }
+  return (uint16_t)x[1];
+}
+static uint32_t r_sad_u16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  return c + (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) + (uint32_t)abs((int)(a >> 16) - (int)(b >> 16));
+}
+
 static uint64_t r_add_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) + D(b)); }
 static uint64_t r_mul_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) * D(b)); }
 static uint64_t r_fma_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)l; return UD(fma(D(a), D(b), D(c))); }
@@ -462,3 +618,29 @@ static const struct s_case scalar_cases[] = {
 
 Test(isa_alu_gfx90a, scalar_ops) { check_scalar(ISA_GFX90A, scalar_cases, N(scalar_cases)); }
 Test(isa_alu_gfx942, scalar_ops) { check_scalar(ISA_GFX942, scalar_cases, N(scalar_cases)); }
+
+#define T16(tname, kname, set, fn, how)                                                  \
+  Test(isa_alu_gfx90a, tname) { check32(ISA_GFX90A, kname, set, N(set), fn, how); }      \
+  Test(isa_alu_gfx942, tname) { check32(ISA_GFX942, kname, set, N(set), fn, how); }
+T16(div_fixup_f16, "t_div_fixup_f16", f16_edges, r_div_fixup_f16, LO16)
+T16(div_f16_sequence, "t_div_f16_seq", f16_edges, r_div_f16, LO16)
+T16(med3_f16, "t_med3_f16", f16_edges, r_med3_f16, LO16)
+T16(min3_f16, "t_min3_f16", f16_edges, r_min3_f16, LO16)
+T16(max3_f16, "t_max3_f16", f16_edges, r_max3_f16, LO16)
+T16(frexp_mant_f16, "t_frexp_mant_f16", f16_edges, r_frexp_mant_f16, LO16)
+T16(frexp_exp_i16_f16, "t_frexp_exp_i16_f16", f16_edges, r_frexp_exp_f16, LO16)
+T16(rcp_f16, "t_rcp_f16", f16_edges, r_rcp_f16, LO16)
+T16(sqrt_f16, "t_sqrt_f16", f16_edges, r_sqrt_f16, LO16)
+T16(ldexp_f16, "t_ldexp_f16", f16_edges, r_ldexp_f16, LO16)
+T16(fract_f16, "t_fract_f16", f16_edges, r_fract_f16, LO16)
+T16(rndne_f16, "t_rndne_f16", f16_edges, r_rndne_f16, LO16)
+T16(trunc_f16, "t_trunc_f16", f16_edges, r_trunc_f16, LO16)
+T16(fma_f16, "t_fma_f16", f16_edges, r_fma_f16, LO16)
+T16(mad_f16, "t_mad_f16", f16_edges, r_fma_f16, LO16)
+T16(cvt_norm_i16_f16, "t_cvt_norm_i16_f16", f16_edges, r_cvt_norm_i16, LO16)
+T16(cvt_pknorm_u16_f16, "t_cvt_pknorm_u16_f16", f16_edges, r_cvt_pknorm_u16, BITS)
+T16(cvt_i16_f16, "t_cvt_i16_f16", f16_edges, r_cvt_i16_f16, LO16)
+T16(cmp_class_f16, "t_cmp_class_f16", f16_edges, r_cmp_class_f16, BITS)
+T16(dot2c_f32_f16, "t_dot2c_f32_f16", i32_edges, r_dot2c_f32_f16, FP32)
+T16(med3_i16, "t_med3_i16", i32_edges, r_med3_i16, LO16)
+T16(sad_u16, "t_sad_u16", i32_edges, r_sad_u16, BITS)

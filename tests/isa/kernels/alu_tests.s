@@ -444,3 +444,44 @@ c_gws_spin:
     .amdhsa_next_free_sgpr 24
     .amdhsa_accum_offset 24
   .end_amdhsa_kernel
+
+// Half precision VOP1/VOP2/VOP3 (inputs are halves in the low 16 bits; results are compared on
+// the low 16 bits)
+T32 t_div_fixup_f16, v_div_fixup_f16 v5, v2, v3, v4
+// clang-19's half division: q = a * rcp(b) rounded to half, then fixed up
+.macro B_t_div_f16_seq
+  v_cvt_f32_f16_e32 v6, v3
+  v_rcp_f32_e32 v6, v6
+  v_mov_b32 v5, 0
+  v_fma_mixlo_f16 v5, v2, v6, 0 op_sel_hi:[1,0,0]
+  v_div_fixup_f16 v5, v5, v3, v2
+.endm
+T32 t_div_f16_seq, B_t_div_f16_seq
+T32 t_med3_f16, v_med3_f16 v5, v2, v3, v4
+T32 t_min3_f16, v_min3_f16 v5, v2, v3, v4
+T32 t_max3_f16, v_max3_f16 v5, v2, v3, v4
+T32 t_frexp_mant_f16, v_frexp_mant_f16 v5, v2
+T32 t_frexp_exp_i16_f16, v_frexp_exp_i16_f16 v5, v2
+T32 t_rcp_f16, v_rcp_f16 v5, v2
+T32 t_sqrt_f16, v_sqrt_f16 v5, v2
+T32 t_ldexp_f16, v_ldexp_f16 v5, v2, v3
+T32 t_fract_f16, v_fract_f16 v5, v2
+T32 t_rndne_f16, v_rndne_f16 v5, v2
+T32 t_trunc_f16, v_trunc_f16 v5, v2
+T32 t_fma_f16, v_fma_f16 v5, v2, v3, v4
+T32 t_mad_f16, v_mad_f16 v5, v2, v3, v4
+T32 t_cvt_norm_i16_f16, v_cvt_norm_i16_f16 v5, v2
+T32 t_cvt_pknorm_u16_f16, v_cvt_pknorm_u16_f16 v5, v2, v3
+T32 t_cvt_i16_f16, v_cvt_i16_f16 v5, v2
+.macro B_t_cmp_class_f16
+  v_cmp_class_f16 vcc, v2, v3
+  v_cndmask_b32 v5, 0, 1, vcc
+.endm
+T32 t_cmp_class_f16, B_t_cmp_class_f16
+.macro B_t_dot2c_f32_f16
+  v_mov_b32 v5, v4
+  v_dot2c_f32_f16 v5, v2, v3
+.endm
+T32 t_dot2c_f32_f16, B_t_dot2c_f32_f16
+T32 t_med3_i16, v_med3_i16 v5, v2, v3, v4
+T32 t_sad_u16, v_sad_u16 v5, v2, v3, v4
