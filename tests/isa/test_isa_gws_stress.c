@@ -39,6 +39,45 @@ static void stress(const char *file, enum isa_target t)
   }
 }
 
+/* __ockl_grid_sync, the device library's grid barrier (workgroup barrier, one wave per
+ * workgroup at GWS, workgroup barrier), with workgroups of one to four waves. */
+static void stress_ockl(const char *file, enum isa_target t)
+{
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", ISA_TEST_KERNEL_DIR, file);
+  static const int sizes[] = {1, 2, 3, 4, 7, 12};
+  static const int blocks[] = {64, 128, 256};
+  for (unsigned threads = 1; threads <= 4; threads++) {
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      for (unsigned b = 0; b < sizeof(blocks) / sizeof(blocks[0]); b++) {
+        struct harness h;
+        cr_assert_eq(harness_open(&h, path, t), 0, "cannot load %s", path);
+        h.host_threads = threads;
+        int groups = sizes[s], block = blocks[b], n = groups * block;
+        int *data = harness_alloc(&h, (size_t)n * 4), *out = harness_alloc(&h, (size_t)n * 4);
+        for (int rep = 0; rep < 8; rep++) {
+          for (int i = 0; i < n; i++) data[i] = out[i] = -1;
+          struct { int *data, *out; int n; } args = {data, out, n};
+          struct harness_launch l = {.name = "ockl_grid", .grid = {(uint32_t)n, 1, 1},
+                                     .block = {(uint32_t)block, 1, 1}, .kernarg = &args,
+                                     .kernarg_size = 20};
+          struct isa_result r;
+          cr_assert_eq(harness_run(&h, &l, &r), 0);
+          cr_assert_eq(r.status, ISA_OK, "%u threads, %d x %d: %s", threads, groups, block, r.message);
+          for (int i = 0; i < n; i++)
+            cr_assert_eq(out[i], ((i + block) % n) * 2 + 1, "%u threads, %d x %d, rep %d: item %d read %d",
+                         threads, groups, block, rep, i, out[i]);
+        }
+        harness_close(&h);
+      }
+    }
+  }
+}
+
+Test(isa_gws_stress, ockl_gfx90a_O3) { stress_ockl("hip2_gfx90a_O3.so", ISA_GFX90A); }
+Test(isa_gws_stress, ockl_gfx942_O3) { stress_ockl("hip2_gfx942_O3.so", ISA_GFX942); }
+Test(isa_gws_stress, ockl_gfx90a_O0) { stress_ockl("hip2_gfx90a_O0.so", ISA_GFX90A); }
+
 Test(isa_gws_stress, gfx90a_O3) { stress("hip2_gfx90a_O3.so", ISA_GFX90A); }
 Test(isa_gws_stress, gfx942_O3) { stress("hip2_gfx942_O3.so", ISA_GFX942); }
 Test(isa_gws_stress, gfx942_O0) { stress("hip2_gfx942_O0.so", ISA_GFX942); }

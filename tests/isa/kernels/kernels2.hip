@@ -102,3 +102,14 @@ extern "C" __global__ void gws_sync(int *sum, int *seen, int nblocks) {
     seen[bid_x()] = __hip_atomic_load(sum, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
   }
 }
+
+// The device library's grid barrier (what cooperative groups' grid.sync() calls): a workgroup
+// barrier, one work-item per workgroup at ds_gws_barrier, another workgroup barrier. Every
+// work-item then reads a value another workgroup wrote before the barrier.
+extern "C" __device__ void __ockl_grid_sync(void);
+extern "C" __global__ void ockl_grid(int *data, int *out, int n) {
+  int rank = bid_x() * bdim_x() + tid_x();
+  data[rank] = rank * 2 + 1;
+  __ockl_grid_sync();
+  out[rank] = data[(rank + bdim_x()) % n];
+}
