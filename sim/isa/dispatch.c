@@ -69,20 +69,22 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
   w->state = WAVE_DONE;
 }
 
-/* Host address of [va, va+len). A one-page TLB per wave keeps translate() off the hot path;
- * mappings are page-granular, so a page that translates whole is cached. */
+/* Host address of [va, va+len). A few-page TLB per wave keeps translate() off the hot path;
+ * mappings are page-granular, so a page that translates whole is cached. An entry made by a
+ * read does not serve a write (the page may be read-only): the write translates again. */
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 {
   const struct isa_dispatch *d = w->ctx->d;
   uint64_t page = va & ~0xfffull, off = va & 0xfff;
   if (off + len <= 4096) {
-    if (page == w->tlb_page && w->tlb_host && (w->tlb_write || !write))
-      return w->tlb_host + off;
+    for (unsigned i = 0; i < TLB_ENTRIES; i++)
+      if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
+        return w->tlb_host[i] + off;
     uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
     if (h) {
-      w->tlb_page = page;
-      w->tlb_host = h;
-      w->tlb_write = write;
+      unsigned i = w->tlb_next++ % TLB_ENTRIES;
+      w->tlb_page[i] = page | (write ? 1 : 0);
+      w->tlb_host[i] = h;
       return h + off;
     }
   }
@@ -208,8 +210,12 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
-    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P)
-      w->lane_ops += (uint64_t)__builtin_popcountll(wave_exec(w));
+    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
+      /* the baseline x86-64 target has no popcnt instruction: skip the library call for the
+       * common all-lanes case */
+      uint64_t e = wave_exec(w);
+      w->lane_ops += e == ~0ull ? WAVE_SIZE : (uint64_t)__builtin_popcountll(e);
+    }
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
@@ -326,7 +332,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->trapsts = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
-    w->tlb_host = NULL;
+    memset(w->tlb_host, 0, sizeof(w->tlb_host));
     init_sgprs(c, w, g);
     uint64_t exec;
     init_vgprs(c, w, &exec);

@@ -11,9 +11,10 @@
 typedef uint64_t lanes_t[WAVE_SIZE];
 
 /* Visit the set bits of a lane mask: `l` is the lane number. `continue` moves to the next lane. */
-#define FOR_LANES(m)                                                                     \
+#define FOR_ACTIVE(m)                                                                    \
   for (uint64_t lanes_left_ = (m); lanes_left_; lanes_left_ &= lanes_left_ - 1)           \
     for (unsigned l = (unsigned)__builtin_ctzll(lanes_left_), once_ = 1; once_; once_ = 0)
+#define FOR_LANES(m) FOR_ACTIVE(m)
 
 /* ---- compare opcodes, classified once from their names (data, not a switch ladder) ---- */
 
@@ -22,6 +23,7 @@ struct cmp_info {
   uint8_t type, pred, x, cls;
 };
 static struct cmp_info cmp_tab[ISA_OP_COUNT];
+static uint8_t is_matrix[ISA_OP_COUNT];   /* v_mfma* / v_smfmac*: executed by exec_mfma */
 static pthread_once_t cmp_once = PTHREAD_ONCE_INIT;
 
 static const char *const fpred[16] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
@@ -35,6 +37,7 @@ static void cmp_init(void)
     {"i32", CT_I32}, {"u32", CT_U32}, {"i64", CT_I64}, {"u64", CT_U64}};
   for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
     const char *n = isa_op_names[op];
+    is_matrix[op] = !strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8);
     struct cmp_info ci = {0};
     if (!strncmp(n, "v_cmpx_", 7)) { ci.x = 1; n += 7; }
     else if (!strncmp(n, "v_cmp_", 6)) n += 6;
@@ -164,14 +167,15 @@ static uint32_t sdwa_select(uint32_t v, unsigned sel, bool sext)
   }
 }
 
-static void fetch(struct isa_wave *w, const struct isa_inst *in, int i, uint64_t *out, uint64_t *dppmask)
+static void fetch(struct isa_wave *w, const struct isa_inst *in, int i, uint64_t *restrict out,
+                  uint64_t *dppmask)
 {
   unsigned code = gpr_index(w, in->src[i], (unsigned)i);
   unsigned width = src_width(in, i);
   if (code >= OPD_VGPR && code != OPD_NONE) {
-    const uint32_t *lo = wave_vreg(w, code);
+    const uint32_t *restrict lo = wave_vreg(w, code);
     if (width >= 2) {
-      const uint32_t *hi = wave_vreg(w, code + 1);
+      const uint32_t *restrict hi = wave_vreg(w, code + 1);
       for (unsigned l = 0; l < WAVE_SIZE; l++)
         out[l] = lo[l] | (uint64_t)hi[l] << 32;
     } else if (i == 0 && in->dpp_kind == DPP_DPP) {
@@ -299,6 +303,11 @@ static void write_vdst(struct isa_wave *w, const struct isa_inst *in, const uint
       uint32_t v = (uint32_t)(kind ? apply_omod_clamp(in, r[l], kind) : r[l]);
       lo[l] = (lo[l] & 0xffff) | v << 16;
     }
+    return;
+  }
+  if (!kind && m == ~0ull) {   /* every lane active: a straight, vectorisable copy */
+    for (unsigned l = 0; l < WAVE_SIZE; l++)
+      lo[l] = (uint32_t)r[l];
     return;
   }
   FOR_LANES(m) lo[l] = (uint32_t)(kind ? apply_omod_clamp(in, r[l], kind) : r[l]);
@@ -560,11 +569,21 @@ static int exec_cmp(struct isa_wave *w, const struct isa_inst *in, uint64_t exec
 
 static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t exec);
 
-/* The per-lane ALU. Returns 0 when handled, 1 for an unknown opcode. */
-static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_t *S, uint64_t *R,
-               unsigned *width)
+/* The per-lane ALU. Returns 0 when handled, 1 for an unknown opcode.
+ * It computes every lane, active or not: R is scratch and write_vdst stores only the lanes in
+ * `m`, so a straight 64-lane loop (which the compiler can unroll and vectorise, and which has
+ * no bit-scan chain) replaces visiting the set bits of EXEC. Results that leave the function
+ * other than through R are masked explicitly: carry and VCC outputs (& m) and v_swap_b32,
+ * which writes registers itself. Inactive lanes compute on whatever their registers hold; the
+ * host raises no floating-point traps, so that is harmless. */
+#undef FOR_LANES
+#define FOR_LANES(m) for (unsigned l = 0; l < WAVE_SIZE; l++)
+static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_t *restrict S,
+               uint64_t *restrict R, unsigned *width)
 {
-  const uint64_t *A = S[0], *B = S[1], *C = S[2];
+  /* restrict: R and S are the caller's scratch arrays, never the wave's registers, so the
+   * compiler may keep w->mode and the like in registers across the lane loops */
+  const uint64_t *restrict A = S[0], *restrict B = S[1], *restrict C = S[2];
   uint64_t vcc_in = 0, carry = 0;
   bool e64 = in->enc == ENC_VOP3;
   *width = in->dst_w ? in->dst_w : 1;
@@ -724,7 +743,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_DIV_SCALE_F32: {
     uint64_t v = 0;
     FOR_LANES(m) { bool f; R[l] = bits_f32(div_scale_f32(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]), &f)); if (f) v |= 1ull << l; }
-    write_mask(w, in->sdst, v);
+    write_mask(w, in->sdst, v & m);
     return 0;
   }
   case OP_V_DIV_FMAS_F32: {
@@ -752,7 +771,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_DIV_SCALE_F64: {
     uint64_t v = 0;
     FOR_LANES(m) { bool f; R[l] = bits_f64(div_scale_f64(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]), &f)); if (f) v |= 1ull << l; }
-    write_mask(w, in->sdst, v);
+    write_mask(w, in->sdst, v & m);
     return 0;
   }
   case OP_V_DIV_FMAS_F64: {
@@ -853,7 +872,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
       R[l] = (uint32_t)r;
       if (co) carry |= 1ull << l;
     }
-    write_mask(w, e64 ? in->sdst : OPD_VCC, carry);
+    write_mask(w, e64 ? in->sdst : OPD_VCC, carry & m);
     return 0;
   }
   case OP_V_MUL_LO_U32: FOR_LANES(m) { R[l] = (uint32_t)A[l] * (uint32_t)B[l]; } return 0;
@@ -886,7 +905,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
       R[l] = r;
       if (ovf) carry |= 1ull << l;
     }
-    write_mask(w, in->sdst, carry);
+    write_mask(w, in->sdst, carry & m);
     *width = 2;
     return 0;
   }
@@ -966,7 +985,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_MAD_I16: case OP_V_MAD_LEGACY_I16: FOR_LANES(m) { R[l] = (uint16_t)((int16_t)A[l] * (int16_t)B[l] + (int16_t)C[l]); } return 0;
   case OP_V_SWAP_B32: {
     uint32_t *d = wave_vreg(w, in->dst), *s = wave_vreg(w, in->src[0]);
-    FOR_LANES(m) { uint32_t t = d[l]; d[l] = s[l]; s[l] = t; }
+    FOR_ACTIVE(m) { uint32_t t = d[l]; d[l] = s[l]; s[l] = t; }
     *width = 0;
     return 0;
   }
@@ -975,13 +994,16 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   }
 }
 
+/* back to visiting only the active lanes */
+#undef FOR_LANES
+#define FOR_LANES(m) FOR_ACTIVE(m)
+
 int exec_valu(struct isa_wave *w, const struct isa_inst *in)
 {
   pthread_once(&cmp_once, cmp_init);
   uint64_t exec = wave_exec(w);
   if (in->enc == ENC_VOP3P) {
-    const char *n = isa_op_name(in->op);
-    if (!strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8))
+    if (is_matrix[in->op])
       return exec_mfma(w, in);
     return exec_vop3p(w, in, exec);
   }

@@ -14,6 +14,7 @@
 #define WAVE_SIZE 64
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
+#define TLB_ENTRIES 4
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
  * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
@@ -60,10 +61,12 @@ struct isa_wave {
   struct isa_worker *worker;
   uint64_t insts;
   uint64_t lane_ops;
-  /* one-entry TLB for translate() */
-  uint64_t tlb_page;
-  uint8_t *tlb_host;
-  bool tlb_write;
+  /* A small fully associative TLB for translate(): a kernel streams from several arrays at
+   * once (c[i] = a[i] + b[i] touches three pages per iteration), which a single entry
+   * thrashes. tlb_page holds the page address with bit 0 set when the entry allows writes. */
+  uint64_t tlb_page[TLB_ENTRIES];
+  uint8_t *tlb_host[TLB_ENTRIES];
+  unsigned tlb_next;                  /* round-robin replacement */
 };
 
 struct isa_wg {
