@@ -414,6 +414,45 @@ static double div_fixup(double q, double den, double num, bool f64)
   return sign ? -fabs(q) : fabs(q);
 }
 
+/* 2/pi as the fixed-point fraction v_trig_preop_f64 reads: bits b1200 (weight 2^-1) down to b0,
+ * most significant first, padded with zero bits to 19 words. A mathematical constant,
+ * computed with integer arithmetic (Machin's formula) and checked against its well-known
+ * leading digits 0xa2f9836e4e441529. */
+static const uint64_t two_over_pi[19] = {
+  0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
+  0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
+  0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
+  0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
+  0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b0000ull,
+};
+
+/* The 53 bits of 2/pi starting `start` bits below the binary point, as an integer. */
+static uint64_t two_over_pi_53(unsigned start)
+{
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 53; i++) {
+    unsigned b = start + i;
+    unsigned bit = b < 19 * 64 ? (unsigned)(two_over_pi[b / 64] >> (63 - b % 64) & 1) : 0;
+    r = r << 1 | bit;
+  }
+  return r;
+}
+
+/* v_trig_preop_f64 (ISA guide): segment S1[4:0] of 2/pi, 53 bits at a time, for large-argument
+ * reduction; inputs with a large exponent skip further into the constant, and very large
+ * ones get the result scaled up by 2^128 to stay in range. */
+static double trig_preop(double x, uint32_t seg)
+{
+  int e = exponent_f64(x);
+  unsigned shift = (seg & 31) * 53;
+  if (e > 1077)
+    shift += (unsigned)(e - 1077);
+  int scale = -53 - (int)shift;
+  if (e >= 1968)
+    scale += 128;
+  return ldexp((double)two_over_pi_53(shift), scale);
+}
+
 static uint32_t bfe_u(uint32_t v, uint32_t off, uint32_t wid)
 {
   off &= 31; wid &= 31;
@@ -784,10 +823,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     return 0;
   }
   case OP_V_DIV_FIXUP_F64: FOR_LANES(m) { R[l] = bits_f64(div_fixup(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]), true)); } return 0;
-  case OP_V_TRIG_PREOP_F64: {
-    /* 2/pi as a 1201-bit constant is not modelled: report rather than guess */
-    return 1;
-  }
+  case OP_V_TRIG_PREOP_F64: FOR_LANES(m) { R[l] = bits_f64(trig_preop(f64_of(A[l]), (uint32_t)B[l])); } return 0;
   /* f16 binary */
   case OP_V_ADD_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) + h2f(B[l])); } return 0;
   case OP_V_SUB_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) - h2f(B[l])); } return 0;

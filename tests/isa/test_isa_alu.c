@@ -644,3 +644,41 @@ T16(cmp_class_f16, "t_cmp_class_f16", f16_edges, r_cmp_class_f16, BITS)
 T16(dot2c_f32_f16, "t_dot2c_f32_f16", i32_edges, r_dot2c_f32_f16, FP32)
 T16(med3_i16, "t_med3_i16", i32_edges, r_med3_i16, LO16)
 T16(sad_u16, "t_sad_u16", i32_edges, r_sad_u16, BITS)
+
+/* v_trig_preop_f64 for segments 0 and 1 (the low dword of b), inputs with exponents up to
+ * 1077 (larger ones start further into the constant): the result is bits 1..53 (segment 0) or
+ * 54..106 (segment 1) of 2/pi, truncated, as a double. The reference takes them from a 113-bit
+ * quad-precision 2/pi written from its decimal digits. */
+static const uint64_t trig_in[] = {
+  0x3ff0000000000000, 0x4008000000000000, 0xc000000000000000, 0x0000000000000001,
+  0x4330000000000000, 0x4340000000000001, 0x3fb999999999999a, 0x8000000000000000,
+};
+static uint64_t trig_ref(unsigned seg)
+{
+  const __float128 two_over_pi = (__float128)0.6366197723675813430755350534900574481378Q;
+  const __float128 p53 = 9007199254740992.0;   /* 2^53 */
+  uint64_t n0 = (uint64_t)(two_over_pi * p53);
+  if (seg == 0)
+    return UD(ldexp((double)n0, -53));
+  uint64_t n1 = (uint64_t)(two_over_pi * p53 * p53 - (__float128)n0 * p53);
+  return UD(ldexp((double)n1, -106));
+}
+static void trig_case(enum isa_target t)
+{
+  struct ctx x;
+  setup_target(&x, t);
+  uint64_t *a = (uint64_t *)x.a, *b = (uint64_t *)x.b, *o = (uint64_t *)x.out;
+  for (unsigned l = 0; l < 64; l++) {
+    a[l] = trig_in[l % N(trig_in)];
+    b[l] = (l / 8) & 1;
+  }
+  run(&x, "t_trig_preop_f64");
+  for (unsigned l = 0; l < 64; l++) {
+    uint64_t want = (HOLES >> l & 1) ? trig_ref((unsigned)b[l]) : ((uint64_t)MARK << 32 | MARK);
+    cr_expect_eq(o[l], want, "lane %u: a=0x%016llx seg %u: got 0x%016llx want 0x%016llx", l,
+                 (unsigned long long)a[l], (unsigned)b[l], (unsigned long long)o[l], (unsigned long long)want);
+  }
+  harness_close(&x.h);
+}
+Test(isa_alu_gfx90a, trig_preop_f64) { trig_case(ISA_GFX90A); }
+Test(isa_alu_gfx942, trig_preop_f64) { trig_case(ISA_GFX942); }

@@ -485,3 +485,5 @@ T32 t_cmp_class_f16, B_t_cmp_class_f16
 T32 t_dot2c_f32_f16, B_t_dot2c_f32_f16
 T32 t_med3_i16, v_med3_i16 v5, v2, v3, v4
 T32 t_sad_u16, v_sad_u16 v5, v2, v3, v4
+// v_trig_preop_f64: the segment is the low dword of the second input (v4)
+T64 t_trig_preop_f64, v_trig_preop_f64 v[8:9], v[2:3], v4
