@@ -344,13 +344,19 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
   if (++c->gws_arrived >= target) {
     c->gws_arrived = 0;
     c->gws_generation++;
+    /* The released threads count as active again from this moment, not from when they wake:
+     * otherwise this thread could reach the next barrier first and see nobody active. */
+    c->active += c->gws_waiting;
+    c->gws_waiting = 0;
     pthread_cond_broadcast(&c->gws_cv);
     pthread_mutex_unlock(&c->lock);
     return 0;
   }
   c->active--;
+  c->gws_waiting++;
   if (dispatch_keep_resident(c)) {
     c->active++;
+    c->gws_waiting--;
     uint32_t arrived = c->gws_arrived;
     pthread_mutex_unlock(&c->lock);
     wave_fail(w, ISA_BAD_DISPATCH,
@@ -371,7 +377,10 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
     if (c->d->cancel && *c->d->cancel)
       break;
   }
-  c->active++;
+  if (c->gws_generation == gen) {   /* leaving unreleased (abort or cancel) */
+    c->gws_waiting--;
+    c->active++;
+  }
   pthread_mutex_unlock(&c->lock);
   if (dispatch_cancelled(c))
     return -1;

@@ -112,6 +112,7 @@ struct isa_ctx {
    * the last one blocks while workgroups are still unclaimed, a new worker is started for them:
    * a cooperative launch needs every workgroup resident (dispatch_keep_resident). */
   unsigned active;
+  unsigned gws_waiting;          /* threads blocked at the current GWS barrier generation */
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
   size_t nextra, extra_cap;

@@ -74,6 +74,43 @@ static void stress_ockl(const char *file, enum isa_target t)
   }
 }
 
+/* Many barriers per dispatch: a workgroup released by one barrier often arrives at the next
+ * before the workgroups it released have woken. */
+static void stress_rounds(const char *file, enum isa_target t)
+{
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", ISA_TEST_KERNEL_DIR, file);
+  static const int sizes[] = {2, 3, 5, 8};
+  enum { rounds = 40, block = 64 };
+  for (unsigned threads = 1; threads <= 4; threads++) {
+    for (unsigned s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+      struct harness h;
+      cr_assert_eq(harness_open(&h, path, t), 0, "cannot load %s", path);
+      h.host_threads = threads;
+      int groups = sizes[s], n = groups * block;
+      int *data = harness_alloc(&h, (size_t)n * 4), *out = harness_alloc(&h, (size_t)n * 4);
+      for (int rep = 0; rep < 4; rep++) {
+        struct { int *data, *out; int n, rounds; } args = {data, out, n, rounds};
+        struct harness_launch l = {.name = "ockl_grid_rounds", .grid = {(uint32_t)n, 1, 1},
+                                   .block = {block, 1, 1}, .kernarg = &args, .kernarg_size = 24};
+        struct isa_result r;
+        cr_assert_eq(harness_run(&h, &l, &r), 0);
+        cr_assert_eq(r.status, ISA_OK, "%u threads, %d groups: %s", threads, groups, r.message);
+        for (int i = 0; i < n; i++) {
+          int src = (i + block) % n, want = rounds * src + rounds * (rounds - 1) / 2;
+          cr_assert_eq(out[i], want, "%u threads, %d groups, rep %d: item %d got %d want %d",
+                       threads, groups, rep, i, out[i], want);
+        }
+      }
+      harness_close(&h);
+    }
+  }
+}
+
+Test(isa_gws_stress, rounds_gfx942_O3) { stress_rounds("hip2_gfx942_O3.so", ISA_GFX942); }
+Test(isa_gws_stress, rounds_gfx90a_O3) { stress_rounds("hip2_gfx90a_O3.so", ISA_GFX90A); }
+Test(isa_gws_stress, rounds_gfx942_O0) { stress_rounds("hip2_gfx942_O0.so", ISA_GFX942); }
+
 Test(isa_gws_stress, ockl_gfx90a_O3) { stress_ockl("hip2_gfx90a_O3.so", ISA_GFX90A); }
 Test(isa_gws_stress, ockl_gfx942_O3) { stress_ockl("hip2_gfx942_O3.so", ISA_GFX942); }
 Test(isa_gws_stress, ockl_gfx90a_O0) { stress_ockl("hip2_gfx90a_O0.so", ISA_GFX90A); }

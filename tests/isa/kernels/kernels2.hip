@@ -113,3 +113,18 @@ extern "C" __global__ void ockl_grid(int *data, int *out, int n) {
   __ockl_grid_sync();
   out[rank] = data[(rank + bdim_x()) % n];
 }
+
+// Several grid barriers in a row: a workgroup released by one barrier may reach the next
+// before the others have woken from the first. Each round every work-item adds its rank to a
+// running value read from a neighbour workgroup.
+extern "C" __global__ void ockl_grid_rounds(int *data, int *out, int n, int rounds) {
+  int rank = bid_x() * bdim_x() + tid_x();
+  int acc = 0;
+  for (int r = 0; r < rounds; r++) {
+    data[rank] = rank + r;
+    __ockl_grid_sync();
+    acc += data[(rank + bdim_x()) % n];
+    __ockl_grid_sync();
+  }
+  out[rank] = acc;
+}
