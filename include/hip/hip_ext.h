@@ -11,7 +11,25 @@
 #include <utility>
 
 /* hipExtModuleLaunchKernel and hipHccModuleLaunchKernel (grid sized in work-items, optional
- * start/stop events) are declared with the rest of the host API in hip_runtime_api.h. */
+ * start/stop events) are declared with the rest of the host API in hip_runtime_api.h, without
+ * default arguments so that C can call them. AMD's hip_ext.h gives the events and flags
+ * defaults: this C++ redeclaration adds them. */
+extern "C" {
+hipError_t hipExtModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
+                                    hipStream_t hStream, void **kernelParams, void **extra,
+                                    hipEvent_t startEvent = nullptr,
+                                    hipEvent_t stopEvent = nullptr, uint32_t flags = 0);
+hipError_t hipHccModuleLaunchKernel(hipFunction_t f, uint32_t globalWorkSizeX,
+                                    uint32_t globalWorkSizeY, uint32_t globalWorkSizeZ,
+                                    uint32_t localWorkSizeX, uint32_t localWorkSizeY,
+                                    uint32_t localWorkSizeZ, size_t sharedMemBytes,
+                                    hipStream_t hStream, void **kernelParams, void **extra,
+                                    hipEvent_t startEvent = nullptr,
+                                    hipEvent_t stopEvent = nullptr);
+}
 
 namespace hipkfd_detail {
 /* The argument array of a launch: each argument converted to the kernel's parameter type, then

@@ -4,12 +4,13 @@
  * hip_stream_resolve(), then enqueues its packet with hip_stream_dispatch(), which applies the null
  * stream's legacy synchronisation and any pending hipStreamWaitEvent before the dispatch.
  *
- * Lifetime: devices live until exit (hipDeviceReset destroys their streams and memory, never the
- * struct). Streams created by hipStreamCreate live until hipStreamDestroy; the null stream and the
- * per-thread streams live as long as their device.
+ * Lifetime: devices live until exit (hipDeviceReset destroys their user streams, never the struct).
+ * Streams created by hipStreamCreate live until hipStreamDestroy (the object is then recycled and
+ * its handle answers "invalid"); the null stream lives as long as its device, a per-thread stream
+ * until its thread exits.
  *
- * After fork(): the child has no GPU state (kfd_open reopens); the runtime does not support using a
- * parent's streams or memory in the child, as with AMD's runtime.
+ * After fork(): the parent's GPU state is unusable in the child (amdkfd copies no GPU mapping);
+ * every API call in the child answers hipErrorNotInitialized (init.c) instead of touching it.
  */
 #ifndef HIPKFD_API_RUNTIME_H
 #define HIPKFD_API_RUNTIME_H

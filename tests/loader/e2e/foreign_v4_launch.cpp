@@ -2,6 +2,9 @@
 // and run on our libamdhip64 through LD_LIBRARY_PATH. Exits 0 only if every check passes.
 #include <hip/hip_runtime.h>
 #include <cstdio>
+#include <dlfcn.h>
+#include <cstring>
+#include <unistd.h>
 
 struct Mixed {
   int a;
@@ -36,6 +39,11 @@ __global__ void reverse(int *out)
   out[threadIdx.x] = sh[blockDim.x - 1 - threadIdx.x];
 }
 
+__global__ void say(int base)
+{
+  printf("v4 printf %d %s %.2f\n", base + (int)threadIdx.x, "ok", 0.25);
+}
+
 #define CHECK(cond)                                                     \
   do {                                                                  \
     if (!(cond)) {                                                      \
@@ -46,6 +54,10 @@ __global__ void reverse(int *out)
 
 int main()
 {
+  // Which libamdhip64 this process runs on: the test fails if it is AMD's.
+  Dl_info info;
+  if (dladdr((void *)&hipDeviceSynchronize, &info) && info.dli_fname)
+    printf("runtime: %s\n", info.dli_fname);
   int *out;
   unsigned *geo;
   CHECK(hipMalloc(&out, 256 * sizeof(int)) == hipSuccess);
@@ -74,6 +86,24 @@ int main()
   CHECK(hipMemcpy(rv, out, sizeof(rv), hipMemcpyDeviceToHost) == hipSuccess);
   for (int i = 0; i < 128; i++)
     CHECK(rv[i] == 127 - i);
+
+  // Device printf (hostcall, code object v4): capture fd 1 and compare.
+  fflush(stdout);
+  char path[] = "/tmp/hipkfd_v4_printf_XXXXXX";
+  int fd = mkstemp(path), saved = dup(1);
+  CHECK(fd >= 0 && saved >= 0);
+  dup2(fd, 1);
+  hipLaunchKernelGGL(say, dim3(1), dim3(2), 0, 0, 40);
+  hipError_t pe = hipDeviceSynchronize();
+  fflush(stdout);
+  dup2(saved, 1);
+  close(saved);
+  char text[256] = {0};
+  ssize_t n = pread(fd, text, sizeof(text) - 1, 0);
+  close(fd);
+  unlink(path);
+  CHECK(pe == hipSuccess);
+  CHECK(n > 0 && strcmp(text, "v4 printf 40 ok 0.25\nv4 printf 41 ok 0.25\n") == 0);
 
   int blocks = 0;
   CHECK(hipOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, geometry, 1024, 0) == hipSuccess);
