@@ -522,6 +522,12 @@ static uint16_t unorm16(float f)
 /* Signed 4-bit field i of v (v_dot8*_i32_i4). */
 static int nib_s(uint64_t v, int i) { return (int)((int32_t)((uint32_t)v << (28 - 4 * i)) >> 28); }
 
+/* Saturation for the clamp bit of integer adds and subtracts. */
+static uint32_t sat_u32(int64_t v) { return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+static uint32_t sat_i32(int64_t v) { return (uint32_t)(int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
+static uint16_t sat_u16(int32_t v) { return (uint16_t)(v < 0 ? 0 : v > 0xffff ? 0xffff : v); }
+static uint16_t sat_i16(int32_t v) { return (uint16_t)(int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
+
 static int16_t med3_i16(int16_t a, int16_t b, int16_t c)
 {
   int16_t mx = a > b ? a : b, mn = a < b ? a : b;
@@ -887,11 +893,13 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_MADMK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(in->literal), h2f(B[l]))); } return 0;
   case OP_V_MADAK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(in->literal))); } return 0;
   /* integer 32-bit */
-  case OP_V_ADD_U32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_U32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] - B[l]); } return 0;
-  case OP_V_SUBREV_U32: FOR_LANES(m) { R[l] = (uint32_t)(B[l] - A[l]); } return 0;
-  case OP_V_ADD_I32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_I32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] - B[l]); } return 0;
+  /* Integer adds and subtracts: the VOP3 clamp bit saturates (unsigned to [0, 2^32-1], signed
+   * to [INT32_MIN, INT32_MAX]); LLVM selects these forms for llvm.uadd.sat and friends. */
+  case OP_V_ADD_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)A[l] + (uint32_t)B[l]) : (uint32_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)A[l] - (uint32_t)B[l]) : (uint32_t)(A[l] - B[l]); } return 0;
+  case OP_V_SUBREV_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)B[l] - (uint32_t)A[l]) : (uint32_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_I32: FOR_LANES(m) { R[l] = in->clamp ? sat_i32((int64_t)(int32_t)A[l] + (int32_t)B[l]) : (uint32_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_I32: FOR_LANES(m) { R[l] = in->clamp ? sat_i32((int64_t)(int32_t)A[l] - (int32_t)B[l]) : (uint32_t)(A[l] - B[l]); } return 0;
   case OP_V_ADD_CO_U32: case OP_V_SUB_CO_U32: case OP_V_SUBREV_CO_U32:
   case OP_V_ADDC_CO_U32: case OP_V_SUBB_CO_U32: case OP_V_SUBBREV_CO_U32: {
     bool with_in = in->op == OP_V_ADDC_CO_U32 || in->op == OP_V_SUBB_CO_U32 || in->op == OP_V_SUBBREV_CO_U32;
@@ -905,7 +913,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
       case OP_V_SUB_CO_U32: case OP_V_SUBB_CO_U32: r = a - b - ci; co = b + ci > a; break;
       default: r = b - a - ci; co = a + ci > b; break;
       }
-      R[l] = (uint32_t)r;
+      /* clamp saturates to the unsigned range (the carry still reports the overflow) */
+      R[l] = in->clamp && co ? (in->op == OP_V_ADD_CO_U32 || in->op == OP_V_ADDC_CO_U32 ? 0xffffffffu : 0) : (uint32_t)r;
       if (co) carry |= 1ull << l;
     }
     write_mask(w, e64 ? in->sdst : OPD_VCC, carry & m);
@@ -1006,9 +1015,11 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     return 0;
   }
   /* 16-bit integer */
-  case OP_V_ADD_U16: case OP_V_ADD_I16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_U16: case OP_V_SUB_I16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] - B[l]); } return 0;
-  case OP_V_SUBREV_U16: FOR_LANES(m) { R[l] = (uint16_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)A[l] + (uint16_t)B[l]) : (uint16_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)A[l] - (uint16_t)B[l]) : (uint16_t)(A[l] - B[l]); } return 0;
+  case OP_V_SUBREV_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)B[l] - (uint16_t)A[l]) : (uint16_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_I16: FOR_LANES(m) { R[l] = in->clamp ? sat_i16((int32_t)(int16_t)A[l] + (int16_t)B[l]) : (uint16_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_I16: FOR_LANES(m) { R[l] = in->clamp ? sat_i16((int32_t)(int16_t)A[l] - (int16_t)B[l]) : (uint16_t)(A[l] - B[l]); } return 0;
   case OP_V_MUL_LO_U16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] * B[l]); } return 0;
   case OP_V_LSHLREV_B16: FOR_LANES(m) { R[l] = (uint16_t)(B[l] << (A[l] & 15)); } return 0;
   case OP_V_LSHRREV_B16: FOR_LANES(m) { R[l] = (uint16_t)((uint16_t)B[l] >> (A[l] & 15)); } return 0;

@@ -74,7 +74,7 @@ static void run(struct ctx *x, const char *name)
 
 /* How results compare: bit for bit, or as f32 / f16 where any NaN matches any NaN (the ISA
  * quiets NaNs but does not promise which payload survives). */
-enum cmp { BITS, FP32, FP16, PK16, LO16 };
+enum cmp { BITS, FP32, FP16, PK16, LO16, LO16B };
 
 static bool same(uint32_t got, uint32_t want, enum cmp how)
 {
@@ -82,6 +82,8 @@ static bool same(uint32_t got, uint32_t want, enum cmp how)
     return true;
   if (how == LO16)
     return same(got & 0xffff, want & 0xffff, FP16);
+  if (how == LO16B)
+    return (got & 0xffff) == (want & 0xffff);
   if (how == PK16)
     return same(got & 0xffff, want & 0xffff, FP16) && same(got >> 16, want >> 16, FP16);
   if (how == FP16 && (got & 0x7c00) == 0x7c00 && (got & 0x3ff) && (want & 0x7c00) == 0x7c00 && (want & 0x3ff))
@@ -682,3 +684,41 @@ static void trig_case(enum isa_target t)
 }
 Test(isa_alu_gfx90a, trig_preop_f64) { trig_case(ISA_GFX90A); }
 Test(isa_alu_gfx942, trig_preop_f64) { trig_case(ISA_GFX942); }
+
+/* Integer clamp: saturating adds and subtracts (CPU references in 64-bit arithmetic) */
+static uint32_t su32(int64_t v) { return v < 0 ? 0 : v > 0xffffffffll ? 0xffffffffu : (uint32_t)v; }
+static uint32_t si32(int64_t v) { return (uint32_t)(int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
+static uint32_t r_add_u32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return su32((int64_t)a + b); }
+static uint32_t r_sub_u32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return su32((int64_t)a - b); }
+static uint32_t r_add_i32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return si32((int64_t)(int32_t)a + (int32_t)b); }
+static uint32_t r_sub_i32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return si32((int64_t)(int32_t)a - (int32_t)b); }
+static uint32_t r_add_u16_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  uint32_t s = (a & 0xffff) + (b & 0xffff);
+  return s > 0xffff ? 0xffff : s;
+}
+static uint32_t r_sub_i16_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  int32_t d = (int32_t)(int16_t)a - (int16_t)b;
+  return (uint16_t)(d < -32768 ? -32768 : d > 32767 ? 32767 : d);
+}
+static uint32_t r_clz64(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  /* v2 = low word, v3 = high word of the 64-bit input; the sequence counts the high word's
+   * leading zeros first only when it is non-zero (ffbh gives ~0 for 0) */
+  uint32_t lo = a ? (uint32_t)__builtin_clz(a) + 32 : 0xffffffffu;
+  uint32_t hi = b ? (uint32_t)__builtin_clz(b) : 0xffffffffu;
+  uint32_t r = lo < hi ? lo : hi;
+  return r < 64 ? r : 64;
+}
+T32(add_u32_clamp, "t_add_u32_clamp", i32_edges, r_add_u32_clamp, false)
+T32(sub_u32_clamp, "t_sub_u32_clamp", i32_edges, r_sub_u32_clamp, false)
+T32(add_i32_clamp, "t_add_i32_clamp", i32_edges, r_add_i32_clamp, false)
+T32(sub_i32_clamp, "t_sub_i32_clamp", i32_edges, r_sub_i32_clamp, false)
+T16(add_u16_clamp, "t_add_u16_clamp", i32_edges, r_add_u16_clamp, LO16B)
+T16(sub_i16_clamp, "t_sub_i16_clamp", i32_edges, r_sub_i16_clamp, LO16B)
+T32(add_co_u32_clamp, "t_add_co_u32_clamp", i32_edges, r_add_u32_clamp, false)
+T32(clz64_saturating_add, "t_clz64", i32_edges, r_clz64, false)

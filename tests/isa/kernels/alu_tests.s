@@ -487,3 +487,20 @@ T32 t_med3_i16, v_med3_i16 v5, v2, v3, v4
 T32 t_sad_u16, v_sad_u16 v5, v2, v3, v4
 // v_trig_preop_f64: the segment is the low dword of the second input (v4)
 T64 t_trig_preop_f64, v_trig_preop_f64 v[8:9], v[2:3], v4
+
+// The VOP3 clamp bit on integer adds and subtracts saturates
+T32 t_add_u32_clamp, v_add_u32_e64 v5, v2, v3 clamp
+T32 t_sub_u32_clamp, v_sub_u32_e64 v5, v2, v3 clamp
+T32 t_add_i32_clamp, v_add_i32 v5, v2, v3 clamp
+T32 t_sub_i32_clamp, v_sub_i32 v5, v2, v3 clamp
+T32 t_add_u16_clamp, v_add_u16_e64 v5, v2, v3 clamp
+T32 t_sub_i16_clamp, v_sub_i16 v5, v2, v3 clamp
+T32 t_add_co_u32_clamp, v_add_co_u32_e64 v5, s[12:13], v2, v3 clamp
+// ockl's __ockl_clz_u64 as clang-15 compiles it: 64 for a zero input
+.macro B_t_clz64
+  v_ffbh_u32 v6, v2
+  v_add_u32_e64 v6, v6, 32 clamp
+  v_ffbh_u32 v7, v3
+  v_min3_u32 v5, v6, v7, 64
+.endm
+T32 t_clz64, B_t_clz64

@@ -52,6 +52,19 @@ extern "C" __global__ void mfma_f32(const float *A, const float *B, float *C) {
     C[(4 * (l / 16) + r) * 16 + l % 16] = acc[r];
 }
 
+// 16x16x4 f64: C = A(16x4) * B(4x16). 64-bit results are one row per register pair: row i in
+// lanes 16 * (i % 4) .. + 15, pair i / 4.
+typedef double double4_t __attribute__((ext_vector_type(4)));
+extern "C" __global__ void mfma_f64(const double *A, const double *B, double *C) {
+  int l = tid_x();
+  double a = A[(l % 16) * 4 + l / 16];
+  double b = B[(l / 16) * 16 + l % 16];
+  double4_t acc = {};
+  acc = __builtin_amdgcn_mfma_f64_16x16x4f64(a, b, acc, 0, 0, 0);
+  for (int r = 0; r < 4; r++)
+    C[(4 * r + l / 16) * 16 + l % 16] = acc[r];
+}
+
 extern "C" __global__ void lds_atomics(const int *in, int *out) {
   __shared__ int hist[16];
   __shared__ unsigned mx;
