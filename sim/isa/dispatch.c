@@ -441,8 +441,8 @@ bool dispatch_cancelled(struct isa_ctx *c)
  * limits the grid to what fits); the interpreter runs a workgroup per host thread until it
  * ends, so when no thread is left to claim the unclaimed workgroups, one more is started. The
  * decision is taken from `active`, which counts exactly the threads that can still claim a
- * workgroup, so it cannot be fooled by a claim racing with the count (an earlier version
- * sized the extra threads once from next_wg and could leave a workgroup without a thread).
+ * workgroup (under the same lock as the barrier), instead of sizing the extra threads once
+ * from a snapshot of next_wg; a barrier nobody can release becomes an error, not a hang.
  * Returns 0, or -1 when the barrier can never be released (every workgroup claimed and every
  * thread waiting) or no thread could be started. */
 int dispatch_keep_resident(struct isa_ctx *c)
