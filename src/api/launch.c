@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "device_heap.h"
 #include "error.h"
 #include "loader_api.h"
 #include "runtime.h"
@@ -31,6 +32,7 @@ struct hidden_values {
   uint32_t dynamic_lds;
   uint64_t hostcall_buffer;
   uint64_t multigrid_sync;
+  uint64_t heap;
   uint64_t queue_ptr;
   uint32_t private_base, shared_base;
 };
@@ -59,12 +61,12 @@ static void fill_hidden(uint8_t *kernarg, const struct loader_kernel_arg *a,
   case LOADER_ARG_HIDDEN_DYNAMIC_LDS_SIZE: put(kernarg, a, h->dynamic_lds); break;
   case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER: put(kernarg, a, h->hostcall_buffer); break;
   case LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG: put(kernarg, a, h->multigrid_sync); break;
+  case LOADER_ARG_HIDDEN_HEAP_V1: put(kernarg, a, h->heap); break;
   case LOADER_ARG_HIDDEN_QUEUE_PTR: put(kernarg, a, h->queue_ptr); break;
   case LOADER_ARG_HIDDEN_PRIVATE_BASE: put(kernarg, a, h->private_base); break;
   case LOADER_ARG_HIDDEN_SHARED_BASE: put(kernarg, a, h->shared_base); break;
   /* Global offsets are 0 in HIP; HIP printf uses hostcall, not the printf buffer; no device-side
-   * enqueue (default queue, completion action); no device heap (hidden_heap_v1: device malloc
-   * is not supported and faults on the null heap). */
+   * enqueue (default queue, completion action). */
   default: put(kernarg, a, 0); break;
   }
 }
@@ -130,6 +132,8 @@ static hipError_t hidden_values(const struct hip_launch *l, const uint32_t globa
     int err = 0;
     if (k->args[i].kind == LOADER_ARG_HIDDEN_HOSTCALL_BUFFER && !h->hostcall_buffer)
       err = hip_hostcall_buffer(d, &h->hostcall_buffer);
+    else if (k->args[i].kind == LOADER_ARG_HIDDEN_HEAP_V1)
+      err = hip_device_heap(d, &h->heap);
     else if (k->args[i].kind == LOADER_ARG_HIDDEN_QUEUE_PTR)
       h->queue_ptr = hip_stream_queue_va(s);
     else if (k->args[i].kind == LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG && l->cooperative)
