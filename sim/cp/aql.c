@@ -291,6 +291,7 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
     .kernel_object = p->kernel_object,
     .kernarg_address = p->kernarg_address,
     .host_threads = 0,
+    .cancel = &q->cancel_dispatch,
   };
   for (unsigned i = 0; i < 3; i++) {
     d.workgroup_size[i] = i < dims ? p->workgroup_size[i] : 1;
@@ -315,6 +316,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   case ISA_BAD_DISPATCH:
     sim_log("cp: %s", r.message);
     return aql_fail(q, CP_QERR_INVALID_CODE, "invalid kernel descriptor");
+  case ISA_CANCELLED:
+    return CP_FAILED; /* the queue is being destroyed */
   }
   return aql_fail(q, CP_QERR_INVALID_PACKET, "unknown interpreter status");
 }

@@ -69,6 +69,8 @@ struct sim_cp_queue {
   bool exited;                /* protected by cg->lock: the worker has left its loop */
   bool detached;              /* protected by cg->lock: destroy gave up waiting; the worker frees q */
   atomic_bool failed;         /* set once by the worker; the queue then consumes nothing */
+  int cancel_dispatch;        /* set once by destroy (atomic store): the interpreter abandons
+                               * the dispatch in flight, as amdkfd's queue preemption ends waves */
   uint64_t seen_doorbell;     /* watcher-private */
   uint64_t consumed;          /* worker-private: packets consumed so far */
   struct sim_cp_queue *next;  /* cg->queues list, protected by cg->lock */

@@ -465,6 +465,9 @@ void sim_cp_queue_destroy(struct sim_cp_queue *q)
   struct cp_gpu *cg = q->cg;
   pthread_mutex_lock(&cg->lock);
   q->stop = true;
+  /* End a dispatch in flight now rather than waiting for it: a kernel that never finishes
+   * (an infinite loop, a failed device assert) would otherwise keep a host core busy. */
+  __atomic_store_n(&q->cancel_dispatch, 1, __ATOMIC_RELEASE);
   for (struct sim_cp_queue **p = &cg->queues; *p; p = &(*p)->next) {
     if (*p == q) {
       *p = q->next;

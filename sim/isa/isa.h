@@ -20,11 +20,8 @@ enum isa_status {
   ISA_ILLEGAL_INSTR,     /* an encoding we cannot decode or do not implement: pc, message */
   ISA_TRAP,              /* s_trap, or a device-side abort (assert) */
   ISA_BAD_DISPATCH,      /* invalid kernel descriptor or packet */
+  ISA_CANCELLED,         /* *cancel became non-zero: the dispatch was abandoned part-way */
 };
-/* *cancel became non-zero: the dispatch was abandoned part-way. Kept outside the enumeration
- * until sim/cp/aql.c's switch over the status handles it (-Wswitch would fail its build); the
- * value is final. */
-#define ISA_CANCELLED ((enum isa_status)5)
 
 struct isa_dispatch {
   enum isa_target target;

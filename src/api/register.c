@@ -280,14 +280,13 @@ void __hipUnregisterFatBinary(void **modules)
     }
   }
   pthread_rwlock_unlock(&table_lock);
-  /* Wait for kernels that might still use the module's code on any device it was loaded on. */
-  for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++) {
-    if (m->dev[i].image) {
-      struct hip_device *d = hip_device_get(i);
-      if (d)
-        hip_device_sync_all(d);
-    }
-  }
+  /* Kernels may still be running this module's code: the compiler's destructor runs at exit,
+   * where a program may leave work in flight, even a kernel that never ends. Waiting could hang
+   * the exit forever, and freeing the code under a running kernel would fault it, so the device
+   * images stay loaded (their memory goes with the process, or is reused by nobody after a
+   * dlclose) and only the host-side records are released. */
+  for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++)
+    m->dev[i].image = NULL;
   hip_module_destroy(m);
 }
 
