@@ -428,6 +428,34 @@ int hip_stream_error(struct hip_stream *s)
 	return q ? aql_queue_error(q) : 0;
 }
 
+/* Consecutive kernels on a stream share one completion signal: each launch adds 1 to the
+ * stream's tail fence before publishing its packet and the CP subtracts 1 when the packet
+ * completes (HSA: the completion signal is decremented), so the fence reaches 0 exactly when the
+ * last of them completes, in order thanks to the barrier bit. That spares a fence (a free-list
+ * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
+ * is extended: an event, a synchronize or another stream's dependency holds a reference and
+ * must keep seeing the work it was taken for, not later work. The stream lock is held (no other
+ * submitter); the tail lock keeps hip_stream_tail() from taking a reference meanwhile. Returns
+ * the fence with a new reference, or NULL when a fresh fence is needed. */
+static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
+					   const struct hip_stream_deps *deps)
+{
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *f = s->tail;
+	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
+	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped &&
+		  atomic_load_explicit(&f->refs, memory_order_acquire) == held;
+	if (ok) {
+		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
+		 * no one else holds it. */
+		signal_add(f->sig, 1);
+		atomic_store_explicit(&f->done, false, memory_order_relaxed);
+		hip_fence_get(f);
+	}
+	pthread_mutex_unlock(&s->tail_lock);
+	return ok ? f : NULL;
+}
+
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 {
 	struct hip_stream_deps deps;
@@ -444,8 +472,10 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	err = hip_stream_deps_submit(s, &deps);
 	if (err)
 		goto fail;
-	err = hip_fence_create(s->device, &f);
-	if (err)
+	bool shared;
+	f = shared_tail_fence(s, q, &deps);
+	shared = f != NULL;
+	if (!f && (err = hip_fence_create(s->device, &f)))
 		goto fail;
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
 	f->queue = q;
@@ -457,6 +487,8 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	return 0;
 
 fail_submit:
+	if (shared)
+		signal_add(f->sig, -1); /* the packet that would have completed it was not published */
 	hip_fence_put(f);
 fail:
 	hip_stream_abort(s, &deps);
