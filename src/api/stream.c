@@ -22,9 +22,12 @@
 #include "error.h"
 #include "internal.h"
 
-/* AQL ring size of a stream's queue. 256 packets keep the per-queue kernarg memory at 1 MiB
- * (AQL_KERNARG_SLOT_SIZE per slot); a full ring only makes the submitter wait. */
-#define STREAM_QUEUE_PACKETS 256
+/* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in
+ * without waiting for the GPU to retire packets (the CP retires a packet shortly after its
+ * completion signal changes, so a ring exactly as big as the burst would wait on the last one),
+ * at 2 MiB of kernarg memory per queue (AQL_KERNARG_SLOT_SIZE per slot, touched only as used);
+ * a full ring makes the submitter wait and yield. */
+#define STREAM_QUEUE_PACKETS 512
 
 static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hip_stream *stream_pool; /* destroyed streams for reuse; stream_pool_lock */
@@ -256,6 +259,16 @@ static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blo
 	deps->f[deps->n++] = f;
 }
 
+/* The legacy rule costs a blocking stream nothing while the null stream has no unfinished work
+ * known to it: two loads instead of the device lock and the null stream's tail lock. Stream
+ * objects are never freed, so reading a null stream that is being torn down is safe, and work
+ * another thread submits to the null stream concurrently is unordered with ours anyway. */
+static bool null_stream_known_idle(struct hip_device *d)
+{
+	struct hip_stream *n = __atomic_load_n(&d->null_stream, __ATOMIC_ACQUIRE);
+	return !n || hip_stream_known_idle(n);
+}
+
 void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	struct hip_device *d = s->device;
@@ -270,7 +283,7 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 			if (t != s && stream_blocking(t))
 				deps_add(deps, hip_stream_tail(t), blocking);
 		pthread_mutex_unlock(&d->lock);
-	} else if (stream_blocking(s)) {
+	} else if (stream_blocking(s) && !null_stream_known_idle(d)) {
 		pthread_mutex_lock(&d->lock);
 		struct hip_stream *null_stream = d->null_stream;
 		if (null_stream)
