@@ -294,11 +294,10 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 		deps_add(deps, s->waits[i], blocking);
 	s->nwaits = 0;
 
-	/* The stream's own tail goes last; deps_own() finds it there. */
-	pthread_mutex_lock(&s->tail_lock);
+	/* The stream's own tail. No tail lock: the tail only changes under s->lock, which we hold
+	 * (the tail lock is for readers that do not hold s->lock). */
 	struct hip_fence *own = hip_fence_get(s->tail);
 	bool own_on_queue = s->tail_on_queue;
-	pthread_mutex_unlock(&s->tail_lock);
 	deps->own_on_queue = own_on_queue;
 	deps->own = NULL;
 	if (own && !hip_fence_done(own) && own != hip_callback_fence)
@@ -496,6 +495,15 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	if (err)
 		goto fail_submit;
 	f->timestamped = true;
+	if (shared) {
+		/* The tail stays the same fence, already re-armed for this packet: only the count
+		 * moves (after the re-arm, so a synchronize that sees the count sees the fence armed). */
+		atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
+		hip_fence_put(f); /* shared_tail_fence's reference: the stream's own one remains */
+		deps_release(&deps);
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
 	hip_stream_end(s, &deps, f, true);
 	return 0;
 
