@@ -238,6 +238,12 @@ struct hip_fence *hip_stream_tail(struct hip_stream *s)
 {
 	pthread_mutex_lock(&s->tail_lock);
 	struct hip_fence *f = hip_fence_get(s->tail);
+	/* The caller may put the signal in a barrier packet of another queue and drop its
+	 * reference once submitted: a later launch extending this fence would make that barrier
+	 * wait for the later kernel too, and deadlock when that kernel waits for the barrier's
+	 * stream (the legacy null-stream rule). */
+	if (f)
+		f->sealed = true;
 	pthread_mutex_unlock(&s->tail_lock);
 	return f;
 }
@@ -455,7 +461,7 @@ static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queu
 	pthread_mutex_lock(&s->tail_lock);
 	struct hip_fence *f = s->tail;
 	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
-	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped &&
+	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped && !f->sealed &&
 		  atomic_load_explicit(&f->refs, memory_order_acquire) == held;
 	if (ok) {
 		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
