@@ -451,8 +451,9 @@ int hip_stream_error(struct hip_stream *s)
  * completes (HSA: the completion signal is decremented), so the fence reaches 0 exactly when the
  * last of them completes, in order thanks to the barrier bit. That spares a fence (a free-list
  * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
- * is extended: an event, a synchronize or another stream's dependency holds a reference and
- * must keep seeing the work it was taken for, not later work. The stream lock is held (no other
+ * and nobody ever took through hip_stream_tail() (sealed) is extended: an event, a synchronize
+ * or another stream's dependency (even one already submitted as a barrier packet, which holds no
+ * reference) must keep seeing the work it was taken for, not later work. The stream lock is held (no other
  * submitter); the tail lock keeps hip_stream_tail() from taking a reference meanwhile. Returns
  * the fence with a new reference, or NULL when a fresh fence is needed. */
 static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
