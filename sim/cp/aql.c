@@ -190,6 +190,54 @@ static enum cp_status aql_ensure_scratch(struct sim_cp_queue *q, const struct aq
   return CP_BLOCKED;
 }
 
+/* The other half of on-demand scratch: ROCr 5.2.3 marks a "large" grant single-use by setting
+ * AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE in amd_queue_t.queue_properties. The CP, once the
+ * dispatch that used it has finished, raises "scratch reclaim" (512) on queue_inactive_signal
+ * and processes nothing more until the runtime has released the memory, cleared the tmpring
+ * size and stored 0 (AqlQueue::DynamicScratchHandler). Without it the grant stays bound to the
+ * queue, and the next queue that asks for scratch finds ROCr's pool exhausted
+ * (HSA_STATUS_ERROR_OUT_OF_RESOURCES). */
+static enum cp_status aql_scratch_reclaim_start(struct sim_cp_queue *q)
+{
+  if (!q->amd_queue_va)
+    return CP_DONE;
+  volatile uint32_t *props = cp_mem_u32(q->gpu, q->amd_queue_va + AMD_QUEUE_PROPERTIES_OFF, false);
+  volatile uint64_t *sigp = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  if (!props || !sigp)
+    return aql_fault(q, q->amd_queue_va, false);
+  uint64_t sig = *sigp;
+  if (!(__atomic_load_n(props, __ATOMIC_ACQUIRE) & AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE) || !sig)
+    return CP_DONE;
+  uint64_t fault_va;
+  if (cp_signal_store(q->gpu, sig, CP_QERR_SCRATCH_RECLAIM, &fault_va))
+    return aql_fault(q, fault_va, true);
+  q->scratch_reclaiming = true;
+  sim_log("cp: queue %u: single-use scratch released to the runtime", q->desc.queue_id);
+  return CP_DONE;
+}
+
+/* Before the next packet: has the runtime answered the reclaim? */
+static enum cp_status aql_scratch_reclaim_wait(struct sim_cp_queue *q)
+{
+  if (!q->scratch_reclaiming)
+    return CP_DONE;
+  volatile uint64_t *sigp = cp_mem_u64(q->gpu, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  if (!sigp)
+    return aql_fault(q, q->amd_queue_va + AMD_QUEUE_INACTIVE_SIGNAL_OFF, false);
+  int64_t v;
+  if (!cp_signal_load(q->gpu, *sigp, &v))
+    return aql_fault(q, *sigp + CP_SIGNAL_VALUE_OFF, false);
+  if (v == CP_QERR_SCRATCH_RECLAIM)
+    return CP_BLOCKED;
+  q->scratch_reclaiming = false;
+  if (v != 0) {
+    atomic_store(&q->failed, true); /* the runtime is tearing the queue down */
+    sim_log("cp: queue %u: scratch reclaim answered %lld", q->desc.queue_id, (long long)v);
+    return CP_FAILED;
+  }
+  return CP_DONE;
+}
+
 static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
 {
   return sim_gpuvm_translate(ctx, va, len, write);
@@ -354,6 +402,9 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
     volatile uint64_t *wrp = cp_mem_u64(q->gpu, q->desc.write_pointer, false);
     if (!wrp)
       return aql_fault(q, q->desc.write_pointer, false);
+    enum cp_status reclaim = aql_scratch_reclaim_wait(q);
+    if (reclaim != CP_DONE)
+      return reclaim;
     uint64_t rd = __atomic_load_n(rdp, __ATOMIC_ACQUIRE);
     uint64_t wr = __atomic_load_n(wrp, __ATOMIC_ACQUIRE);
     if (rd >= wr)
@@ -378,6 +429,8 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
     __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
     __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
     q->consumed++;
+    if (AQL_HDR_TYPE(h) == AQL_TYPE_KERNEL_DISPATCH && aql_scratch_reclaim_start(q) != CP_DONE)
+      return CP_FAILED;
   }
   return CP_DONE;
 }

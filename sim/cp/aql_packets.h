@@ -98,5 +98,7 @@ _Static_assert(sizeof(struct aql_amd_pm4_ib) == 64, "amd_aql_pm4_ib");
 #define AMD_QUEUE_COMPUTE_TMPRING_SIZE_OFF 140u
 #define AMD_QUEUE_PROPERTIES_OFF 180u
 #define AMD_QUEUE_INACTIVE_SIGNAL_OFF 192u
+/* amd_queue_t.queue_properties bits (amd_queue_properties_t). */
+#define AMD_QUEUE_PROPERTIES_USE_SCRATCH_ONCE (1u << 4)
 
 #endif

@@ -31,6 +31,7 @@
 /* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
  * (AqlQueue::DynamicScratchHandler): one bit per cause. */
 #define CP_QERR_INSUFFICIENT_SCRATCH 0x1u /* recoverable: ROCr allocates, then stores 0 */
+#define CP_QERR_SCRATCH_RECLAIM 0x200u    /* "large" scratch used once: ROCr frees it, stores 0 */
 #define CP_QERR_INVALID_DIM 0x2u
 #define CP_QERR_INVALID_GROUP_MEM 0x4u
 #define CP_QERR_INVALID_CODE 0x8u
@@ -75,6 +76,7 @@ struct sim_cp_queue {
   /* Engine state, worker-private. */
   uint64_t amd_queue_va;      /* AQL: the amd_queue_t, from read_pointer; 0 if unknown */
   bool scratch_requested;     /* AQL: "insufficient scratch" raised, waiting for the reply */
+  bool scratch_reclaiming;    /* AQL: "scratch reclaim" raised, waiting for the reply */
   uint64_t sdma_poll_tries;   /* SDMA: POLL_REGMEM retries of the current packet */
 };
 

@@ -4,7 +4,10 @@
  * page by page when a piece straddles two mappings; a page that still does not translate is a
  * GPU page fault at that page. */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cp_internal.h"
 
@@ -15,6 +18,31 @@ static uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
 /* Bytes from va to the next `align` boundary (align is a power of two). */
 static uint64_t to_boundary(uint64_t va, uint64_t align) { return align - (va & (align - 1)); }
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14 */
+#endif
+#define CP_PREFAULT_MIN (256ull << 10)
+
+/* Before a large write into GPU memory: VRAM and GTT objects are memfd pages that the kernel
+ * allocates and zeroes on first touch, one page fault per 4 KiB. When the piece's first page
+ * is not resident yet (a fresh allocation), have the kernel populate the whole piece in one
+ * call instead (measured here: 256 MiB first touch 0.20 s -> 0.14 s of CPU). Resident memory
+ * costs one mincore() per piece. Failures are ignored: the copy faults the pages in anyway. */
+static void prefault_for_write(void *dst, uint64_t n)
+{
+  if (n < CP_PREFAULT_MIN)
+    return;
+  uintptr_t page = (uintptr_t)CP_PAGE;
+  uintptr_t start = ((uintptr_t)dst + page - 1) & ~(page - 1);
+  uintptr_t end = ((uintptr_t)dst + n) & ~(page - 1);
+  if (end <= start)
+    return;
+  unsigned char resident = 0;
+  if (mincore((void *)start, page, &resident) == 0 && (resident & 1))
+    return;
+  madvise((void *)start, end - start, MADV_POPULATE_WRITE);
+}
 
 /* Host pointer for [va, va + *len), shrinking *len to a page-bounded piece when the long piece
  * does not translate. NULL when even one page does not: a fault at va's page. */
@@ -59,6 +87,7 @@ int cp_mem_write(struct sim_gpu *gpu, uint64_t va, const void *src, uint64_t len
       *fault_va = va;
       return -EFAULT;
     }
+    prefault_for_write(dst, n);
     memcpy(dst, in, n);
     in += n;
     va += n;
@@ -87,6 +116,7 @@ int cp_mem_copy(struct sim_gpu *gpu, uint64_t dst_va, uint64_t src_va, uint64_t 
       return -EFAULT;
     }
     n = min_u64(ns, nd);
+    prefault_for_write(dst, n);
     /* memmove: source and destination may be the same memory object seen twice. */
     memmove(dst, src, n);
     src_va += n;
@@ -126,6 +156,7 @@ int cp_mem_fill(struct sim_gpu *gpu, uint64_t dst_va, uint64_t pattern, unsigned
       *fault_va = va;
       return -EFAULT;
     }
+    prefault_for_write(dst, n);
     if (elem == 1)
       memset(dst, bytes[0], n);
     else

@@ -69,20 +69,22 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
   w->state = WAVE_DONE;
 }
 
-/* Host address of [va, va+len). A one-page TLB per wave keeps translate() off the hot path;
- * mappings are page-granular, so a page that translates whole is cached. */
+/* Host address of [va, va+len). A few-page TLB per wave keeps translate() off the hot path;
+ * mappings are page-granular, so a page that translates whole is cached. An entry made by a
+ * read does not serve a write (the page may be read-only): the write translates again. */
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 {
   const struct isa_dispatch *d = w->ctx->d;
   uint64_t page = va & ~0xfffull, off = va & 0xfff;
   if (off + len <= 4096) {
-    if (page == w->tlb_page && w->tlb_host && (w->tlb_write || !write))
-      return w->tlb_host + off;
+    for (unsigned i = 0; i < TLB_ENTRIES; i++)
+      if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
+        return w->tlb_host[i] + off;
     uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
     if (h) {
-      w->tlb_page = page;
-      w->tlb_host = h;
-      w->tlb_write = write;
+      unsigned i = w->tlb_next++ % TLB_ENTRIES;
+      w->tlb_page[i] = page | (write ? 1 : 0);
+      w->tlb_host[i] = h;
       return h + off;
     }
   }
@@ -208,8 +210,12 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
-    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P)
-      w->lane_ops += (uint64_t)__builtin_popcountll(wave_exec(w));
+    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
+      /* the baseline x86-64 target has no popcnt instruction: skip the library call for the
+       * common all-lanes case */
+      uint64_t e = wave_exec(w);
+      w->lane_ops += e == ~0ull ? WAVE_SIZE : (uint64_t)__builtin_popcountll(e);
+    }
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
@@ -326,7 +332,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->trapsts = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
-    w->tlb_host = NULL;
+    memset(w->tlb_host, 0, sizeof(w->tlb_host));
     init_sgprs(c, w, g);
     uint64_t exec;
     init_vgprs(c, w, &exec);
@@ -342,6 +348,8 @@ static void run_wg(struct isa_worker *k)
   struct isa_wg *g = &k->wg;
   struct isa_ctx *c = k->ctx;
   while (g->live && !atomic_load_explicit(&c->abort, memory_order_relaxed)) {
+    if (dispatch_cancelled(c))
+      return;
     bool ran = false;
     for (unsigned i = 0; i < g->nwaves; i++) {
       struct isa_wave *w = &g->waves[i];
@@ -385,7 +393,7 @@ static void *worker_main(void *arg)
   struct isa_worker *k = arg;
   struct isa_ctx *c = k->ctx;
   for (;;) {
-    if (atomic_load(&c->abort))
+    if (atomic_load(&c->abort) || dispatch_cancelled(c))
       break;
     uint64_t idx = atomic_fetch_add(&c->next_wg, 1);
     if (idx >= c->total_wgs)
@@ -393,6 +401,10 @@ static void *worker_main(void *arg)
     setup_wg(k, idx);
     run_wg(k);
   }
+  /* This thread claims no more workgroups: it no longer counts for GWS residency. */
+  pthread_mutex_lock(&c->lock);
+  c->active--;
+  pthread_mutex_unlock(&c->lock);
   atomic_fetch_add(&c->insts, k->insts);
   atomic_fetch_add(&c->waves, k->waves_run);
   atomic_fetch_add(&c->lane_ops, k->lane_ops);
@@ -405,39 +417,65 @@ static void *worker_main(void *arg);
 
 #define GWS_MAX_EXTRA 4096
 
-int dispatch_grow_for_gws(struct isa_ctx *c)
+/* Cancellation requested by the command processor (isa_dispatch.cancel): record it once and
+ * stop every thread of the dispatch. One load when nothing is requested. */
+bool dispatch_cancelled(struct isa_ctx *c)
 {
-  int rc = 0;
+  const volatile int *flag = c->d->cancel;
+  if (!flag || !*flag)
+    return false;
   pthread_mutex_lock(&c->lock);
-  if (c->gws_grown)
-    goto out;
-  c->gws_grown = true;
-  uint64_t claimed = atomic_load(&c->next_wg);
-  size_t need = claimed < c->total_wgs ? (size_t)(c->total_wgs - claimed) : 0;
-  if (need > GWS_MAX_EXTRA) {
-    rc = -1;
-    goto out;
+  if (!c->failed) {
+    c->failed = true;
+    c->result->status = ISA_CANCELLED;
+    snprintf(c->result->message, sizeof(c->result->message), "dispatch cancelled");
   }
-  if (!need)
-    goto out;
-  c->extra_threads = calloc(need, sizeof(pthread_t));
-  c->extra_workers = calloc(need, sizeof(struct isa_worker *));
-  if (!c->extra_threads || !c->extra_workers) {
-    rc = -1;
-    goto out;
-  }
-  for (size_t i = 0; i < need; i++) {
-    struct isa_worker *k = worker_new(c);
-    if (!k || pthread_create(&c->extra_threads[i], NULL, worker_main, k)) {
-      worker_free(k);
-      rc = -1;
-      break;
-    }
-    c->extra_workers[c->nextra++] = k;
-  }
-out:
+  atomic_store(&c->abort, true);
+  pthread_cond_broadcast(&c->gws_cv);
   pthread_mutex_unlock(&c->lock);
-  return rc;
+  return true;
+}
+
+/* Called with c->lock held by a thread about to block at ds_gws_barrier (it has already left
+ * c->active). A cooperative launch keeps every workgroup resident (HIP's cooperative launch
+ * limits the grid to what fits); the interpreter runs a workgroup per host thread until it
+ * ends, so when no thread is left to claim the unclaimed workgroups, one more is started. The
+ * decision is taken from `active`, which counts exactly the threads that can still claim a
+ * workgroup (under the same lock as the barrier), instead of sizing the extra threads once
+ * from a snapshot of next_wg; a barrier nobody can release becomes an error, not a hang.
+ * Returns 0, or -1 when the barrier can never be released (every workgroup claimed and every
+ * thread waiting) or no thread could be started. */
+int dispatch_keep_resident(struct isa_ctx *c)
+{
+  if (c->active > 0)
+    return 0;
+  if (atomic_load(&c->next_wg) >= c->total_wgs)
+    return -1;                 /* all waiting, nothing left to run: a deadlock, not a wait */
+  if (c->nextra >= GWS_MAX_EXTRA)
+    return -1;
+  if (c->nextra == c->extra_cap) {
+    size_t cap = c->extra_cap ? c->extra_cap * 2 : 8;
+    pthread_t *t = realloc(c->extra_threads, cap * sizeof(*t));
+    if (!t)
+      return -1;
+    c->extra_threads = t;
+    struct isa_worker **k = realloc(c->extra_workers, cap * sizeof(*k));
+    if (!k)
+      return -1;
+    c->extra_workers = k;
+    c->extra_cap = cap;
+  }
+  struct isa_worker *k = worker_new(c);
+  if (!k)
+    return -1;
+  c->active++;
+  if (pthread_create(&c->extra_threads[c->nextra], NULL, worker_main, k)) {
+    c->active--;
+    worker_free(k);
+    return -1;
+  }
+  c->extra_workers[c->nextra++] = k;
+  return 0;
 }
 
 static struct isa_worker *worker_new(struct isa_ctx *c)
@@ -571,10 +609,12 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
     cores = 1;
   if ((uint64_t)cores > c.total_wgs)
     cores = (long)c.total_wgs;
+  c.active = (unsigned)cores;   /* lowered below for threads that fail to start */
   struct isa_worker **ws = calloc((size_t)cores, sizeof(*ws));
   pthread_t *th = calloc((size_t)cores, sizeof(*th));
   bool ok = ws && th;
   long started = 0;
+  pthread_mutex_lock(&c.lock);   /* started threads must not see `active` before it is final */
   for (long i = 0; ok && i < cores; i++) {
     ws[i] = worker_new(&c);
     if (!ws[i])
@@ -586,6 +626,8 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
     }
     started = i + 1;
   }
+  c.active = (unsigned)started;
+  pthread_mutex_unlock(&c.lock);
   if (started == 0) {
     r->status = ISA_BAD_DISPATCH;
     snprintf(r->message, sizeof(r->message), "out of host memory");
@@ -596,7 +638,9 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   }
   for (long i = 0; i < started; i++)
     worker_free(ws[i]);
-  /* workers started for ds_gws_barrier; none can be added once every original worker ended */
+  /* Workers started for ds_gws_barrier. One is only started by a thread that waits at the
+   * barrier, and that thread is one of the workers joined above or here, so once the loop
+   * reaches the end no more can appear. */
   for (size_t i = 0; i < c.nextra; i++) {
     pthread_join(c.extra_threads[i], NULL);
     worker_free(c.extra_workers[i]);

@@ -316,8 +316,9 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
 }
 
 /* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. A
- * cooperative launch keeps every workgroup resident, so a waiting host thread first makes sure
- * every remaining workgroup has a thread of its own (dispatch_grow_for_gws). */
+ * cooperative launch keeps every workgroup resident, so a host thread that blocks here first
+ * makes sure some thread is left to run the workgroups nobody has claimed yet
+ * (dispatch_keep_resident). The wait wakes periodically to notice cancellation. */
 static int gws(struct isa_wave *w, const struct isa_inst *in)
 {
   struct isa_ctx *c = w->ctx;
@@ -337,21 +338,51 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
               (unsigned long long)w->cur_pc, (unsigned long long)val + 1, (unsigned long long)waves);
     return -1;
   }
-  if (dispatch_grow_for_gws(c)) {
-    wave_fail(w, ISA_BAD_DISPATCH, "cannot keep all workgroups resident for ds_gws_barrier");
-    return -1;
-  }
   pthread_mutex_lock(&c->lock);
   uint64_t gen = c->gws_generation;
   uint32_t target = val + 1;
   if (++c->gws_arrived >= target) {
     c->gws_arrived = 0;
     c->gws_generation++;
+    /* The released threads count as active again from this moment, not from when they wake:
+     * otherwise this thread could reach the next barrier first and see nobody active. */
+    c->active += c->gws_waiting;
+    c->gws_waiting = 0;
     pthread_cond_broadcast(&c->gws_cv);
-  } else {
-    while (c->gws_generation == gen && !atomic_load(&c->abort))
-      pthread_cond_wait(&c->gws_cv, &c->lock);
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+  }
+  c->active--;
+  c->gws_waiting++;
+  if (dispatch_keep_resident(c)) {
+    c->active++;
+    c->gws_waiting--;
+    uint32_t arrived = c->gws_arrived;
+    pthread_mutex_unlock(&c->lock);
+    wave_fail(w, ISA_BAD_DISPATCH,
+              "ds_gws_barrier at pc 0x%llx can never be released: %u of %u waves arrived and no "
+              "workgroup is left to run (or no host thread could be started for it)",
+              (unsigned long long)w->cur_pc, arrived, target);
+    return -1;
+  }
+  while (c->gws_generation == gen && !atomic_load(&c->abort)) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 20 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&c->gws_cv, &c->lock, &ts);
+    if (c->d->cancel && *c->d->cancel)
+      break;
+  }
+  if (c->gws_generation == gen) {   /* leaving unreleased (abort or cancel) */
+    c->gws_waiting--;
+    c->active++;
   }
   pthread_mutex_unlock(&c->lock);
+  if (dispatch_cancelled(c))
+    return -1;
   return atomic_load(&c->abort) ? -1 : 0;
 }

@@ -133,6 +133,11 @@ static void d_pos(const struct mfma_shape *s, unsigned b, unsigned i, unsigned n
   if (s->m == 32) {
     *lane = n + 32 * (i / 4 % 2);
     *reg = b * 16 + (i / 8) * 4 + i % 4;
+  } else if (s->m == 16 && s->out_f64) {
+    /* 64-bit outputs are one row per register pair: row i in lanes 16 * (i % 4), pair i / 4
+     * (AMD's matrix instruction calculator; 32-bit outputs group four rows per lane range) */
+    *lane = n + 16 * (i % 4);
+    *reg = b * 4 + i / 4;
   } else if (s->m == 16) {
     *lane = n + 16 * (i / 4);
     *reg = b * 4 + i % 4;

@@ -11,9 +11,10 @@
 typedef uint64_t lanes_t[WAVE_SIZE];
 
 /* Visit the set bits of a lane mask: `l` is the lane number. `continue` moves to the next lane. */
-#define FOR_LANES(m)                                                                     \
+#define FOR_ACTIVE(m)                                                                    \
   for (uint64_t lanes_left_ = (m); lanes_left_; lanes_left_ &= lanes_left_ - 1)           \
     for (unsigned l = (unsigned)__builtin_ctzll(lanes_left_), once_ = 1; once_; once_ = 0)
+#define FOR_LANES(m) FOR_ACTIVE(m)
 
 /* ---- compare opcodes, classified once from their names (data, not a switch ladder) ---- */
 
@@ -22,6 +23,7 @@ struct cmp_info {
   uint8_t type, pred, x, cls;
 };
 static struct cmp_info cmp_tab[ISA_OP_COUNT];
+static uint8_t is_matrix[ISA_OP_COUNT];   /* v_mfma* / v_smfmac*: executed by exec_mfma */
 static pthread_once_t cmp_once = PTHREAD_ONCE_INIT;
 
 static const char *const fpred[16] = {"f", "lt", "eq", "le", "gt", "lg", "ge", "o",
@@ -35,6 +37,7 @@ static void cmp_init(void)
     {"i32", CT_I32}, {"u32", CT_U32}, {"i64", CT_I64}, {"u64", CT_U64}};
   for (unsigned op = 1; op < ISA_OP_COUNT; op++) {
     const char *n = isa_op_names[op];
+    is_matrix[op] = !strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8);
     struct cmp_info ci = {0};
     if (!strncmp(n, "v_cmpx_", 7)) { ci.x = 1; n += 7; }
     else if (!strncmp(n, "v_cmp_", 6)) n += 6;
@@ -164,14 +167,15 @@ static uint32_t sdwa_select(uint32_t v, unsigned sel, bool sext)
   }
 }
 
-static void fetch(struct isa_wave *w, const struct isa_inst *in, int i, uint64_t *out, uint64_t *dppmask)
+static void fetch(struct isa_wave *w, const struct isa_inst *in, int i, uint64_t *restrict out,
+                  uint64_t *dppmask)
 {
   unsigned code = gpr_index(w, in->src[i], (unsigned)i);
   unsigned width = src_width(in, i);
   if (code >= OPD_VGPR && code != OPD_NONE) {
-    const uint32_t *lo = wave_vreg(w, code);
+    const uint32_t *restrict lo = wave_vreg(w, code);
     if (width >= 2) {
-      const uint32_t *hi = wave_vreg(w, code + 1);
+      const uint32_t *restrict hi = wave_vreg(w, code + 1);
       for (unsigned l = 0; l < WAVE_SIZE; l++)
         out[l] = lo[l] | (uint64_t)hi[l] << 32;
     } else if (i == 0 && in->dpp_kind == DPP_DPP) {
@@ -301,6 +305,11 @@ static void write_vdst(struct isa_wave *w, const struct isa_inst *in, const uint
     }
     return;
   }
+  if (!kind && m == ~0ull) {   /* every lane active: a straight, vectorisable copy */
+    for (unsigned l = 0; l < WAVE_SIZE; l++)
+      lo[l] = (uint32_t)r[l];
+    return;
+  }
   FOR_LANES(m) lo[l] = (uint32_t)(kind ? apply_omod_clamp(in, r[l], kind) : r[l]);
 }
 
@@ -405,6 +414,45 @@ static double div_fixup(double q, double den, double num, bool f64)
   return sign ? -fabs(q) : fabs(q);
 }
 
+/* 2/pi as the fixed-point fraction v_trig_preop_f64 reads: bits b1200 (weight 2^-1) down to b0,
+ * most significant first, padded with zero bits to 19 words. A mathematical constant,
+ * computed with integer arithmetic (Machin's formula) and checked against its well-known
+ * leading digits 0xa2f9836e4e441529. */
+static const uint64_t two_over_pi[19] = {
+  0xa2f9836e4e441529ull, 0xfc2757d1f534ddc0ull, 0xdb6295993c439041ull, 0xfe5163abdebbc561ull,
+  0xb7246e3a424dd2e0ull, 0x06492eea09d1921cull, 0xfe1deb1cb129a73eull, 0xe88235f52ebb4484ull,
+  0xe99c7026b45f7e41ull, 0x3991d639835339f4ull, 0x9c845f8bbdf9283bull, 0x1ff897ffde05980full,
+  0xef2f118b5a0a6d1full, 0x6d367ecf27cb09b7ull, 0x4f463f669e5fea2dull, 0x7527bac7ebe5f17bull,
+  0x3d0739f78a5292eaull, 0x6bfb5fb11f8d5d08ull, 0x56033046fc7b0000ull,
+};
+
+/* The 53 bits of 2/pi starting `start` bits below the binary point, as an integer. */
+static uint64_t two_over_pi_53(unsigned start)
+{
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 53; i++) {
+    unsigned b = start + i;
+    unsigned bit = b < 19 * 64 ? (unsigned)(two_over_pi[b / 64] >> (63 - b % 64) & 1) : 0;
+    r = r << 1 | bit;
+  }
+  return r;
+}
+
+/* v_trig_preop_f64 (ISA guide): segment S1[4:0] of 2/pi, 53 bits at a time, for large-argument
+ * reduction; inputs with a large exponent skip further into the constant, and very large
+ * ones get the result scaled up by 2^128 to stay in range. */
+static double trig_preop(double x, uint32_t seg)
+{
+  int e = exponent_f64(x);
+  unsigned shift = (seg & 31) * 53;
+  if (e > 1077)
+    shift += (unsigned)(e - 1077);
+  int scale = -53 - (int)shift;
+  if (e >= 1968)
+    scale += 128;
+  return ldexp((double)two_over_pi_53(shift), scale);
+}
+
 static uint32_t bfe_u(uint32_t v, uint32_t off, uint32_t wid)
 {
   off &= 31; wid &= 31;
@@ -454,6 +502,41 @@ static int frexp_exp(double x)
   if (isnan(x) || isinf(x)) return 0;
   frexp(x, &e);
   return e;
+}
+
+/* Normalised 16-bit conversions (v_cvt_norm_*, v_cvt_pknorm_*): clamp to [-1, 1] or [0, 1],
+ * scale to the integer range, round to nearest even; NaN converts to 0. */
+static uint16_t snorm16(float f)
+{
+  if (isnan(f)) return 0;
+  f = fminf(fmaxf(f, -1.0f), 1.0f);
+  return (uint16_t)(int16_t)nearbyintf(f * 32767.0f);
+}
+static uint16_t unorm16(float f)
+{
+  if (isnan(f)) return 0;
+  f = fminf(fmaxf(f, 0.0f), 1.0f);
+  return (uint16_t)nearbyintf(f * 65535.0f);
+}
+
+/* Signed 4-bit field i of v (v_dot8*_i32_i4). */
+static int nib_s(uint64_t v, int i) { return (int)((int32_t)((uint32_t)v << (28 - 4 * i)) >> 28); }
+
+/* Saturation for the clamp bit of integer adds and subtracts. */
+static uint32_t sat_u32(int64_t v) { return v < 0 ? 0 : v > UINT32_MAX ? UINT32_MAX : (uint32_t)v; }
+static uint32_t sat_i32(int64_t v) { return (uint32_t)(int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
+static uint16_t sat_u16(int32_t v) { return (uint16_t)(v < 0 ? 0 : v > 0xffff ? 0xffff : v); }
+static uint16_t sat_i16(int32_t v) { return (uint16_t)(int16_t)(v < -32768 ? -32768 : v > 32767 ? 32767 : v); }
+
+static int16_t med3_i16(int16_t a, int16_t b, int16_t c)
+{
+  int16_t mx = a > b ? a : b, mn = a < b ? a : b;
+  return c > mx ? mx : c < mn ? mn : c;
+}
+static uint16_t med3_u16(uint16_t a, uint16_t b, uint16_t c)
+{
+  uint16_t mx = a > b ? a : b, mn = a < b ? a : b;
+  return c > mx ? mx : c < mn ? mn : c;
 }
 
 /* f32 denormal handling: MODE[5:4] = 0 flushes inputs and outputs (ISA guide "MODE register"). */
@@ -531,11 +614,21 @@ static int exec_cmp(struct isa_wave *w, const struct isa_inst *in, uint64_t exec
 
 static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t exec);
 
-/* The per-lane ALU. Returns 0 when handled, 1 for an unknown opcode. */
-static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_t *S, uint64_t *R,
-               unsigned *width)
+/* The per-lane ALU. Returns 0 when handled, 1 for an unknown opcode.
+ * It computes every lane, active or not: R is scratch and write_vdst stores only the lanes in
+ * `m`, so a straight 64-lane loop (which the compiler can unroll and vectorise, and which has
+ * no bit-scan chain) replaces visiting the set bits of EXEC. Results that leave the function
+ * other than through R are masked explicitly: carry and VCC outputs (& m) and v_swap_b32,
+ * which writes registers itself. Inactive lanes compute on whatever their registers hold; the
+ * host raises no floating-point traps, so that is harmless. */
+#undef FOR_LANES
+#define FOR_LANES(m) for (unsigned l = 0; l < WAVE_SIZE; l++)
+static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_t *restrict S,
+               uint64_t *restrict R, unsigned *width)
 {
-  const uint64_t *A = S[0], *B = S[1], *C = S[2];
+  /* restrict: R and S are the caller's scratch arrays, never the wave's registers, so the
+   * compiler may keep w->mode and the like in registers across the lane loops */
+  const uint64_t *restrict A = S[0], *restrict B = S[1], *restrict C = S[2];
   uint64_t vcc_in = 0, carry = 0;
   bool e64 = in->enc == ENC_VOP3;
   *width = in->dst_w ? in->dst_w : 1;
@@ -626,7 +719,12 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_CEIL_F16: FOR_LANES(m) { R[l] = f2h(ceilf(h2f(A[l]))); } return 0;
   case OP_V_FLOOR_F16: FOR_LANES(m) { R[l] = f2h(floorf(h2f(A[l]))); } return 0;
   case OP_V_RNDNE_F16: FOR_LANES(m) { R[l] = f2h(nearbyintf(h2f(A[l]))); } return 0;
-  case OP_V_FRACT_F16: FOR_LANES(m) { R[l] = f2h(fract_f32(h2f(A[l]))); } return 0;
+  case OP_V_FRACT_F16: FOR_LANES(m) {
+    /* the largest half below 1 caps the result (a tiny negative input would round up to 1.0) */
+    float f = h2f(A[l]);
+    uint64_t r = f2h(fract_f32(f));
+    R[l] = !isnan(f) && !isinf(f) && r == 0x3c00 ? 0x3bff : r;
+  } return 0;
   case OP_V_RCP_F16: FOR_LANES(m) { R[l] = f2h(1.0f / h2f(A[l])); } return 0;
   case OP_V_SQRT_F16: FOR_LANES(m) { R[l] = f2h(sqrtf(h2f(A[l]))); } return 0;
   case OP_V_RSQ_F16: FOR_LANES(m) { R[l] = f2h(1.0f / sqrtf(h2f(A[l]))); } return 0;
@@ -634,6 +732,23 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_LOG_F16: FOR_LANES(m) { R[l] = f2h(log2f(h2f(A[l]))); } return 0;
   case OP_V_SIN_F16: FOR_LANES(m) { R[l] = f2h((float)sin(2.0 * M_PI * h2f(A[l]))); } return 0;
   case OP_V_COS_F16: FOR_LANES(m) { R[l] = f2h((float)cos(2.0 * M_PI * h2f(A[l]))); } return 0;
+  /* v_frexp_*_f16: as the f32 forms; the exponent is a 16-bit integer */
+  case OP_V_FREXP_MANT_F16: FOR_LANES(m) { float f = h2f(A[l]); int e; R[l] = isnan(f) || isinf(f) ? (uint16_t)A[l] : f2h(frexpf(f, &e)); }
+    return 0;
+  case OP_V_FREXP_EXP_I16_F16: FOR_LANES(m) { R[l] = (uint16_t)frexp_exp(h2f(A[l])); } return 0;
+  case OP_V_CVT_NORM_I16_F16: FOR_LANES(m) { R[l] = snorm16(h2f(A[l])); } return 0;
+  case OP_V_CVT_NORM_U16_F16: FOR_LANES(m) { R[l] = unorm16(h2f(A[l])); } return 0;
+  case OP_V_CVT_PKNORM_I16_F16: FOR_LANES(m) { R[l] = snorm16(h2f(A[l])) | (uint32_t)snorm16(h2f(B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_U16_F16: FOR_LANES(m) { R[l] = unorm16(h2f(A[l])) | (uint32_t)unorm16(h2f(B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_I16_F32: FOR_LANES(m) { R[l] = snorm16(in32(w, A[l])) | (uint32_t)snorm16(in32(w, B[l])) << 16; } return 0;
+  case OP_V_CVT_PKNORM_U16_F32: FOR_LANES(m) { R[l] = unorm16(in32(w, A[l])) | (uint32_t)unorm16(in32(w, B[l])) << 16; } return 0;
+  case OP_V_CVT_PK_U8_F32: FOR_LANES(m) {
+    /* byte S1[1:0] of S2 replaced by S0 converted to u8 (round to nearest even, saturate) */
+    float f = in32(w, A[l]);
+    uint32_t b = isnan(f) || f <= 0 ? 0 : f >= 255.0f ? 255 : (uint32_t)nearbyintf(f);
+    unsigned sh = 8 * (B[l] & 3);
+    R[l] = ((uint32_t)C[l] & ~(0xffu << sh)) | b << sh;
+  } return 0;
   /* f32 binary / ternary */
   case OP_V_ADD_F32: FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) + in32(w, B[l])); } return 0;
   case OP_V_SUB_F32: FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) - in32(w, B[l])); } return 0;
@@ -673,7 +788,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_DIV_SCALE_F32: {
     uint64_t v = 0;
     FOR_LANES(m) { bool f; R[l] = bits_f32(div_scale_f32(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]), &f)); if (f) v |= 1ull << l; }
-    write_mask(w, in->sdst, v);
+    write_mask(w, in->sdst, v & m);
     return 0;
   }
   case OP_V_DIV_FMAS_F32: {
@@ -701,7 +816,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_DIV_SCALE_F64: {
     uint64_t v = 0;
     FOR_LANES(m) { bool f; R[l] = bits_f64(div_scale_f64(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]), &f)); if (f) v |= 1ull << l; }
-    write_mask(w, in->sdst, v);
+    write_mask(w, in->sdst, v & m);
     return 0;
   }
   case OP_V_DIV_FMAS_F64: {
@@ -714,10 +829,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     return 0;
   }
   case OP_V_DIV_FIXUP_F64: FOR_LANES(m) { R[l] = bits_f64(div_fixup(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]), true)); } return 0;
-  case OP_V_TRIG_PREOP_F64: {
-    /* 2/pi as a 1201-bit constant is not modelled: report rather than guess */
-    return 1;
-  }
+  case OP_V_TRIG_PREOP_F64: FOR_LANES(m) { R[l] = bits_f64(trig_preop(f64_of(A[l]), (uint32_t)B[l])); } return 0;
   /* f16 binary */
   case OP_V_ADD_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) + h2f(B[l])); } return 0;
   case OP_V_SUB_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) - h2f(B[l])); } return 0;
@@ -733,14 +845,61 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     FOR_LANES(m) R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(d[l])));
     return 0;
   }
+  /* v_div_fixup_f16: the special cases of num/den around the quotient S0 (den S1, num S2) */
+  case OP_V_DIV_FIXUP_F16: case OP_V_DIV_FIXUP_LEGACY_F16:
+    FOR_LANES(m) { R[l] = f2h((float)div_fixup(h2f(A[l]), h2f(B[l]), h2f(C[l]), false)); } return 0;
+  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fminf(fminf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(fmaxf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MED3_F16: FOR_LANES(m) { R[l] = f2h(med3f(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
+  case OP_V_MIN3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a < b ? a : b; R[l] = (uint16_t)(r < c ? r : c); }
+    return 0;
+  case OP_V_MAX3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a > b ? a : b; R[l] = (uint16_t)(r > c ? r : c); }
+    return 0;
+  case OP_V_MIN3_U16: FOR_LANES(m) { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l], c = (uint16_t)C[l]; uint16_t r = a < b ? a : b; R[l] = r < c ? r : c; }
+    return 0;
+  case OP_V_MAX3_U16: FOR_LANES(m) { uint16_t a = (uint16_t)A[l], b = (uint16_t)B[l], c = (uint16_t)C[l]; uint16_t r = a > b ? a : b; R[l] = r > c ? r : c; }
+    return 0;
+  case OP_V_MED3_I16: FOR_LANES(m) { R[l] = (uint16_t)med3_i16((int16_t)A[l], (int16_t)B[l], (int16_t)C[l]); } return 0;
+  case OP_V_MED3_U16: FOR_LANES(m) { R[l] = med3_u16((uint16_t)A[l], (uint16_t)B[l], (uint16_t)C[l]); } return 0;
+  /* VOP2 dot products accumulate into the destination (the "c" forms) */
+  case OP_V_DOT2C_F32_F16: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) R[l] = bits_f32(f32_of(d[l]) + h2f(A[l]) * h2f(B[l]) + h2f(A[l] >> 16) * h2f(B[l] >> 16));
+    return 0;
+  }
+  case OP_V_DOT2C_I32_I16: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) R[l] = (uint32_t)((int32_t)d[l] + (int16_t)A[l] * (int16_t)B[l] + (int16_t)(A[l] >> 16) * (int16_t)(B[l] >> 16));
+    return 0;
+  }
+  case OP_V_DOT4C_I32_I8: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) { int32_t s = (int32_t)d[l]; for (int i = 0; i < 4; i++) s += (int8_t)(A[l] >> (8 * i)) * (int8_t)(B[l] >> (8 * i)); R[l] = (uint32_t)s; }
+    return 0;
+  }
+  case OP_V_DOT8C_I32_I4: {
+    const uint32_t *d = wave_vreg(w, in->dst);
+    FOR_LANES(m) { int32_t s = (int32_t)d[l]; for (int i = 0; i < 8; i++) s += nib_s(A[l], i) * nib_s(B[l], i); R[l] = (uint32_t)s; }
+    return 0;
+  }
+  case OP_V_SAD_U16: FOR_LANES(m) { uint32_t s = (uint32_t)C[l]; for (int i = 0; i < 2; i++) { int a = (int)(A[l] >> (16 * i) & 0xffff), b = (int)(B[l] >> (16 * i) & 0xffff); s += (uint32_t)abs(a - b); } R[l] = s; }
+    return 0;
+  case OP_V_SAD_HI_U8: FOR_LANES(m) { uint32_t s = 0; for (int i = 0; i < 4; i++) { int a = (int)(A[l] >> (8 * i) & 0xff), b = (int)(B[l] >> (8 * i) & 0xff); s += (uint32_t)abs(a - b); } R[l] = (s << 16) + (uint32_t)C[l]; }
+    return 0;
+  case OP_V_MSAD_U8: FOR_LANES(m) { uint32_t s = (uint32_t)C[l]; for (int i = 0; i < 4; i++) { int a = (int)(A[l] >> (8 * i) & 0xff), b = (int)(B[l] >> (8 * i) & 0xff); if (b) s += (uint32_t)abs(a - b); } R[l] = s; }
+    return 0;
+  case OP_V_SAT_PK_U8_I16: FOR_LANES(m) { int16_t lo = (int16_t)A[l], hi = (int16_t)(A[l] >> 16); R[l] = (uint32_t)(lo < 0 ? 0 : lo > 255 ? 255 : lo) | (uint32_t)(hi < 0 ? 0 : hi > 255 ? 255 : hi) << 8; }
+    return 0;
   case OP_V_MADMK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(in->literal), h2f(B[l]))); } return 0;
   case OP_V_MADAK_F16: FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(in->literal))); } return 0;
   /* integer 32-bit */
-  case OP_V_ADD_U32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_U32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] - B[l]); } return 0;
-  case OP_V_SUBREV_U32: FOR_LANES(m) { R[l] = (uint32_t)(B[l] - A[l]); } return 0;
-  case OP_V_ADD_I32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_I32: FOR_LANES(m) { R[l] = (uint32_t)(A[l] - B[l]); } return 0;
+  /* Integer adds and subtracts: the VOP3 clamp bit saturates (unsigned to [0, 2^32-1], signed
+   * to [INT32_MIN, INT32_MAX]); LLVM selects these forms for llvm.uadd.sat and friends. */
+  case OP_V_ADD_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)A[l] + (uint32_t)B[l]) : (uint32_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)A[l] - (uint32_t)B[l]) : (uint32_t)(A[l] - B[l]); } return 0;
+  case OP_V_SUBREV_U32: FOR_LANES(m) { R[l] = in->clamp ? sat_u32((int64_t)(uint32_t)B[l] - (uint32_t)A[l]) : (uint32_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_I32: FOR_LANES(m) { R[l] = in->clamp ? sat_i32((int64_t)(int32_t)A[l] + (int32_t)B[l]) : (uint32_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_I32: FOR_LANES(m) { R[l] = in->clamp ? sat_i32((int64_t)(int32_t)A[l] - (int32_t)B[l]) : (uint32_t)(A[l] - B[l]); } return 0;
   case OP_V_ADD_CO_U32: case OP_V_SUB_CO_U32: case OP_V_SUBREV_CO_U32:
   case OP_V_ADDC_CO_U32: case OP_V_SUBB_CO_U32: case OP_V_SUBBREV_CO_U32: {
     bool with_in = in->op == OP_V_ADDC_CO_U32 || in->op == OP_V_SUBB_CO_U32 || in->op == OP_V_SUBBREV_CO_U32;
@@ -754,10 +913,11 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
       case OP_V_SUB_CO_U32: case OP_V_SUBB_CO_U32: r = a - b - ci; co = b + ci > a; break;
       default: r = b - a - ci; co = a + ci > b; break;
       }
-      R[l] = (uint32_t)r;
+      /* clamp saturates to the unsigned range (the carry still reports the overflow) */
+      R[l] = in->clamp && co ? (in->op == OP_V_ADD_CO_U32 || in->op == OP_V_ADDC_CO_U32 ? 0xffffffffu : 0) : (uint32_t)r;
       if (co) carry |= 1ull << l;
     }
-    write_mask(w, e64 ? in->sdst : OPD_VCC, carry);
+    write_mask(w, e64 ? in->sdst : OPD_VCC, carry & m);
     return 0;
   }
   case OP_V_MUL_LO_U32: FOR_LANES(m) { R[l] = (uint32_t)A[l] * (uint32_t)B[l]; } return 0;
@@ -790,7 +950,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
       R[l] = r;
       if (ovf) carry |= 1ull << l;
     }
-    write_mask(w, in->sdst, carry);
+    write_mask(w, in->sdst, carry & m);
     *width = 2;
     return 0;
   }
@@ -855,9 +1015,11 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     return 0;
   }
   /* 16-bit integer */
-  case OP_V_ADD_U16: case OP_V_ADD_I16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] + B[l]); } return 0;
-  case OP_V_SUB_U16: case OP_V_SUB_I16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] - B[l]); } return 0;
-  case OP_V_SUBREV_U16: FOR_LANES(m) { R[l] = (uint16_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)A[l] + (uint16_t)B[l]) : (uint16_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)A[l] - (uint16_t)B[l]) : (uint16_t)(A[l] - B[l]); } return 0;
+  case OP_V_SUBREV_U16: FOR_LANES(m) { R[l] = in->clamp ? sat_u16((int32_t)(uint16_t)B[l] - (uint16_t)A[l]) : (uint16_t)(B[l] - A[l]); } return 0;
+  case OP_V_ADD_I16: FOR_LANES(m) { R[l] = in->clamp ? sat_i16((int32_t)(int16_t)A[l] + (int16_t)B[l]) : (uint16_t)(A[l] + B[l]); } return 0;
+  case OP_V_SUB_I16: FOR_LANES(m) { R[l] = in->clamp ? sat_i16((int32_t)(int16_t)A[l] - (int16_t)B[l]) : (uint16_t)(A[l] - B[l]); } return 0;
   case OP_V_MUL_LO_U16: FOR_LANES(m) { R[l] = (uint16_t)(A[l] * B[l]); } return 0;
   case OP_V_LSHLREV_B16: FOR_LANES(m) { R[l] = (uint16_t)(B[l] << (A[l] & 15)); } return 0;
   case OP_V_LSHRREV_B16: FOR_LANES(m) { R[l] = (uint16_t)((uint16_t)B[l] >> (A[l] & 15)); } return 0;
@@ -870,7 +1032,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_MAD_I16: case OP_V_MAD_LEGACY_I16: FOR_LANES(m) { R[l] = (uint16_t)((int16_t)A[l] * (int16_t)B[l] + (int16_t)C[l]); } return 0;
   case OP_V_SWAP_B32: {
     uint32_t *d = wave_vreg(w, in->dst), *s = wave_vreg(w, in->src[0]);
-    FOR_LANES(m) { uint32_t t = d[l]; d[l] = s[l]; s[l] = t; }
+    FOR_ACTIVE(m) { uint32_t t = d[l]; d[l] = s[l]; s[l] = t; }
     *width = 0;
     return 0;
   }
@@ -879,13 +1041,16 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   }
 }
 
+/* back to visiting only the active lanes */
+#undef FOR_LANES
+#define FOR_LANES(m) FOR_ACTIVE(m)
+
 int exec_valu(struct isa_wave *w, const struct isa_inst *in)
 {
   pthread_once(&cmp_once, cmp_init);
   uint64_t exec = wave_exec(w);
   if (in->enc == ENC_VOP3P) {
-    const char *n = isa_op_name(in->op);
-    if (!strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8))
+    if (is_matrix[in->op])
       return exec_mfma(w, in);
     return exec_vop3p(w, in, exec);
   }
@@ -982,6 +1147,10 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   case OP_V_DOT2_I32_I16: FOR_LANES(m) { R[l] = (uint32_t)((int32_t)S[2][l] + (int16_t)S[0][l] * (int16_t)S[1][l] + (int16_t)(S[0][l] >> 16) * (int16_t)(S[1][l] >> 16)); } goto write32;
   case OP_V_DOT2_U32_U16: FOR_LANES(m) { R[l] = (uint32_t)(S[2][l] + (S[0][l] & 0xffff) * (S[1][l] & 0xffff) + (S[0][l] >> 16 & 0xffff) * (S[1][l] >> 16 & 0xffff)); } goto write32;
   case OP_V_DOT4_I32_I8: FOR_LANES(m) { int32_t s = (int32_t)S[2][l]; for (int i = 0; i < 4; i++) s += (int8_t)(S[0][l] >> (8 * i)) * (int8_t)(S[1][l] >> (8 * i)); R[l] = (uint32_t)s; }
+    goto write32;
+  case OP_V_DOT8_I32_I4: FOR_LANES(m) { int32_t s = (int32_t)S[2][l]; for (int i = 0; i < 8; i++) s += nib_s(S[0][l], i) * nib_s(S[1][l], i); R[l] = (uint32_t)s; }
+    goto write32;
+  case OP_V_DOT8_U32_U4: FOR_LANES(m) { uint32_t s = (uint32_t)S[2][l]; for (int i = 0; i < 8; i++) s += (uint32_t)(S[0][l] >> (4 * i) & 15) * (uint32_t)(S[1][l] >> (4 * i) & 15); R[l] = s; }
     goto write32;
   case OP_V_DOT4_U32_U8: FOR_LANES(m) { uint32_t s = (uint32_t)S[2][l]; for (int i = 0; i < 4; i++) s += (uint32_t)(S[0][l] >> (8 * i) & 0xff) * (uint32_t)(S[1][l] >> (8 * i) & 0xff); R[l] = s; }
     goto write32;

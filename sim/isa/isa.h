@@ -21,6 +21,10 @@ enum isa_status {
   ISA_TRAP,              /* s_trap, or a device-side abort (assert) */
   ISA_BAD_DISPATCH,      /* invalid kernel descriptor or packet */
 };
+/* *cancel became non-zero: the dispatch was abandoned part-way. Kept outside the enumeration
+ * until sim/cp/aql.c's switch over the status handles it (-Wswitch would fail its build); the
+ * value is final. */
+#define ISA_CANCELLED ((enum isa_status)5)
 
 struct isa_dispatch {
   enum isa_target target;
@@ -47,6 +51,13 @@ struct isa_dispatch {
   uint64_t kernarg_address;     /* GPU VA */
 
   unsigned host_threads;        /* workgroups run in parallel on this many threads; 0 = all cores */
+
+  /* Cancellation (may be NULL). Another thread stores a non-zero value to abandon the dispatch:
+   * every host thread of the dispatch sees it within one time slice of a wave (at most 65536
+   * wave instructions) or, when blocked at ds_gws_barrier, within about 20 ms; the run then
+   * ends with ISA_CANCELLED. Memory the kernel wrote so far stays written. The pointed-to int
+   * must stay valid until isa_dispatch_run returns. */
+  const volatile int *cancel;
 };
 
 struct isa_result {

@@ -14,6 +14,7 @@
 #define WAVE_SIZE 64
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
+#define TLB_ENTRIES 4
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
  * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
@@ -60,10 +61,12 @@ struct isa_wave {
   struct isa_worker *worker;
   uint64_t insts;
   uint64_t lane_ops;
-  /* one-entry TLB for translate() */
-  uint64_t tlb_page;
-  uint8_t *tlb_host;
-  bool tlb_write;
+  /* A small fully associative TLB for translate(): a kernel streams from several arrays at
+   * once (c[i] = a[i] + b[i] touches three pages per iteration), which a single entry
+   * thrashes. tlb_page holds the page address with bit 0 set when the entry allows writes. */
+  uint64_t tlb_page[TLB_ENTRIES];
+  uint8_t *tlb_host[TLB_ENTRIES];
+  unsigned tlb_next;                  /* round-robin replacement */
 };
 
 struct isa_wg {
@@ -105,10 +108,14 @@ struct isa_ctx {
   /* ds_gws_init / ds_gws_barrier */
   uint32_t gws_target, gws_arrived;
   uint64_t gws_generation;
-  bool gws_grown;                /* extra workers started so every workgroup is resident */
+  /* Host threads of the dispatch that are not blocked at ds_gws_barrier (under `lock`). When
+   * the last one blocks while workgroups are still unclaimed, a new worker is started for them:
+   * a cooperative launch needs every workgroup resident (dispatch_keep_resident). */
+  unsigned active;
+  unsigned gws_waiting;          /* threads blocked at the current GWS barrier generation */
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
-  size_t nextra;
+  size_t nextra, extra_cap;
   atomic_uint_fast64_t insts, waves, lane_ops;
 };
 
@@ -117,7 +124,8 @@ void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
-int dispatch_grow_for_gws(struct isa_ctx *c);
+int dispatch_keep_resident(struct isa_ctx *c);
+bool dispatch_cancelled(struct isa_ctx *c);
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {

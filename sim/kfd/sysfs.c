@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/file.h>
 #include <sys/sysinfo.h>
+#include <time.h>
 #include <signal.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -49,8 +51,50 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
 static void p32(struct text *t, const char *name, uint32_t v) { put(t, "%s %u\n", name, v); }
 static void p64(struct text *t, const char *name, uint64_t v) { put(t, "%s %" PRIu64 "\n", name, v); }
 
+/* The tree is generated twice at most: first as a dry run that only hashes every entry (path
+ * relative to the root, kind, content), then, when no tree with that hash exists yet, for real.
+ * The hash names the shared tree (see sim_sysfs_build). */
+static struct {
+  bool dry;
+  uint64_t h[2];
+} gen;
+
+static void gen_hash(const void *data, size_t n)
+{
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) {  /* two FNV-1a streams with different offsets: 128 bits */
+    gen.h[0] = (gen.h[0] ^ p[i]) * 0x100000001b3ull;
+    gen.h[1] = (gen.h[1] ^ p[i]) * 0x100000001b3ull + 0x9e3779b97f4a7c15ull;
+  }
+}
+
+/* Hash an entry: its kind, its path below the root (NUL-terminated), its content. */
+static void gen_entry(char kind, const char *path, const void *data, size_t n)
+{
+  size_t root = strlen(sim_drv.sysfs_root);
+  if (!strncmp(path, sim_drv.sysfs_root, root))
+    path += root;
+  gen_hash(&kind, 1);
+  gen_hash(path, strlen(path) + 1);
+  gen_hash(&n, sizeof(n));
+  gen_hash(data, n);
+}
+
+static int gen_symlink(const char *target, const char *path)
+{
+  if (gen.dry) {
+    gen_entry('l', path, target, strlen(target));
+    return 0;
+  }
+  return symlink(target, path) && errno != EEXIST ? -errno : 0;
+}
+
 static int mkdir_p(char *path)
 {
+  if (gen.dry) {
+    gen_entry('d', path, "", 0);
+    return 0;
+  }
   if (!mkdir(path, 0755) || errno == EEXIST)
     return 0;
   if (errno != ENOENT)
@@ -81,6 +125,10 @@ static int write_file(const char *dir, const char *name, const char *text, size_
 {
   char path[512];
   snprintf(path, sizeof(path), "%s%s/%s", sim_drv.sysfs_root, dir, name);
+  if (gen.dry) {
+    gen_entry('f', path, text, n);
+    return 0;
+  }
   int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
   if (fd < 0)
     return -errno;
@@ -296,8 +344,11 @@ static int write_cache(const char *node_dir, uint32_t idx, uint32_t proc_id, uin
   p32(&t, "latency", 0);
   p32(&t, "type", HSA_CACHE_TYPE_DATA | HSA_CACHE_TYPE_HSACU);
   put(&t, "sibling_map ");
-  for (uint32_t b = 0; b < 32 * 8; b++)   /* CRAT_SIBLINGMAP_SIZE bytes of bits */
-    put(&t, "%d%c", b >= first && b < first + count, b + 1 < 32 * 8 ? ',' : '\n');
+  for (uint32_t b = 0; b < 32 * 8 && t.n + 2 < sizeof(t.buf); b++) { /* CRAT_SIBLINGMAP_SIZE bytes of bits */
+    t.buf[t.n++] = b >= first && b < first + count ? '1' : '0';
+    t.buf[t.n++] = b + 1 < 32 * 8 ? ',' : '\n';
+  }
+  t.buf[t.n] = 0;
   return write_text(dir, "properties", &t);
 }
 
@@ -391,43 +442,104 @@ static int write_drm_node(const struct sim_gpu *g)
   snprintf(target, sizeof(target), "%s/dev/dri/renderD%u", sim_drv.sysfs_root, g->render_minor);
   if ((r = mkdirs("%s/dev/dri", sim_drv.sysfs_root)))
     return r;
-  int fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0)
-    return -errno;
-  close(fd);
+  if (gen.dry) {
+    gen_entry('f', target, "", 0);
+  } else {
+    int fd = open(target, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+    if (fd < 0)
+      return -errno;
+    close(fd);
+  }
   snprintf(target, sizeof(target), "%s%s/subsystem", sim_drv.sysfs_root, dir);
-  if (symlink("../../../../bus/pci", target) && errno != EEXIST)
-    return -errno;
-  return 0;
+  return gen_symlink("../../../../bus/pci", target);
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
-
-/* Trees of processes that ended without running exit handlers (_exit, SIGKILL: Criterion's
- * workers, crashed programs) are removed by the next process that builds one. */
-static void sweep_stale_trees(const char *tmp)
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
-  DIR *d = opendir(tmp);
+  (void)st; (void)flag; (void)ftw;
+  return remove(path);
+}
+
+static void remove_tree(const char *path)
+{
+  nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---- one tree shared by every process with the same topology ------------------------------
+ *
+ * Generating the tree costs thousands of small files per process and removing it at exit
+ * thousands of unlinks; both are paid by every test. So the tree is generated once per distinct
+ * content and shared:
+ *   - its name is the hash of its content (kfdsim-tree-<uid>-<hash>): a process that finds the
+ *     name finds the tree it would have written;
+ *   - it is written under a private name and published with rename(), so a tree is complete
+ *     whenever its name exists (a loser of the race removes its own copy);
+ *   - a user holds a shared flock on the tree's directory for as long as it runs (the
+ *     descriptor dies with the process, however it ends), and touches its time when it starts;
+ *   - a tree unused for SHARED_TREE_IDLE_S is removed by whichever process starts next: it
+ *     takes the lock exclusively without waiting (no user), renames the tree away, then removes
+ *     it. A process that opened the directory just before checks after locking that the name
+ *     still leads to the same directory, and otherwise starts over. */
+#define SHARED_TREE_IDLE_S 3600
+#define SHARED_TREE_PREFIX "kfdsim-tree-"
+
+static int shared_tree_fd = -1;
+
+static bool pid_dead(int pid)
+{
+  return pid > 0 && pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Remove a shared tree nobody holds, after renaming it out of reach. */
+static void sweep_shared_tree(const char *base, const char *name)
+{
+  static unsigned doomed;
+  char path[512], away[512];
+  snprintf(path, sizeof(path), "%s/%s", base, name);
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+    snprintf(away, sizeof(away), "%s/kfdsim-doomed-%d-%u", base, (int)getpid(), doomed++);
+    if (rename(path, away) == 0)
+      remove_tree(away);
+  }
+  close(fd);
+}
+
+/* Remove what dead processes left: private trees (kfdsim-<pid>-*, before trees were shared, and
+ * the fallback), unfinished shared trees (kfdsim-build-<pid>-*), interrupted sweeps
+ * (kfdsim-doomed-<pid>-*); and shared trees idle for longer than SHARED_TREE_IDLE_S. */
+static void sweep_stale_trees(const char *base, const char *keep)
+{
+  DIR *d = opendir(base);
   struct dirent *e;
   if (!d)
     return;
+  time_t now = time(NULL);
   while ((e = readdir(d))) {
     int pid;
-    char suffix[16], path[512];
+    char suffix[64], path[512];
     struct stat st;
-    if (sscanf(e->d_name, "kfdsim-%d-%15s", &pid, suffix) != 2 || pid <= 0 || pid == getpid())
+    if (strncmp(e->d_name, "kfdsim-", 7))
       continue;
-    snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name);
+    snprintf(path, sizeof(path), "%s/%s", base, e->d_name);
     if (lstat(path, &st) || !S_ISDIR(st.st_mode) || st.st_uid != getuid())
       continue;
-    if (kill(pid, 0) == 0 || errno != ESRCH)
+    if (!strncmp(e->d_name, SHARED_TREE_PREFIX, strlen(SHARED_TREE_PREFIX))) {
+      if (strcmp(e->d_name, keep) && now - st.st_mtime > SHARED_TREE_IDLE_S)
+        sweep_shared_tree(base, e->d_name);
       continue;
-    nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    }
+    if ((sscanf(e->d_name, "kfdsim-build-%d-%63s", &pid, suffix) == 2 ||
+         sscanf(e->d_name, "kfdsim-doomed-%d-%63s", &pid, suffix) == 2 ||
+         sscanf(e->d_name, "kfdsim-%d-%63s", &pid, suffix) == 2) && pid_dead(pid))
+      remove_tree(path);
   }
   closedir(d);
 }
 
-/* tmpfs when there is one (thousands of small files per process), else $TMPDIR or /tmp */
+/* tmpfs when there is one (thousands of small files), else $TMPDIR or /tmp */
 static const char *tree_base(void)
 {
   const char *tmp = getenv("TMPDIR");
@@ -436,22 +548,16 @@ static const char *tree_base(void)
   return tmp && *tmp ? tmp : "/tmp";
 }
 
-int sim_sysfs_build(void)
+/* Write the whole tree below sim_drv.sysfs_root (or only hash it, in a dry run). */
+static int generate_tree(void)
 {
-  const char *base = tree_base();
-  sweep_stale_trees(base);
-  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX", base, (int)getpid());
-  if (!mkdtemp(sim_drv.sysfs_root))
-    return -errno;
-  sim_drv.sysfs_owner = getpid();
   int r = mkdirs("%s" KFD_SYSFS "/topology/nodes", sim_drv.sysfs_root);
   if (!r)
     r = mkdirs("%s/sys/class/kfd", sim_drv.sysfs_root);
   if (!r) {
     char link[512];
     snprintf(link, sizeof(link), "%s/sys/class/kfd/kfd", sim_drv.sysfs_root);
-    if (symlink("../../devices/virtual/kfd/kfd", link))
-      r = -errno;
+    r = gen_symlink("../../devices/virtual/kfd/kfd", link);
   }
   if (!r)
     r = write_str(KFD_SYSFS "/topology", "generation_id", "1\n");
@@ -465,22 +571,115 @@ int sim_sysfs_build(void)
     if (!r)
       r = write_drm_node(&sim_drv.gpus[i]);
   }
+  return r;
+}
+
+/* Open and share-lock the tree at `path`. 0, -ENOENT when it does not exist (or was swept away
+ * meanwhile), another -errno on failure. */
+static int acquire_shared_tree(const char *path)
+{
+  int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  struct stat held, named;
+  if (flock(fd, LOCK_SH) || fstat(fd, &held)) {
+    int e = -errno;
+    close(fd);
+    return e;
+  }
+  if (stat(path, &named) || named.st_ino != held.st_ino || named.st_dev != held.st_dev) {
+    close(fd);
+    return -ENOENT;   /* renamed away by a sweep between our open and our lock */
+  }
+  futimens(fd, NULL); /* in use: keeps sweeps away for SHARED_TREE_IDLE_S */
+  /* Out of the way of programs that expect their next descriptor to be a low number. */
+  int high = fcntl(fd, F_DUPFD_CLOEXEC, 200);
+  if (high >= 0) {
+    close(fd);
+    fd = high;
+  }
+  shared_tree_fd = fd;
+  return 0;
+}
+
+/* Write a private copy and publish it under `path`; losing the race to another process is
+ * fine (its tree has the same content). */
+static int publish_shared_tree(const char *base, const char *path)
+{
+  char tmp[256];
+  snprintf(tmp, sizeof(tmp), "%s/kfdsim-build-%d-XXXXXX", base, (int)getpid());
+  if (!mkdtemp(tmp))
+    return -errno;
+  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s", tmp);
+  int r = generate_tree();
+  if (!r && rename(tmp, path) && errno != EEXIST && errno != ENOTEMPTY)
+    r = -errno;
+  if (access(tmp, F_OK) == 0)
+    remove_tree(tmp);   /* lost the race (or failed): ours is not needed */
+  return r;
+}
+
+static int build_shared_tree(const char *base)
+{
+  char name[128], path[256];
+  memset(&gen, 0, sizeof(gen));
+  gen.dry = true;
+  gen.h[0] = 0xcbf29ce484222325ull;
+  gen.h[1] = 0x84222325cbf29ce4ull;
+  sim_drv.sysfs_root[0] = 0;
+  int r = generate_tree();
+  gen.dry = false;
+  if (r)
+    return r;
+  snprintf(name, sizeof(name), SHARED_TREE_PREFIX "%u-%016llx%016llx", (unsigned)getuid(),
+           (unsigned long long)gen.h[0], (unsigned long long)gen.h[1]);
+  snprintf(path, sizeof(path), "%s/%s", base, name);
+  sweep_stale_trees(base, name);
+  for (int tries = 0; tries < 8; tries++) {
+    r = acquire_shared_tree(path);
+    if (r != -ENOENT)
+      break;
+    r = publish_shared_tree(base, path);
+    if (r)
+      break;
+  }
+  if (!r) {
+    snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s", path);
+    sim_drv.sysfs_owner = 0;   /* shared: never removed at exit */
+  }
+  return r;
+}
+
+/* The fallback when sharing fails (no flock on this file system, say): a private tree that the
+ * process removes at exit. */
+static int build_private_tree(const char *base)
+{
+  snprintf(sim_drv.sysfs_root, sizeof(sim_drv.sysfs_root), "%s/kfdsim-%d-XXXXXX", base, (int)getpid());
+  if (!mkdtemp(sim_drv.sysfs_root))
+    return -errno;
+  sim_drv.sysfs_owner = getpid();
+  int r = generate_tree();
   if (r)
     sim_sysfs_remove();
   return r;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+int sim_sysfs_build(void)
 {
-  (void)st; (void)flag; (void)ftw;
-  return remove(path);
+  const char *base = tree_base();
+  int r = build_shared_tree(base);
+  if (r) {
+    sim_log("shared sysfs tree unavailable (%s): using a private one", strerror(-r));
+    r = build_private_tree(base);
+  }
+  return r;
 }
 
 void sim_sysfs_remove(void)
 {
   if (!sim_drv.sysfs_root[0] || sim_drv.sysfs_owner != getpid())
     return;
-  nftw(sim_drv.sysfs_root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+  remove_tree(sim_drv.sysfs_root);
   sim_drv.sysfs_root[0] = 0;
 }
 

@@ -5,6 +5,7 @@
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -201,6 +202,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal)
 
 hipError_t hipDeviceSynchronize(void)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../queues/signal.h"
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -111,6 +112,7 @@ hipError_t hipEventDestroy(hipEvent_t event)
 {
 	if (!event)
 		HIP_RETURN(hipErrorInvalidHandle);
+	hip_capture_event_destroyed(event);
 	struct hip_event *e = event_of(event);
 	/* AMD's answer for an event that is not (or no longer) in its event set. */
 	if (!e)
@@ -177,6 +179,9 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 	struct hip_event *e = event_of(event);
 	if (!e)
 		return hipErrorInvalidHandle;
+	hipError_t ce;
+	if (hip_capture_any() && hip_capture_event_record(event, stream, flags, &ce))
+		return ce;
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
@@ -236,6 +241,7 @@ hipError_t hipEventQuery(hipEvent_t event)
 	struct hip_event *e = event_of(event);
 	if (!e)
 		HIP_RETURN(hipErrorInvalidHandle);
+	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
 	HIP_RETURN(event_done(e) ? hipSuccess : hipErrorNotReady);
 }
 
@@ -246,6 +252,7 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	struct hip_event *e = event_of(event);
 	if (!e)
 		HIP_RETURN(hipErrorInvalidHandle);
+	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
 	if (event_done(e))
 		HIP_RETURN(hipSuccess);
 	struct hip_fence *f = event_fence(e);
@@ -306,6 +313,9 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 	struct hip_event *e = event_of(event);
 	if (!e)
 		return hipErrorInvalidHandle;
+	hipError_t ce;
+	if (hip_capture_any() && hip_capture_wait_event(stream, event, flags, &ce))
+		return ce;
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)

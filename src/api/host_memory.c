@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "../memory/mem.h"
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -52,6 +53,7 @@ static unsigned host_mem_flags(unsigned flags)
 
 hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipErrorInvalidValue);
 	*ptr = NULL;
@@ -91,6 +93,7 @@ hipError_t hipMemAllocHost(void **ptr, size_t size)
  * as the GPU may still read the memory. */
 hipError_t hipHostFree(void *ptr)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
 	hipError_t ierr = hip_init_error();

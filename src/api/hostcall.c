@@ -18,6 +18,7 @@
  *   BEGIN). A finished printf message is: a control word (bit 0: stderr), the format string
  *   (NUL-terminated, padded to 8 bytes), then one u64 per argument (strings inline, padded).
  *   The reply to the END packet is printf's return value (clr devhcprintf.cpp).
+ * - Service 3 (DEVMEM) feeds device malloc: see device_heap.h.
  * The buffer needs one packet per wave that can be resident on the device, so no wave waits for a
  * packet forever.
  */
@@ -31,6 +32,7 @@
 #include <unistd.h>
 #include <linux/kfd_ioctl.h>
 
+#include "device_heap.h"
 #include "error.h"
 #include "loader_api.h"
 #include "runtime.h"
@@ -38,7 +40,7 @@
 #include "../memory/mem.h"
 #include "../queues/signal.h"
 
-enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2 };
+enum { SERVICE_FUNCTION_CALL = 1, SERVICE_PRINTF = 2, SERVICE_DEVMEM = 3 };
 #define CONTROL_READY 1u
 #define DESC_BEGIN 1ull
 #define DESC_END 2ull
@@ -73,6 +75,7 @@ struct hc_message {
 };
 
 struct hostcall {
+  struct hip_device *device;    /* whose kernels use this buffer (DEVMEM allocates there) */
   struct hc_abi *abi;           /* in coherent host memory the GPU reads and writes */
   struct hc_header *headers;
   struct hc_payload *payloads;
@@ -370,6 +373,8 @@ static void serve_packet(struct hostcall *hc, uint32_t index)
       continue;
     if (h->service == SERVICE_PRINTF) {
       serve_printf_lane(hc, pl->slot[lane]);
+    } else if (h->service == SERVICE_DEVMEM) {
+      hip_devmem_serve(hc->device, pl->slot[lane]); /* device malloc's slabs (device_heap.c) */
     } else {
       /* Function calls (a GPU-supplied host function pointer) and other services are not
        * offered: answer zeros so the wave continues. */
@@ -456,6 +461,7 @@ static int hostcall_create(struct hip_device *d, struct hostcall **out)
 
   if (!hc)
     return -ENOMEM;
+  hc->device = d;
   hc->npackets = packets_for(d->node);
   size_t headers_off = 64;
   size_t payloads_off = (headers_off + hc->npackets * sizeof(struct hc_header) + 4095) & ~(size_t)4095;

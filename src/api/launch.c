@@ -9,6 +9,8 @@
 #include <limits.h>
 #include <string.h>
 
+#include "capture.h"
+#include "device_heap.h"
 #include "error.h"
 #include "loader_api.h"
 #include "runtime.h"
@@ -30,6 +32,7 @@ struct hidden_values {
   uint32_t dynamic_lds;
   uint64_t hostcall_buffer;
   uint64_t multigrid_sync;
+  uint64_t heap;
   uint64_t queue_ptr;
   uint32_t private_base, shared_base;
 };
@@ -58,12 +61,12 @@ static void fill_hidden(uint8_t *kernarg, const struct loader_kernel_arg *a,
   case LOADER_ARG_HIDDEN_DYNAMIC_LDS_SIZE: put(kernarg, a, h->dynamic_lds); break;
   case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER: put(kernarg, a, h->hostcall_buffer); break;
   case LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG: put(kernarg, a, h->multigrid_sync); break;
+  case LOADER_ARG_HIDDEN_HEAP_V1: put(kernarg, a, h->heap); break;
   case LOADER_ARG_HIDDEN_QUEUE_PTR: put(kernarg, a, h->queue_ptr); break;
   case LOADER_ARG_HIDDEN_PRIVATE_BASE: put(kernarg, a, h->private_base); break;
   case LOADER_ARG_HIDDEN_SHARED_BASE: put(kernarg, a, h->shared_base); break;
   /* Global offsets are 0 in HIP; HIP printf uses hostcall, not the printf buffer; no device-side
-   * enqueue (default queue, completion action); no device heap (hidden_heap_v1: device malloc
-   * is not supported and faults on the null heap). */
+   * enqueue (default queue, completion action). */
   default: put(kernarg, a, 0); break;
   }
 }
@@ -129,6 +132,8 @@ static hipError_t hidden_values(const struct hip_launch *l, const uint32_t globa
     int err = 0;
     if (k->args[i].kind == LOADER_ARG_HIDDEN_HOSTCALL_BUFFER && !h->hostcall_buffer)
       err = hip_hostcall_buffer(d, &h->hostcall_buffer);
+    else if (k->args[i].kind == LOADER_ARG_HIDDEN_HEAP_V1)
+      err = hip_device_heap(d, &h->heap);
     else if (k->args[i].kind == LOADER_ARG_HIDDEN_QUEUE_PTR)
       h->queue_ptr = hip_stream_queue_va(s);
     else if (k->args[i].kind == LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG && l->cooperative)
@@ -245,6 +250,9 @@ static hipError_t launch_stub(const void *func, dim3 grid, dim3 block, void **ar
     return hipErrorInvalidDeviceFunction;
   if (shmem > UINT32_MAX)
     return hipErrorInvalidValue;
+  if (hip_capture_active(stream))
+    return cooperative ? hipErrorStreamCaptureUnsupported
+                       : hip_capture_kernel(stream, func, NULL, grid, block, args, NULL, shmem);
   struct hip_launch l = {.function = f, .grid = grid, .block = block, .shared_mem = (uint32_t)shmem,
                          .stream = stream, .args = args, .cooperative = cooperative};
   return hip_launch(&l);
@@ -331,6 +339,10 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
     by = by > gy ? gy : by;
     bz = bz > gz ? gz : bz;
   }
+  if (hip_capture_active(stream))
+    return (workitems || cooperative) ? hipErrorStreamCaptureUnsupported
+                                      : hip_capture_kernel(stream, NULL, f, (dim3){gx, gy, gz},
+                                                           (dim3){bx, by, bz}, params, extra, shmem);
   struct hip_launch l = {.function = f, .grid = {gx, gy, gz}, .block = {bx, by, bz},
                          .shared_mem = (uint32_t)shmem, .stream = stream, .args = params,
                          .grid_in_workitems = workitems, .cooperative = cooperative};

@@ -3,6 +3,7 @@
  * memory the runtime knows, so a bogus "device" pointer gets hipErrorInvalidValue, not a crash. */
 #include <errno.h>
 
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 #include "../memory/mem.h"
@@ -37,6 +38,8 @@ hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyK
 		herr = copy_check(dst, src, size, kind);
 	if (herr != hipSuccess)
 		return herr;
+	if (hip_capture_active(stream))
+		return async ? hip_capture_memcpy(stream, dst, src, size, kind) : hip_capture_sync_check(stream);
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		return herr;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdint.h>
 
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -17,6 +18,12 @@ static hipError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spit
 		return hipErrorInvalidValue;
 	if (width > dpitch || width > spitch)
 		return hipErrorInvalidPitchValue;
+	if (hip_capture_active(stream)) {
+		hipMemcpy3DParms p3 = {.srcPtr = make_hipPitchedPtr((void *)src, spitch, width, height),
+				       .dstPtr = make_hipPitchedPtr(dst, dpitch, width, height),
+				       .extent = make_hipExtent(width, height, 1), .kind = kind};
+		return async ? hip_capture_memcpy3d(stream, &p3) : hip_capture_sync_check(stream);
+	}
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
@@ -75,6 +82,8 @@ static hipError_t copy_3d(const hipMemcpy3DParms *p, hipStream_t stream, bool as
 	if ((p->srcPtr.ysize && e.height + p->srcPos.y > p->srcPtr.ysize && e.depth > 1) ||
 	    (p->dstPtr.ysize && e.height + p->dstPos.y > p->dstPtr.ysize && e.depth > 1))
 		return hipErrorInvalidValue;
+	if (hip_capture_active(stream))
+		return async ? hip_capture_memcpy3d(stream, p) : hip_capture_sync_check(stream);
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)

@@ -4,6 +4,7 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "device_props.h"
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -34,6 +35,7 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 
 hipError_t hipMalloc(void **ptr, size_t size)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE, 0));
 }
 
@@ -64,6 +66,7 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags)
 
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipErrorInvalidValue);
 	*ptr = NULL;
@@ -117,6 +120,7 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitched, hipExtent extent)
  * block for an interior pointer; CUDA's answer is the safe one). */
 hipError_t hipFree(void *ptr)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
 	hipError_t ierr = hip_init_error();

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "../memory/mem.h"
+#include "capture.h"
 #include "error.h"
 #include "runtime.h"
 
@@ -353,6 +354,8 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream)
 	HIP_RETURN_IF_ERROR(malloc_async_args(dev_ptr, size, stream, &done));
 	if (done)
 		HIP_RETURN(hipSuccess);
+	if (hip_capture_active(stream))
+		HIP_RETURN(hip_capture_malloc(stream, dev_ptr, size));
 	struct hip_pool *p = current_pool(hip_stream_device(hip_stream_resolve(stream))->ordinal);
 	if (!p)
 		HIP_RETURN(hipErrorOutOfMemory);
@@ -391,6 +394,8 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream)
 {
 	if (!dev_ptr)
 		HIP_RETURN(hipErrorInvalidValue);
+	if (hip_capture_active(stream))
+		HIP_RETURN(hip_capture_free(stream, dev_ptr));
 	struct hip_stream *s = hip_stream_resolve(stream);
 	if (!s)
 		HIP_RETURN(hipErrorInvalidValue);

@@ -4,6 +4,7 @@
 #include <errno.h>
 
 #include "../memory/mem.h"
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -18,6 +19,9 @@ static hipError_t fill(void *dst, uint32_t value, size_t esize, size_t count, hi
 	struct mem_info info;
 	if (!dst || mem_lookup(dst, &info) != 0)
 		return hipErrorInvalidValue;
+	if (hip_capture_active(stream))
+		return async ? hip_capture_memset(stream, dst, 0, value, (unsigned)esize, count, 1)
+			     : hip_capture_sync_check(stream);
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
@@ -95,6 +99,9 @@ static hipError_t fill_2d(void *dst, size_t pitch, uint32_t value, size_t esize,
 	size_t off = (uintptr_t)dst - (uintptr_t)info.base;
 	if (pitch * (height - 1) + width * esize > info.size - off)
 		return hipErrorInvalidValue;
+	if (hip_capture_active(stream))
+		return async ? hip_capture_memset(stream, dst, pitch, value, (unsigned)esize, width, height)
+			     : hip_capture_sync_check(stream);
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)

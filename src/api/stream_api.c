@@ -1,6 +1,7 @@
 /* The hipStream* entry points: create, destroy, synchronise, query, flags and priority. */
 #include <errno.h>
 
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -81,12 +82,14 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 	struct hip_stream *s = (struct hip_stream *)stream;
 	if (s->is_null || s->is_per_thread)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
+	hip_capture_stream_destroyed(stream);
 	hip_stream_destroy(s);
 	HIP_RETURN(hipSuccess);
 }
 
 hipError_t hipStreamSynchronize(hipStream_t stream)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
@@ -105,6 +108,7 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream)
 
 hipError_t hipStreamQuery(hipStream_t stream)
 {
+	HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)

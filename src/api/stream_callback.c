@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "capture.h"
 #include "error.h"
 #include "internal.h"
 
@@ -215,6 +216,8 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
 {
 	if (!fn)
 		HIP_RETURN(hipErrorInvalidValue);
+	if (hip_capture_active(stream))
+		HIP_RETURN(hip_capture_host_func(stream, fn, userData));
 	HIP_RETURN(enqueue_callback(stream, NULL, fn, userData));
 }
 

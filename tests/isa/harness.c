@@ -135,9 +135,16 @@ int harness_run(struct harness *h, const struct harness_launch *l, struct isa_re
   memcpy(&kd_kernarg_size, h->image + off + 8, 4);
   size_t hidden = (l->kernarg_size + 7) & ~(size_t)7;
   size_t total = hidden + 256 > kd_kernarg_size ? hidden + 256 : kd_kernarg_size;
-  uint8_t *karg = harness_alloc(h, total);
-  if (!karg)
-    return -ENOMEM;
+  /* One kernarg buffer and one packet per harness, reused: a test or benchmark may launch
+   * more kernels than there are regions. */
+  if (total > h->karg_cap) {
+    h->karg = harness_alloc(h, total);
+    if (!h->karg)
+      return -ENOMEM;
+    h->karg_cap = (total + 4095) & ~(size_t)4095;
+  }
+  uint8_t *karg = h->karg;
+  memset(karg, 0, total);
   if (l->kernarg_size)
     memcpy(karg, l->kernarg, l->kernarg_size);
   uint16_t dims = 1;
@@ -154,9 +161,12 @@ int harness_run(struct harness *h, const struct harness_launch *l, struct isa_re
   memcpy(karg + hidden + 64, &dims, 2);
   /* The AQL dispatch packet (hsa_kernel_dispatch_packet_t layout): kernels read the grid size
    * from it through the dispatch pointer. */
-  uint8_t *pkt = harness_alloc(h, 64);
+  if (!h->pkt)
+    h->pkt = harness_alloc(h, 64);
+  uint8_t *pkt = h->pkt;
   if (!pkt)
     return -ENOMEM;
+  memset(pkt, 0, 64);
   for (int i = 0; i < 3; i++) {
     uint16_t b = (uint16_t)(l->block[i] ? l->block[i] : 1);
     uint32_t g = l->grid[i] ? l->grid[i] : 1;
@@ -180,6 +190,7 @@ int harness_run(struct harness *h, const struct harness_launch *l, struct isa_re
     .kernarg_address = (uint64_t)(uintptr_t)karg,
     .group_segment_size = l->dyn_lds,
     .host_threads = h->host_threads,
+    .cancel = h->cancel,
   };
   for (int i = 0; i < 3; i++) {
     d.grid_size[i] = l->grid[i] ? l->grid[i] : 1;

@@ -22,6 +22,9 @@ struct harness {
   uint32_t hostcall_msgs;  /* s_sendmsg MSG_INTERRUPT count */
   uint32_t last_m0;
   unsigned host_threads;
+  const volatile int *cancel;   /* passed to isa_dispatch.cancel (NULL: not cancellable) */
+  uint8_t *karg, *pkt;          /* reused by every launch (runs are sequential) */
+  size_t karg_cap;
 };
 
 /* Load `path` (an ELF shared object from ld.lld or clang). Returns 0 or -errno. */

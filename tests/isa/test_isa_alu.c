@@ -74,12 +74,16 @@ static void run(struct ctx *x, const char *name)
 
 /* How results compare: bit for bit, or as f32 / f16 where any NaN matches any NaN (the ISA
  * quiets NaNs but does not promise which payload survives). */
-enum cmp { BITS, FP32, FP16, PK16 };
+enum cmp { BITS, FP32, FP16, PK16, LO16, LO16B };
 
 static bool same(uint32_t got, uint32_t want, enum cmp how)
 {
   if (how == FP32 && isnan(F(got)) && isnan(F(want)))
     return true;
+  if (how == LO16)
+    return same(got & 0xffff, want & 0xffff, FP16);
+  if (how == LO16B)
+    return (got & 0xffff) == (want & 0xffff);
   if (how == PK16)
     return same(got & 0xffff, want & 0xffff, FP16) && same(got >> 16, want >> 16, FP16);
   if (how == FP16 && (got & 0x7c00) == 0x7c00 && (got & 0x3ff) && (want & 0x7c00) == 0x7c00 && (want & 0x3ff))
@@ -317,6 +321,160 @@ static uint32_t r_dot2(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uin
   return U(F(c) + h2f((uint16_t)a) * h2f((uint16_t)b) + h2f((uint16_t)(a >> 16)) * h2f((uint16_t)(b >> 16)));
 }
 
+/* ---- half precision (low 16 bits; the upper halves of the inputs carry junk that must be
+ * ignored) ---- */
+static const uint32_t f16_edges[] = {
+  0x0000, 0xabcd8000, 0x3c00, 0xabcdbc00, 0x3800, 0x12344200, 0xc100, 0x7bff /* 65504 */,
+  0x0400 /* min normal */, 0x0001 /* min denormal */, 0xffff03ff, 0x8200, 0x7c00, 0xfc00,
+  0x7e00 /* qNaN */, 0x7d00 /* sNaN */, 0x5648, 0x2e66 /* 0.1 */, 0x6400 /* 1024 */, 0x4900,
+  0xd3d0, 0x3555, 0x3e00, 0x4d00, 0x0003, 0x8001, 0x57ff, 0xb800,
+};
+static float HL(uint32_t v) { return h2f((uint16_t)v); }
+static bool nan16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
+
+/* v_div_fixup_f16 (ISA guide): special cases of numerator S2 / denominator S1, else the
+ * quotient S0 with the sign of S1 ^ S2 */
+static uint32_t r_div_fixup_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  uint16_t q = (uint16_t)a, den = (uint16_t)b, num = (uint16_t)c;
+  uint16_t sign = (den ^ num) & 0x8000;
+  if (nan16(num)) return 0x7e00;
+  if (nan16(den)) return 0x7e00;
+  bool den0 = !(den & 0x7fff), num0 = !(num & 0x7fff);
+  bool deninf = (den & 0x7fff) == 0x7c00, numinf = (num & 0x7fff) == 0x7c00;
+  if (den0 && num0) return 0x7e00;
+  if (deninf && numinf) return 0x7e00;
+  if (den0 || numinf) return sign | 0x7c00;
+  if (deninf || num0) return sign;
+  if (nan16(q)) return sign | 0x7c00;
+  return sign | (q & 0x7fff);
+}
+static uint32_t r_div_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  return f2h(HL(a) / HL(b));
+}
+/* IEEE-mode v_min/v_max on halves (MODE.IEEE, on for compute kernels): a signalling NaN input
+ * gives a quiet NaN; a quiet NaN input gives the other operand. */
+static bool snan16(uint16_t h) { return nan16(h) && !(h & 0x200); }
+static uint16_t min16(uint16_t a, uint16_t b, bool max)
+{
+  if (snan16(a) || snan16(b)) return 0x7e00;
+  if (nan16(a)) return b;
+  if (nan16(b)) return a;
+  float x = h2f(a), y = h2f(b);
+  return f2h(max ? fmaxf(x, y) : fminf(x, y));
+}
+static uint32_t r_min3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, false), (uint16_t)c, false); }
+static uint32_t r_max3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, true), (uint16_t)c, true); }
+/* v_med3_f16: min3 when any input is NaN, else the middle value */
+static uint32_t r_med3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  if (nan16((uint16_t)a) || nan16((uint16_t)b) || nan16((uint16_t)c))
+    return r_min3_f16(a, b, c, l, v);
+  float x[3] = {HL(a), HL(b), HL(c)};
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (x[j] < x[i]) { float t = x[i]; x[i] = x[j]; x[j] = t; }
+  return f2h(x[1]);
+}
+static uint32_t r_frexp_mant_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  int e;
+  if (isnan(f) || isinf(f)) return (uint16_t)a;
+  return f2h(frexpf(f, &e));
+}
+static uint32_t r_frexp_exp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  int e = 0;
+  if (!isnan(f) && !isinf(f)) frexpf(f, &e);
+  return (uint16_t)e;
+}
+static uint32_t r_rcp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(1.0f / HL(a)); }
+static uint32_t r_sqrt_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(sqrtf(HL(a))); }
+static uint32_t r_ldexp_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  /* the exponent is the signed 16-bit S1 */
+  return f2h((float)ldexp((double)HL(a), (int16_t)b));
+}
+static uint32_t r_fract_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f) || isinf(f)) return 0x7e00;
+  uint16_t r = f2h(f - floorf(f));
+  return r > 0x3bff ? 0x3bff : r;   /* capped below 1.0 */
+}
+static uint32_t r_rndne_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(nearbyintf(HL(a))); }
+static uint32_t r_trunc_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(truncf(HL(a))); }
+static uint32_t r_fma_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  /* exact: an f16 product fits a double, and so does its sum with an f16 (before rounding) */
+  return f2h((float)((double)HL(a) * HL(b) + HL(c)));
+}
+static uint32_t r_cvt_norm_i16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f)) return 0;
+  f = f < -1 ? -1 : f > 1 ? 1 : f;
+  return (uint16_t)(int16_t)nearbyintf(f * 32767.0f);
+}
+static uint16_t unorm_ref(float f)
+{
+  if (isnan(f)) return 0;
+  f = f < 0 ? 0 : f > 1 ? 1 : f;
+  return (uint16_t)nearbyintf(f * 65535.0f);
+}
+static uint32_t r_cvt_pknorm_u16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return unorm_ref(HL(a)) | (uint32_t)unorm_ref(HL(b)) << 16; }
+static uint32_t r_cvt_i16_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  float f = HL(a);
+  if (isnan(f)) return 0;
+  return (uint16_t)(f >= 32767 ? 32767 : f <= -32768 ? -32768 : (int16_t)f);
+}
+/* v_cmp_class_f16: S1 is a mask of the classes; b's low bits pick several per lane */
+static uint32_t r_cmp_class_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  uint16_t h = (uint16_t)a;
+  bool neg = h >> 15, e0 = !(h & 0x7c00), emax = (h & 0x7c00) == 0x7c00, m = h & 0x3ff;
+  int bit;
+  if (emax && m) bit = (h & 0x200) ? 1 : 0;
+  else if (emax) bit = neg ? 2 : 9;
+  else if (e0 && !m) bit = neg ? 5 : 6;
+  else if (e0) bit = neg ? 4 : 7;
+  else bit = neg ? 3 : 8;
+  return b >> bit & 1;
+}
+static uint32_t r_dot2c_f32_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  return U(F(c) + HL(a) * HL(b) + HL(a >> 16) * HL(b >> 16));
+}
+static uint32_t r_med3_i16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  int x[3] = {(int16_t)a, (int16_t)b, (int16_t)c};
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (x[j] < x[i]) { int t = x[i]; x[i] = x[j]; x[j] = t; }
+  return (uint16_t)x[1];
+}
+static uint32_t r_sad_u16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)l; (void)v;
+  return c + (uint32_t)abs((int)(a & 0xffff) - (int)(b & 0xffff)) + (uint32_t)abs((int)(a >> 16) - (int)(b >> 16));
+}
+
 static uint64_t r_add_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) + D(b)); }
 static uint64_t r_mul_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) * D(b)); }
 static uint64_t r_fma_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)l; return UD(fma(D(a), D(b), D(c))); }
@@ -462,3 +620,105 @@ static const struct s_case scalar_cases[] = {
 
 Test(isa_alu_gfx90a, scalar_ops) { check_scalar(ISA_GFX90A, scalar_cases, N(scalar_cases)); }
 Test(isa_alu_gfx942, scalar_ops) { check_scalar(ISA_GFX942, scalar_cases, N(scalar_cases)); }
+
+#define T16(tname, kname, set, fn, how)                                                  \
+  Test(isa_alu_gfx90a, tname) { check32(ISA_GFX90A, kname, set, N(set), fn, how); }      \
+  Test(isa_alu_gfx942, tname) { check32(ISA_GFX942, kname, set, N(set), fn, how); }
+T16(div_fixup_f16, "t_div_fixup_f16", f16_edges, r_div_fixup_f16, LO16)
+T16(div_f16_sequence, "t_div_f16_seq", f16_edges, r_div_f16, LO16)
+T16(med3_f16, "t_med3_f16", f16_edges, r_med3_f16, LO16)
+T16(min3_f16, "t_min3_f16", f16_edges, r_min3_f16, LO16)
+T16(max3_f16, "t_max3_f16", f16_edges, r_max3_f16, LO16)
+T16(frexp_mant_f16, "t_frexp_mant_f16", f16_edges, r_frexp_mant_f16, LO16)
+T16(frexp_exp_i16_f16, "t_frexp_exp_i16_f16", f16_edges, r_frexp_exp_f16, LO16)
+T16(rcp_f16, "t_rcp_f16", f16_edges, r_rcp_f16, LO16)
+T16(sqrt_f16, "t_sqrt_f16", f16_edges, r_sqrt_f16, LO16)
+T16(ldexp_f16, "t_ldexp_f16", f16_edges, r_ldexp_f16, LO16)
+T16(fract_f16, "t_fract_f16", f16_edges, r_fract_f16, LO16)
+T16(rndne_f16, "t_rndne_f16", f16_edges, r_rndne_f16, LO16)
+T16(trunc_f16, "t_trunc_f16", f16_edges, r_trunc_f16, LO16)
+T16(fma_f16, "t_fma_f16", f16_edges, r_fma_f16, LO16)
+T16(mad_f16, "t_mad_f16", f16_edges, r_fma_f16, LO16)
+T16(cvt_norm_i16_f16, "t_cvt_norm_i16_f16", f16_edges, r_cvt_norm_i16, LO16)
+T16(cvt_pknorm_u16_f16, "t_cvt_pknorm_u16_f16", f16_edges, r_cvt_pknorm_u16, BITS)
+T16(cvt_i16_f16, "t_cvt_i16_f16", f16_edges, r_cvt_i16_f16, LO16)
+T16(cmp_class_f16, "t_cmp_class_f16", f16_edges, r_cmp_class_f16, BITS)
+T16(dot2c_f32_f16, "t_dot2c_f32_f16", i32_edges, r_dot2c_f32_f16, FP32)
+T16(med3_i16, "t_med3_i16", i32_edges, r_med3_i16, LO16)
+T16(sad_u16, "t_sad_u16", i32_edges, r_sad_u16, BITS)
+
+/* v_trig_preop_f64 for segments 0 and 1 (the low dword of b), inputs with exponents up to
+ * 1077 (larger ones start further into the constant): the result is bits 1..53 (segment 0) or
+ * 54..106 (segment 1) of 2/pi, truncated, as a double. The reference takes them from a 113-bit
+ * quad-precision 2/pi written from its decimal digits. */
+static const uint64_t trig_in[] = {
+  0x3ff0000000000000, 0x4008000000000000, 0xc000000000000000, 0x0000000000000001,
+  0x4330000000000000, 0x4340000000000001, 0x3fb999999999999a, 0x8000000000000000,
+};
+static uint64_t trig_ref(unsigned seg)
+{
+  const __float128 two_over_pi = (__float128)0.6366197723675813430755350534900574481378Q;
+  const __float128 p53 = 9007199254740992.0;   /* 2^53 */
+  uint64_t n0 = (uint64_t)(two_over_pi * p53);
+  if (seg == 0)
+    return UD(ldexp((double)n0, -53));
+  uint64_t n1 = (uint64_t)(two_over_pi * p53 * p53 - (__float128)n0 * p53);
+  return UD(ldexp((double)n1, -106));
+}
+static void trig_case(enum isa_target t)
+{
+  struct ctx x;
+  setup_target(&x, t);
+  uint64_t *a = (uint64_t *)x.a, *b = (uint64_t *)x.b, *o = (uint64_t *)x.out;
+  for (unsigned l = 0; l < 64; l++) {
+    a[l] = trig_in[l % N(trig_in)];
+    b[l] = (l / 8) & 1;
+  }
+  run(&x, "t_trig_preop_f64");
+  for (unsigned l = 0; l < 64; l++) {
+    uint64_t want = (HOLES >> l & 1) ? trig_ref((unsigned)b[l]) : ((uint64_t)MARK << 32 | MARK);
+    cr_expect_eq(o[l], want, "lane %u: a=0x%016llx seg %u: got 0x%016llx want 0x%016llx", l,
+                 (unsigned long long)a[l], (unsigned)b[l], (unsigned long long)o[l], (unsigned long long)want);
+  }
+  harness_close(&x.h);
+}
+Test(isa_alu_gfx90a, trig_preop_f64) { trig_case(ISA_GFX90A); }
+Test(isa_alu_gfx942, trig_preop_f64) { trig_case(ISA_GFX942); }
+
+/* Integer clamp: saturating adds and subtracts (CPU references in 64-bit arithmetic) */
+static uint32_t su32(int64_t v) { return v < 0 ? 0 : v > 0xffffffffll ? 0xffffffffu : (uint32_t)v; }
+static uint32_t si32(int64_t v) { return (uint32_t)(int32_t)(v < INT32_MIN ? INT32_MIN : v > INT32_MAX ? INT32_MAX : v); }
+static uint32_t r_add_u32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return su32((int64_t)a + b); }
+static uint32_t r_sub_u32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return su32((int64_t)a - b); }
+static uint32_t r_add_i32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return si32((int64_t)(int32_t)a + (int32_t)b); }
+static uint32_t r_sub_i32_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return si32((int64_t)(int32_t)a - (int32_t)b); }
+static uint32_t r_add_u16_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  uint32_t s = (a & 0xffff) + (b & 0xffff);
+  return s > 0xffff ? 0xffff : s;
+}
+static uint32_t r_sub_i16_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  int32_t d = (int32_t)(int16_t)a - (int16_t)b;
+  return (uint16_t)(d < -32768 ? -32768 : d > 32767 ? 32767 : d);
+}
+static uint32_t r_clz64(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  /* v2 = low word, v3 = high word of the 64-bit input; the sequence counts the high word's
+   * leading zeros first only when it is non-zero (ffbh gives ~0 for 0) */
+  uint32_t lo = a ? (uint32_t)__builtin_clz(a) + 32 : 0xffffffffu;
+  uint32_t hi = b ? (uint32_t)__builtin_clz(b) : 0xffffffffu;
+  uint32_t r = lo < hi ? lo : hi;
+  return r < 64 ? r : 64;
+}
+T32(add_u32_clamp, "t_add_u32_clamp", i32_edges, r_add_u32_clamp, false)
+T32(sub_u32_clamp, "t_sub_u32_clamp", i32_edges, r_sub_u32_clamp, false)
+T32(add_i32_clamp, "t_add_i32_clamp", i32_edges, r_add_i32_clamp, false)
+T32(sub_i32_clamp, "t_sub_i32_clamp", i32_edges, r_sub_i32_clamp, false)
+T16(add_u16_clamp, "t_add_u16_clamp", i32_edges, r_add_u16_clamp, LO16B)
+T16(sub_i16_clamp, "t_sub_i16_clamp", i32_edges, r_sub_i16_clamp, LO16B)
+T32(add_co_u32_clamp, "t_add_co_u32_clamp", i32_edges, r_add_u32_clamp, false)
+T32(clz64_saturating_add, "t_clz64", i32_edges, r_clz64, false)

@@ -3,6 +3,8 @@
  * monotonic, flat accesses to the private aperture reach the same memory as scratch_*, and bad
  * dispatch packets are refused. */
 #include <criterion/criterion.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,3 +138,67 @@ Test(isa_control, bad_dispatch_is_refused)
   cr_expect_eq(r.status, ISA_BAD_DISPATCH);
   harness_close(&h);
 }
+
+/* Cancellation (isa_dispatch.cancel): a kernel that never ends must end the dispatch with
+ * ISA_CANCELLED once the flag is set, whether its waves loop forever or wait at a grid barrier
+ * that is never released. A helper thread sets the flag once the kernel has shown it runs (it
+ * stores 1 to out[0] before looping), so nothing here depends on timing. */
+struct canceller {
+  volatile uint32_t *seen;
+  volatile int flag;
+};
+
+static void *cancel_when_running(void *arg)
+{
+  struct canceller *c = arg;
+  while (!__atomic_load_n(c->seen, __ATOMIC_ACQUIRE))
+    sched_yield();
+  __atomic_store_n(&c->flag, 1, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+static void cancel_case(enum isa_target t, const char *kernel, uint32_t groups, unsigned threads)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct canceller c = {.seen = out, .flag = 0};
+  h.cancel = &c.flag;
+  h.host_threads = threads;
+  pthread_t th;
+  cr_assert_eq(pthread_create(&th, NULL, cancel_when_running, &c), 0);
+  struct harness_launch l = {.name = kernel, .grid = {64 * groups, 1, 1}, .block = {64, 1, 1},
+                             .kernarg = args, .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&h, &l, &r), 0, "kernel %s not found", kernel);
+  pthread_join(th, NULL);
+  cr_expect_eq(r.status, ISA_CANCELLED, "%s: status %d (%s)", kernel, r.status, r.message);
+  cr_expect_eq(out[0], 1);
+  harness_close(&h);
+}
+Test(isa_control, cancel_infinite_loop_gfx90a) { cancel_case(ISA_GFX90A, "c_spin", 4, 2); }
+Test(isa_control, cancel_infinite_loop_gfx942) { cancel_case(ISA_GFX942, "c_spin", 5, 1); }
+Test(isa_control, cancel_at_grid_barrier_gfx90a) { cancel_case(ISA_GFX90A, "c_gws_spin", 2, 1); }
+Test(isa_control, cancel_at_grid_barrier_gfx942) { cancel_case(ISA_GFX942, "c_gws_spin", 2, 2); }
+
+/* A grid barrier that waits for more waves than the dispatch has is reported as an error
+ * instead of hanging. */
+static void gws_deadlock_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  h.host_threads = 1;
+  /* one workgroup of one wave, whose workgroup 0 waits for two waves */
+  struct harness_launch l = {.name = "c_gws_spin", .grid = {64, 1, 1}, .block = {64, 1, 1},
+                             .kernarg = args, .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&h, &l, &r), 0);
+  cr_expect_neq(r.status, ISA_OK);
+  cr_expect(strstr(r.message, "ds_gws_barrier") != NULL, "message: %s", r.message);
+  harness_close(&h);
+}
+Test(isa_control, gws_impossible_barrier_gfx90a) { gws_deadlock_case(ISA_GFX90A); }
+Test(isa_control, gws_impossible_barrier_gfx942) { gws_deadlock_case(ISA_GFX942); }

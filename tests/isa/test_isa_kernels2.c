@@ -117,6 +117,25 @@ ParameterizedTest(const struct build *b, isa_kernels2, mfma_f32)
   harness_close(&h);
 }
 
+ParameterizedTestParameters(isa_kernels2, mfma_f64) { return cr_make_param_array(struct build, builds, NB); }
+ParameterizedTest(const struct build *b, isa_kernels2, mfma_f64)
+{
+  struct harness h;
+  open_build(&h, b);
+  double *A = harness_alloc(&h, 16 * 4 * 8), *B = harness_alloc(&h, 4 * 16 * 8), *C = harness_alloc(&h, 16 * 16 * 8);
+  for (int i = 0; i < 64; i++) { A[i] = (double)(i % 7) - 3.0 + i * 0.125; B[i] = (double)(i % 5) * 0.5 - i; }
+  struct { double *a, *b, *c; } args = {A, B, C};
+  launch(&h, "mfma_f64", 64, 64, &args, 24, b->file);
+  for (int r = 0; r < 16; r++)
+    for (int c = 0; c < 16; c++) {
+      double want = 0;
+      for (int k = 0; k < 4; k++) want += A[r * 4 + k] * B[k * 16 + c];
+      cr_expect(fabs(C[r * 16 + c] - want) <= 1e-12 * (fabs(want) + 1), "%s C[%d][%d] = %g want %g",
+                b->file, r, c, C[r * 16 + c], want);
+    }
+  harness_close(&h);
+}
+
 ParameterizedTestParameters(isa_kernels2, lds_atomics) { return cr_make_param_array(struct build, builds, NB); }
 ParameterizedTest(const struct build *b, isa_kernels2, lds_atomics)
 {

@@ -324,7 +324,7 @@ static int test_shared_mixed() {
   std::vector<int> v(n);
   for (int i = 0; i < n; i++) {
     f[i] = (float)r.irange(-100, 100) * 0.25f;
-    d[i] = (double)r.irange(-1 << 30, 1 << 30) * 0.5;
+    d[i] = (double)r.irange(-(1 << 30), 1 << 30) * 0.5;
     v[i] = r.irange(-5000000, 5000000);
   }
   kc_buf<float> df, dfo;

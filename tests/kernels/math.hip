@@ -213,7 +213,9 @@ static int run_cases(const char *kind, const mcase *cases, size_t ncases, uint64
     KC_HIP(hipMemcpy(dx.p, x.data(), NM * sizeof(T), hipMemcpyHostToDevice));
     KC_HIP(hipMemcpy(dy.p, y.data(), NM * sizeof(T), hipMemcpyHostToDevice));
     math_kernel<T><<<NM / MBLOCK, MBLOCK>>>(m.fn, NM, dx.p, dy.p, dout.p);
-    KC_SYNC();
+    KC_HIP(hipGetLastError());
+    hipError_t e = hipDeviceSynchronize();
+    KC_EXPECT(e == hipSuccess, "%s %s: the kernel failed with %s", kind, m.name, hipGetErrorName(e));
     KC_HIP(dout.download(out));
     for (int i = 0; i < NM; i++) {
       T want = (T)ref(m.fn, x[i], y[i]);
@@ -323,6 +325,20 @@ static int test_fast_intrinsics() {
   return KC_OK;
 }
 
+/* Large arguments take ocml's Payne-Hanek argument reduction (f64: v_trig_preop_f64). */
+static int test_trig_large() {
+  static const mcase f32_large[] = {
+      {"sinf(large)", F_SIN, 1e4, 1e30, 0, 1, 2}, {"cosf(large)", F_COS, 1e4, 1e30, 0, 1, 2},
+      {"tanf(large)", F_TAN, 1e4, 1e30, 0, 1, 4},
+  };
+  static const mcase f64_large[] = {
+      {"sin(large)", F_SIN, 1e6, 1e300, 0, 1, 2}, {"cos(large)", F_COS, 1e6, 1e300, 0, 1, 2},
+      {"tan(large)", F_TAN, 1e6, 1e300, 0, 1, 2},
+  };
+  if (run_cases<float>("f32", f32_large, 3, 67) != KC_OK) return KC_FAIL;
+  return run_cases<double>("f64", f64_large, 3, 68);
+}
+
 /* Special values: infinities, NaNs, signed zeros, poles. */
 struct special {
   const char *name;
@@ -359,7 +375,9 @@ template <class T> static int run_specials(const char *kind) {
     KC_HIP(hipMemcpy(dx.p, &x, sizeof(T), hipMemcpyHostToDevice));
     KC_HIP(hipMemcpy(dy.p, &y, sizeof(T), hipMemcpyHostToDevice));
     math_kernel<T><<<1, 1>>>(s.fn, 1, dx.p, dy.p, dout.p);
-    KC_SYNC();
+    KC_HIP(hipGetLastError());
+    hipError_t e = hipDeviceSynchronize();
+    KC_EXPECT(e == hipSuccess, "%s %s: the kernel failed with %s", kind, s.name, hipGetErrorName(e));
     KC_HIP(hipMemcpy(&got, dout.p, sizeof(T), hipMemcpyDeviceToHost));
     T want = (T)s.want;
     bool ok = std::isnan(want) ? std::isnan(got)
@@ -378,6 +396,7 @@ static const kc_test tests[] = {
     {"f64_exact", test_f64_exact},
     {"fast_intrinsics", test_fast_intrinsics},
     {"specials_f32", test_specials_f32},
+    {"trig_large", test_trig_large},
     {"specials_f64", test_specials_f64},
 };
 KC_MAIN("math", tests)

@@ -11,6 +11,7 @@
 #include <hip/amd_detail/amd_hip_vector_types.h>
 #include <hip/amd_detail/amd_hip_builtin_vars.h>
 #include <hip/amd_detail/amd_device_functions.h>
+#include <hip/amd_detail/amd_device_conversions.h>
 #include <hip/amd_detail/amd_hip_atomic.h>
 #include <hip/amd_detail/amd_warp_functions.h>
 #include <hip/amd_detail/amd_hip_launch.h>

@@ -387,3 +387,120 @@ CBEGIN c_flat_private
 .else
   PRIV_KD .amdhsa_system_sgpr_private_segment_wavefront_offset
 .endif
+
+// Cancellation: every workgroup stores 1 to out[0], then loops forever (an infinite device loop).
+  .text
+  .globl c_spin
+  .p2align 8
+  .type c_spin,@function
+c_spin:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 1
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v2, s[10:11]
+  s_waitcnt vmcnt(0)
+.Lc_spin_loop:
+  s_nop 0
+  s_branch .Lc_spin_loop
+  .rodata
+  .p2align 6
+  .amdhsa_kernel c_spin
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+
+// Cancellation at a grid barrier: workgroup 0 waits at ds_gws_barrier for two waves while
+// workgroup 1 stores 1 to out[0] and loops forever, so the barrier is never released.
+  .text
+  .globl c_gws_spin
+  .p2align 8
+  .type c_gws_spin,@function
+c_gws_spin:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  s_waitcnt lgkmcnt(0)
+  s_cmp_eq_u32 s2, 0
+  s_cbranch_scc0 .Lc_gws_other
+  v_mov_b32 v2, 1
+  s_mov_b32 m0, 0
+  ds_gws_barrier v2 gds
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lc_gws_other:
+  v_mov_b32 v1, 0
+  v_mov_b32 v2, 1
+  global_store_dword v1, v2, s[10:11]
+  s_waitcnt vmcnt(0)
+.Lc_gws_loop:
+  s_branch .Lc_gws_loop
+  .rodata
+  .p2align 6
+  .amdhsa_kernel c_gws_spin
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_system_sgpr_workgroup_id_x 1
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+
+// Half precision VOP1/VOP2/VOP3 (inputs are halves in the low 16 bits; results are compared on
+// the low 16 bits)
+T32 t_div_fixup_f16, v_div_fixup_f16 v5, v2, v3, v4
+// clang-19's half division: q = a * rcp(b) rounded to half, then fixed up
+.macro B_t_div_f16_seq
+  v_cvt_f32_f16_e32 v6, v3
+  v_rcp_f32_e32 v6, v6
+  v_mov_b32 v5, 0
+  v_fma_mixlo_f16 v5, v2, v6, 0 op_sel_hi:[1,0,0]
+  v_div_fixup_f16 v5, v5, v3, v2
+.endm
+T32 t_div_f16_seq, B_t_div_f16_seq
+T32 t_med3_f16, v_med3_f16 v5, v2, v3, v4
+T32 t_min3_f16, v_min3_f16 v5, v2, v3, v4
+T32 t_max3_f16, v_max3_f16 v5, v2, v3, v4
+T32 t_frexp_mant_f16, v_frexp_mant_f16 v5, v2
+T32 t_frexp_exp_i16_f16, v_frexp_exp_i16_f16 v5, v2
+T32 t_rcp_f16, v_rcp_f16 v5, v2
+T32 t_sqrt_f16, v_sqrt_f16 v5, v2
+T32 t_ldexp_f16, v_ldexp_f16 v5, v2, v3
+T32 t_fract_f16, v_fract_f16 v5, v2
+T32 t_rndne_f16, v_rndne_f16 v5, v2
+T32 t_trunc_f16, v_trunc_f16 v5, v2
+T32 t_fma_f16, v_fma_f16 v5, v2, v3, v4
+T32 t_mad_f16, v_mad_f16 v5, v2, v3, v4
+T32 t_cvt_norm_i16_f16, v_cvt_norm_i16_f16 v5, v2
+T32 t_cvt_pknorm_u16_f16, v_cvt_pknorm_u16_f16 v5, v2, v3
+T32 t_cvt_i16_f16, v_cvt_i16_f16 v5, v2
+.macro B_t_cmp_class_f16
+  v_cmp_class_f16 vcc, v2, v3
+  v_cndmask_b32 v5, 0, 1, vcc
+.endm
+T32 t_cmp_class_f16, B_t_cmp_class_f16
+.macro B_t_dot2c_f32_f16
+  v_mov_b32 v5, v4
+  v_dot2c_f32_f16 v5, v2, v3
+.endm
+T32 t_dot2c_f32_f16, B_t_dot2c_f32_f16
+T32 t_med3_i16, v_med3_i16 v5, v2, v3, v4
+T32 t_sad_u16, v_sad_u16 v5, v2, v3, v4
+// v_trig_preop_f64: the segment is the low dword of the second input (v4)
+T64 t_trig_preop_f64, v_trig_preop_f64 v[8:9], v[2:3], v4
+
+// The VOP3 clamp bit on integer adds and subtracts saturates
+T32 t_add_u32_clamp, v_add_u32_e64 v5, v2, v3 clamp
+T32 t_sub_u32_clamp, v_sub_u32_e64 v5, v2, v3 clamp
+T32 t_add_i32_clamp, v_add_i32 v5, v2, v3 clamp
+T32 t_sub_i32_clamp, v_sub_i32 v5, v2, v3 clamp
+T32 t_add_u16_clamp, v_add_u16_e64 v5, v2, v3 clamp
+T32 t_sub_i16_clamp, v_sub_i16 v5, v2, v3 clamp
+T32 t_add_co_u32_clamp, v_add_co_u32_e64 v5, s[12:13], v2, v3 clamp
+// ockl's __ockl_clz_u64 as clang-15 compiles it: 64 for a zero input
+.macro B_t_clz64
+  v_ffbh_u32 v6, v2
+  v_add_u32_e64 v6, v6, 32 clamp
+  v_ffbh_u32 v7, v3
+  v_min3_u32 v5, v6, v7, 64
+.endm
+T32 t_clz64, B_t_clz64

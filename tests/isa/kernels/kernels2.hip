@@ -52,6 +52,19 @@ extern "C" __global__ void mfma_f32(const float *A, const float *B, float *C) {
     C[(4 * (l / 16) + r) * 16 + l % 16] = acc[r];
 }
 
+// 16x16x4 f64: C = A(16x4) * B(4x16). 64-bit results are one row per register pair: row i in
+// lanes 16 * (i % 4) .. + 15, pair i / 4.
+typedef double double4_t __attribute__((ext_vector_type(4)));
+extern "C" __global__ void mfma_f64(const double *A, const double *B, double *C) {
+  int l = tid_x();
+  double a = A[(l % 16) * 4 + l / 16];
+  double b = B[(l / 16) * 16 + l % 16];
+  double4_t acc = {};
+  acc = __builtin_amdgcn_mfma_f64_16x16x4f64(a, b, acc, 0, 0, 0);
+  for (int r = 0; r < 4; r++)
+    C[(4 * r + l / 16) * 16 + l % 16] = acc[r];
+}
+
 extern "C" __global__ void lds_atomics(const int *in, int *out) {
   __shared__ int hist[16];
   __shared__ unsigned mx;
@@ -101,4 +114,30 @@ extern "C" __global__ void gws_sync(int *sum, int *seen, int nblocks) {
     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "agent");
     seen[bid_x()] = __hip_atomic_load(sum, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
   }
+}
+
+// The device library's grid barrier (what cooperative groups' grid.sync() calls): a workgroup
+// barrier, one work-item per workgroup at ds_gws_barrier, another workgroup barrier. Every
+// work-item then reads a value another workgroup wrote before the barrier.
+extern "C" __device__ void __ockl_grid_sync(void);
+extern "C" __global__ void ockl_grid(int *data, int *out, int n) {
+  int rank = bid_x() * bdim_x() + tid_x();
+  data[rank] = rank * 2 + 1;
+  __ockl_grid_sync();
+  out[rank] = data[(rank + bdim_x()) % n];
+}
+
+// Several grid barriers in a row: a workgroup released by one barrier may reach the next
+// before the others have woken from the first. Each round every work-item adds its rank to a
+// running value read from a neighbour workgroup.
+extern "C" __global__ void ockl_grid_rounds(int *data, int *out, int n, int rounds) {
+  int rank = bid_x() * bdim_x() + tid_x();
+  int acc = 0;
+  for (int r = 0; r < rounds; r++) {
+    data[rank] = rank + r;
+    __ockl_grid_sync();
+    acc += data[(rank + bdim_x()) % n];
+    __ockl_grid_sync();
+  }
+  out[rank] = acc;
 }

@@ -1,0 +1,164 @@
+/* HIP graphs: the objects behind hipGraph_t, hipGraphNode_t and hipGraphExec_t (private to
+ * src/api/graph*.c and capture.c).
+ *
+ * A graph owns its nodes; a node keeps both directions of its edges (dependencies and
+ * dependents) so that every query is a walk of one array. A child-graph node owns a private
+ * clone of the graph it was given (CUDA semantics: later edits of the original do not reach it).
+ * An executable graph owns a clone of the graph it was instantiated from and a topological order
+ * of that clone; launching it replays the nodes in that order through the public HIP calls
+ * (hipModuleLaunchKernel, hipMemcpy3DAsync, hipMemsetD*Async, hipLaunchHostFunc, hipEventRecord,
+ * hipStreamWaitEvent), so graphs depend on no internals of the stream and copy layers.
+ *
+ * Thread safety: as in CUDA, a graph (and its nodes) must not be used from two threads at once;
+ * an executable graph may not be launched concurrently with its own update or destruction.
+ */
+#ifndef HIPKFD_API_GRAPH_H
+#define HIPKFD_API_GRAPH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hip/hip_runtime_api.h>
+
+#define GRAPH_MAGIC 0x47525048u      /* "GRPH": catches stale or foreign hipGraph_t */
+#define GRAPH_NODE_MAGIC 0x474e4f44u /* "GNOD" */
+#define GRAPH_EXEC_MAGIC 0x47455843u /* "GEXC" */
+
+/* A growable array of node pointers. */
+struct node_list {
+  hipGraphNode_t *v;
+  size_t n, cap;
+};
+
+/* A kernel node's launch: the explicit arguments are copied, at node creation, into one buffer
+ * laid out as the kernel's kernarg segment (offsets from the code object's metadata), which is
+ * what the `extra` HIP_LAUNCH_PARAM_BUFFER_POINTER form of hipModuleLaunchKernel takes. */
+struct graph_kernel {
+  hipKernelNodeParams p;       /* as given; kernelParams/extra point at our copies below */
+  hipFunction_t fn;            /* the resolved function */
+  uint8_t *args;               /* packed explicit arguments (owned) */
+  size_t args_size;
+  void **arg_ptrs;             /* one pointer into `args` per parameter (owned): kernelParams */
+  uint32_t nargs;
+};
+
+/* A memcpy node: always kept as 3D parameters; `one_d` remembers hipGraphAddMemcpyNode1D.
+ * Symbol copies (types MemcpyToSymbol/FromSymbol) keep the symbol and resolve it at each launch
+ * (hipMemcpyToSymbolAsync/FromSymbolAsync), with the host side in srcPtr/dstPtr. */
+struct graph_memcpy {
+  hipMemcpy3DParms p;
+  bool one_d;
+  const void *symbol;
+  size_t offset;
+};
+
+/* Memory of a hipGraphAddMemAllocNode: allocated when the node is created (its address is fixed
+ * from then on, as CUDA guarantees) and released when the last node referring to it (the alloc
+ * node, free nodes, and their copies in clones and executable graphs) is destroyed. */
+struct graph_mem {
+  _Atomic int refs;
+  _Atomic int execs;           /* executable graphs holding it: CUDA allows one at a time */
+  void *ptr;
+  size_t size;
+  int device;
+};
+
+struct hipGraphNode {
+  uint32_t magic;
+  hipGraphNodeType type;
+  struct ihipGraph *graph;     /* owner */
+  hipGraphNode_t origin;       /* the node this one is a clone of (hipGraphNodeFindInClone) */
+  struct node_list deps;       /* edges into this node */
+  struct node_list out;        /* edges out of this node */
+  unsigned id;                 /* creation number in its graph (DOT names, stable order) */
+  bool enabled;                /* hipGraphNodeSetEnabled (meaningful in an exec's clone) */
+  size_t mark;                 /* scratch for graph walks (graph_topo_order) */
+  union {
+    struct graph_kernel kernel;
+    struct graph_memcpy memcpy;
+    hipMemsetParams memset;
+    hipHostNodeParams host;
+    struct ihipGraph *child;   /* owned clone */
+    hipEvent_t event;          /* event record / wait */
+    struct graph_mem *mem;     /* mem alloc / mem free (a reference) */
+  } u;
+};
+
+struct ihipGraph {
+  uint32_t magic;
+  struct node_list nodes;      /* in creation order */
+  unsigned next_id;
+  struct ihipGraph *origin;    /* the graph this one is a clone of, or NULL */
+};
+
+struct hipGraphExec {
+  uint32_t magic;
+  struct ihipGraph *graph;     /* private clone of the instantiated graph (owned) */
+  hipGraphNode_t *order;       /* a topological order of graph's nodes (owned) */
+  size_t norder;
+  unsigned long long flags;
+};
+
+/* ---- graph.c ---- */
+
+bool graph_valid(hipGraph_t g);
+bool graph_node_valid(hipGraphNode_t n);
+int node_list_push(struct node_list *l, hipGraphNode_t n);
+bool node_list_has(const struct node_list *l, hipGraphNode_t n);
+void node_list_remove(struct node_list *l, hipGraphNode_t n);
+
+/* Allocates a graph. Returns NULL on ENOMEM. */
+struct ihipGraph *graph_alloc(void);
+/* Frees [in] g and every node in it. */
+void graph_free(struct ihipGraph *g);
+/* A deep copy of [in] g; each new node's `origin` is its source node. NULL on ENOMEM. */
+struct ihipGraph *graph_clone(const struct ihipGraph *g);
+/* Adds [in] n (fully built, params owned) to [in] g after [in] deps (validated here). On error
+ * the node is not added and the caller still owns it. */
+hipError_t graph_add_node(struct ihipGraph *g, hipGraphNode_t n, const hipGraphNode_t *deps,
+                          size_t ndeps);
+/* A topological order of [in] g's nodes in [out] order (malloc'd; *n entries). Returns
+ * hipErrorInvalidValue if the graph has a cycle. */
+hipError_t graph_topo_order(const struct ihipGraph *g, hipGraphNode_t **order, size_t *n);
+
+/* ---- graph_node.c ---- */
+
+hipGraphNode_t node_alloc(hipGraphNodeType type);
+/* Frees a node's parameters and the node (edges must already be gone). */
+void node_free(hipGraphNode_t n);
+/* Copies [in] src's parameters into [in] dst (same type); child graphs are cloned. */
+hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src);
+/* Checks and stores kernel parameters into [in] k (replacing what it had). */
+hipError_t node_kernel_set(struct graph_kernel *k, const hipKernelNodeParams *p);
+void node_kernel_clear(struct graph_kernel *k);
+hipError_t node_memcpy_check(const hipMemcpy3DParms *p);
+hipError_t node_memset_check(const hipMemsetParams *p);
+/* A 3D parameter block for a 1D copy. */
+hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+
+/* ---- graph_mem.c ---- */
+
+struct graph_mem *graph_mem_get(struct graph_mem *m);
+void graph_mem_put(struct graph_mem *m);
+/* Graph [in] g may be instantiated: every allocation it makes is freed in it, and no other
+ * executable graph holds its allocations. */
+hipError_t graph_mem_check(const struct ihipGraph *g);
+/* Counts (+1 or -1) the executable graph owning clone [in] g against its allocations. */
+void graph_mem_execs(const struct ihipGraph *g, int delta);
+/* [in] g holds memory nodes (child graphs may not). */
+bool graph_has_mem_nodes(const struct ihipGraph *g);
+/* Builds a MemAlloc node for [in] p (allocating), or a MemFree node of [in] dptr in [in] g. */
+hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
+hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
+
+/* ---- graph_exec.c ---- */
+
+/* Enqueues [in] n on [in] stream. */
+hipError_t node_launch(hipGraphNode_t n, hipStream_t stream);
+/* The node of executable [in] x made from [in] node of its graph, if [in] node has [in] type. */
+hipError_t graph_exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeType type,
+                           hipGraphNode_t *out);
+
+#endif

@@ -1,0 +1,133 @@
+/* HIP graphs: copies to and from device symbols (__device__ variables). The symbol is checked at
+ * node creation (it must be registered and [offset, offset + count) must lie inside it) and
+ * resolved at each launch through hipMemcpyToSymbolAsync / hipMemcpyFromSymbolAsync, so the copy
+ * reaches the symbol of the launch stream's device. */
+#include <string.h>
+
+#include "error.h"
+#include "graph.h"
+#include "runtime.h"
+#include "symbols.h"
+
+static hipError_t symbol_check(const void *symbol, const void *host, size_t count, size_t offset,
+                               hipMemcpyKind kind)
+{
+  if (!symbol || !host || count == 0)
+    return hipErrorInvalidValue;
+  if ((unsigned)kind > hipMemcpyDefault)
+    return hipErrorInvalidMemcpyDirection;
+  struct hip_device *d = hip_device_current();
+  if (!d)
+    return hipErrorNoDevice;
+  size_t size = 0;
+  if (hip_symbol_lookup(symbol, d, NULL, &size) != 0)
+    return hipErrorInvalidSymbol;
+  if (offset > size || count > size - offset)
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
+/* Fills [in] m for a copy of [in] count bytes between [in] host (the non-symbol side) and
+ * [in] symbol + [in] offset; [in] to_symbol picks the direction. */
+static void symbol_params(struct graph_memcpy *m, bool to_symbol, const void *symbol, void *host,
+                          size_t count, size_t offset, hipMemcpyKind kind)
+{
+  memset(m, 0, sizeof(*m));
+  m->p.extent = make_hipExtent(count, 1, 1);
+  m->p.kind = kind;
+  if (to_symbol)
+    m->p.srcPtr = make_hipPitchedPtr(host, count, count, 1);
+  else
+    m->p.dstPtr = make_hipPitchedPtr(host, count, count, 1);
+  m->one_d = true;
+  m->symbol = symbol;
+  m->offset = offset;
+}
+
+static hipError_t add_symbol_node(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
+                                  size_t ndeps, bool to_symbol, const void *symbol, void *host,
+                                  size_t count, size_t offset, hipMemcpyKind kind)
+{
+  if (!out || !graph_valid(graph) || (ndeps && !deps))
+    return hipErrorInvalidValue;
+  hipError_t e = symbol_check(symbol, host, count, offset, kind);
+  if (e != hipSuccess)
+    return e;
+  hipGraphNode_t n = node_alloc(to_symbol ? hipGraphNodeTypeMemcpyToSymbol
+                                          : hipGraphNodeTypeMemcpyFromSymbol);
+  if (!n)
+    return hipErrorOutOfMemory;
+  symbol_params(&n->u.memcpy, to_symbol, symbol, host, count, offset, kind);
+  if ((e = graph_add_node(graph, n, deps, ndeps)) != hipSuccess) {
+    node_free(n);
+    return e;
+  }
+  *out = n;
+  return hipSuccess;
+}
+
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t *pDependencies,
+                                         size_t numDependencies, const void *symbol,
+                                         const void *src, size_t count, size_t offset,
+                                         hipMemcpyKind kind)
+{
+  HIP_RETURN(add_symbol_node(pGraphNode, graph, pDependencies, numDependencies, true, symbol,
+                             (void *)src, count, offset, kind));
+}
+
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t *pDependencies,
+                                           size_t numDependencies, void *dst, const void *symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind)
+{
+  HIP_RETURN(add_symbol_node(pGraphNode, graph, pDependencies, numDependencies, false, symbol, dst,
+                             count, offset, kind));
+}
+
+/* Sets new parameters on [in] n, a symbol-copy node of the matching direction. */
+static hipError_t set_symbol(hipGraphNode_t n, bool to_symbol, const void *symbol, void *host,
+                             size_t count, size_t offset, hipMemcpyKind kind)
+{
+  hipGraphNodeType want = to_symbol ? hipGraphNodeTypeMemcpyToSymbol
+                                    : hipGraphNodeTypeMemcpyFromSymbol;
+  if (!graph_node_valid(n) || n->type != want)
+    return hipErrorInvalidValue;
+  hipError_t e = symbol_check(symbol, host, count, offset, kind);
+  if (e == hipSuccess)
+    symbol_params(&n->u.memcpy, to_symbol, symbol, host, count, offset, kind);
+  return e;
+}
+
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol,
+                                               const void *src, size_t count, size_t offset,
+                                               hipMemcpyKind kind)
+{
+  HIP_RETURN(set_symbol(node, true, symbol, (void *)src, count, offset, kind));
+}
+
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
+                                                 const void *symbol, size_t count, size_t offset,
+                                                 hipMemcpyKind kind)
+{
+  HIP_RETURN(set_symbol(node, false, symbol, dst, count, offset, kind));
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                   const void *symbol, const void *src,
+                                                   size_t count, size_t offset, hipMemcpyKind kind)
+{
+  hipGraphNode_t n;
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpyToSymbol, &n));
+  HIP_RETURN(set_symbol(n, true, symbol, (void *)src, count, offset, kind));
+}
+
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec,
+                                                     hipGraphNode_t node, void *dst,
+                                                     const void *symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind)
+{
+  hipGraphNode_t n;
+  HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpyFromSymbol, &n));
+  HIP_RETURN(set_symbol(n, false, symbol, dst, count, offset, kind));
+}
