@@ -37,7 +37,10 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 
 	*out = NULL;
 	pthread_mutex_lock(&d->fence_lock);
-	unpark_done(d);
+	/* Scanning the parked list costs a signal load per entry: do it only when the free list is
+	 * empty, so a long list of pending fences is walked once per refill, not once per fence. */
+	if (!d->fence_free)
+		unpark_done(d);
 	f = d->fence_free;
 	if (f)
 		d->fence_free = f->next_free;
@@ -58,6 +61,7 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 	}
 	atomic_store_explicit(&f->done, false, memory_order_relaxed);
 	f->timestamped = false;
+	f->sealed = false;
 	f->queue = NULL;
 	f->next_free = NULL;
 	atomic_store_explicit(&f->refs, 1, memory_order_release);

@@ -62,6 +62,9 @@ struct hip_fence {
 	struct signal *sig;
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	bool sealed;                   /* handed out by hip_stream_tail(): its signal may sit in
+					* another queue's barrier packet, so no later launch may extend
+					* it (stream.c shared_tail_fence); tail_lock of its stream */
 	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
 					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */

@@ -22,9 +22,12 @@
 #include "error.h"
 #include "internal.h"
 
-/* AQL ring size of a stream's queue. 256 packets keep the per-queue kernarg memory at 1 MiB
- * (AQL_KERNARG_SLOT_SIZE per slot); a full ring only makes the submitter wait. */
-#define STREAM_QUEUE_PACKETS 256
+/* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in
+ * without waiting for the GPU to retire packets (the CP retires a packet shortly after its
+ * completion signal changes, so a ring exactly as big as the burst would wait on the last one),
+ * at 2 MiB of kernarg memory per queue (AQL_KERNARG_SLOT_SIZE per slot, touched only as used);
+ * a full ring makes the submitter wait and yield. */
+#define STREAM_QUEUE_PACKETS 512
 
 static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hip_stream *stream_pool; /* destroyed streams for reuse; stream_pool_lock */
@@ -235,6 +238,12 @@ struct hip_fence *hip_stream_tail(struct hip_stream *s)
 {
 	pthread_mutex_lock(&s->tail_lock);
 	struct hip_fence *f = hip_fence_get(s->tail);
+	/* The caller may put the signal in a barrier packet of another queue and drop its
+	 * reference once submitted: a later launch extending this fence would make that barrier
+	 * wait for the later kernel too, and deadlock when that kernel waits for the barrier's
+	 * stream (the legacy null-stream rule). */
+	if (f)
+		f->sealed = true;
 	pthread_mutex_unlock(&s->tail_lock);
 	return f;
 }
@@ -256,6 +265,16 @@ static void deps_add(struct hip_stream_deps *deps, struct hip_fence *f, bool blo
 	deps->f[deps->n++] = f;
 }
 
+/* The legacy rule costs a blocking stream nothing while the null stream has no unfinished work
+ * known to it: two loads instead of the device lock and the null stream's tail lock. Stream
+ * objects are never freed, so reading a null stream that is being torn down is safe, and work
+ * another thread submits to the null stream concurrently is unordered with ours anyway. */
+static bool null_stream_known_idle(struct hip_device *d)
+{
+	struct hip_stream *n = __atomic_load_n(&d->null_stream, __ATOMIC_ACQUIRE);
+	return !n || hip_stream_known_idle(n);
+}
+
 void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	struct hip_device *d = s->device;
@@ -270,7 +289,7 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 			if (t != s && stream_blocking(t))
 				deps_add(deps, hip_stream_tail(t), blocking);
 		pthread_mutex_unlock(&d->lock);
-	} else if (stream_blocking(s)) {
+	} else if (stream_blocking(s) && !null_stream_known_idle(d)) {
 		pthread_mutex_lock(&d->lock);
 		struct hip_stream *null_stream = d->null_stream;
 		if (null_stream)
@@ -281,11 +300,10 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 		deps_add(deps, s->waits[i], blocking);
 	s->nwaits = 0;
 
-	/* The stream's own tail goes last; deps_own() finds it there. */
-	pthread_mutex_lock(&s->tail_lock);
+	/* The stream's own tail. No tail lock: the tail only changes under s->lock, which we hold
+	 * (the tail lock is for readers that do not hold s->lock). */
 	struct hip_fence *own = hip_fence_get(s->tail);
 	bool own_on_queue = s->tail_on_queue;
-	pthread_mutex_unlock(&s->tail_lock);
 	deps->own_on_queue = own_on_queue;
 	deps->own = NULL;
 	if (own && !hip_fence_done(own) && own != hip_callback_fence)
@@ -428,6 +446,35 @@ int hip_stream_error(struct hip_stream *s)
 	return q ? aql_queue_error(q) : 0;
 }
 
+/* Consecutive kernels on a stream share one completion signal: each launch adds 1 to the
+ * stream's tail fence before publishing its packet and the CP subtracts 1 when the packet
+ * completes (HSA: the completion signal is decremented), so the fence reaches 0 exactly when the
+ * last of them completes, in order thanks to the barrier bit. That spares a fence (a free-list
+ * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
+ * and nobody ever took through hip_stream_tail() (sealed) is extended: an event, a synchronize
+ * or another stream's dependency (even one already submitted as a barrier packet, which holds no
+ * reference) must keep seeing the work it was taken for, not later work. The stream lock is held (no other
+ * submitter); the tail lock keeps hip_stream_tail() from taking a reference meanwhile. Returns
+ * the fence with a new reference, or NULL when a fresh fence is needed. */
+static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
+					   const struct hip_stream_deps *deps)
+{
+	pthread_mutex_lock(&s->tail_lock);
+	struct hip_fence *f = s->tail;
+	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
+	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped && !f->sealed &&
+		  atomic_load_explicit(&f->refs, memory_order_acquire) == held;
+	if (ok) {
+		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
+		 * no one else holds it. */
+		signal_add(f->sig, 1);
+		atomic_store_explicit(&f->done, false, memory_order_relaxed);
+		hip_fence_get(f);
+	}
+	pthread_mutex_unlock(&s->tail_lock);
+	return ok ? f : NULL;
+}
+
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 {
 	struct hip_stream_deps deps;
@@ -444,8 +491,10 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	err = hip_stream_deps_submit(s, &deps);
 	if (err)
 		goto fail;
-	err = hip_fence_create(s->device, &f);
-	if (err)
+	bool shared;
+	f = shared_tail_fence(s, q, &deps);
+	shared = f != NULL;
+	if (!f && (err = hip_fence_create(s->device, &f)))
 		goto fail;
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
 	f->queue = q;
@@ -453,10 +502,21 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	if (err)
 		goto fail_submit;
 	f->timestamped = true;
+	if (shared) {
+		/* The tail stays the same fence, already re-armed for this packet: only the count
+		 * moves (after the re-arm, so a synchronize that sees the count sees the fence armed). */
+		atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
+		hip_fence_put(f); /* shared_tail_fence's reference: the stream's own one remains */
+		deps_release(&deps);
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
 	hip_stream_end(s, &deps, f, true);
 	return 0;
 
 fail_submit:
+	if (shared)
+		signal_add(f->sig, -1); /* the packet that would have completed it was not published */
 	hip_fence_put(f);
 fail:
 	hip_stream_abort(s, &deps);

@@ -16,6 +16,7 @@
 #define MIN_PACKETS 64u       /* 64 x 64 B = one page: the ring BO must be exactly the ring */
 #define MAX_PACKETS (1u << 20)
 #define WAIT_SLICE_NS 100000000ull
+#define CLAIM_SPINS 256u      /* pause-loop rounds before a full ring starts yielding */
 
 struct aql_queue {
   struct kfd_gpu *gpu;
@@ -259,13 +260,17 @@ static int claim_slot(struct aql_queue *q, uint64_t *id_out)
   uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
   unsigned spins = 0;
 
+  /* Back-pressure: after a short spin, yield the CPU on every look, since the CP that must
+   * retire packets may need this core (an emulated one does; so does a GPU driver thread). */
   while (id - __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >= q->packets) {
-    if (++spins % 4096 == 0) {
-      int err = aql_queue_error(q);
-      if (err)
-        return err;
+    if (++spins < CLAIM_SPINS) {
+      cpu_relax();
+      continue;
     }
-    cpu_relax();
+    int err = aql_queue_error(q);
+    if (err)
+      return err;
+    sched_yield();
   }
   *id_out = id;
   return 0;
