@@ -134,7 +134,7 @@ static const struct attr_entry attr_table[] = {
 	      cooperativeMultiDeviceUnmatchedSharedMem),
 	F_INT(hipDeviceAttributeIsLargeBar, isLargeBar),
 	F_INT(hipDeviceAttributeAsicRevision, asicRevision),
-	K(hipDeviceAttributeCanUseStreamWaitValue, 0), /* hipStreamWaitValue* not implemented */
+	K(hipDeviceAttributeCanUseStreamWaitValue, 1), /* hipStreamWaitValue*: src/api/stream_memops.c */
 	K(hipDeviceAttributeImageSupport, 0),          /* no image/texture support in hipkfd */
 	S(hipDeviceAttributePhysicalMultiProcessorCount),
 	K(hipDeviceAttributeFineGrainSupport, 1),
