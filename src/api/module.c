@@ -128,7 +128,10 @@ int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct mo
   return result;
 }
 
-int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
+/* The slow path: load the module on [in] d if needed, find the kernel by name and fill the
+ * function's slot for d (under the module lock, so racing resolvers fill it once). */
+static int function_resolve_slow(struct ihipModuleSymbol_t *f, struct hip_device *d,
+                                 struct hip_kernel_ref *out)
 {
   struct module_device *md;
   int err = hip_module_on_device(f->module, d, &md);
@@ -140,7 +143,29 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
   out->kernel = k;
   out->co = md->co;
   out->kernel_object = loader_kernel_object(md->image, k);
+  struct hip_kernel_slot *slot = &f->resolved[d->ordinal];
+  if (!atomic_load_explicit(&slot->ready, memory_order_relaxed)) {
+    pthread_mutex_lock(&f->module->lock);
+    if (!atomic_load_explicit(&slot->ready, memory_order_relaxed)) {
+      slot->ref = *out;
+      atomic_store_explicit(&slot->ready, 1, memory_order_release);
+    }
+    pthread_mutex_unlock(&f->module->lock);
+  }
   return 0;
+}
+
+int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
+{
+  /* hip_module_on_device rejects ordinals outside the slots. */
+  if (d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES) {
+    const struct hip_kernel_slot *slot = &f->resolved[d->ordinal];
+    if (atomic_load_explicit(&slot->ready, memory_order_acquire)) {
+      *out = slot->ref;
+      return 0;
+    }
+  }
+  return function_resolve_slow(f, d, out);
 }
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
