@@ -70,7 +70,9 @@ struct ihipModuleSymbol_t {
   int max_dynamic_shared;           /* hipFuncAttributeMaxDynamicSharedMemorySize */
   int preferred_carveout;           /* hipFuncAttributePreferredSharedMemoryCarveout */
   struct ihipModuleSymbol_t *next;  /* in module->functions; protected by module->lock */
-  struct hip_kernel_slot resolved[HIP_MODULE_MAX_DEVICES]; /* by device ordinal */
+  /* HIP_MODULE_MAX_DEVICES slots by device ordinal, allocated on the first resolution (libraries
+   * register thousands of kernels that are never launched); stored with release. */
+  _Atomic(struct hip_kernel_slot *) resolved;
 };
 
 /* ---- module.c ---- */

@@ -59,6 +59,7 @@ void hip_module_destroy(struct ihipModule_t *m)
   for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
     next = f->next;
     f->magic = 0;
+    free(atomic_load_explicit(&f->resolved, memory_order_relaxed));
     free(f->name);
     free(f);
   }
@@ -143,27 +144,27 @@ static int function_resolve_slow(struct ihipModuleSymbol_t *f, struct hip_device
   out->kernel = k;
   out->co = md->co;
   out->kernel_object = loader_kernel_object(md->image, k);
-  struct hip_kernel_slot *slot = &f->resolved[d->ordinal];
-  if (!atomic_load_explicit(&slot->ready, memory_order_relaxed)) {
-    pthread_mutex_lock(&f->module->lock);
-    if (!atomic_load_explicit(&slot->ready, memory_order_relaxed)) {
-      slot->ref = *out;
-      atomic_store_explicit(&slot->ready, 1, memory_order_release);
-    }
-    pthread_mutex_unlock(&f->module->lock);
+  pthread_mutex_lock(&f->module->lock);
+  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_relaxed);
+  if (!slots && (slots = calloc(HIP_MODULE_MAX_DEVICES, sizeof(*slots))))
+    atomic_store_explicit(&f->resolved, slots, memory_order_release);
+  /* Without memory for the slots the launch still goes ahead, by the slow path each time. */
+  if (slots && !atomic_load_explicit(&slots[d->ordinal].ready, memory_order_relaxed)) {
+    slots[d->ordinal].ref = *out;
+    atomic_store_explicit(&slots[d->ordinal].ready, 1, memory_order_release);
   }
+  pthread_mutex_unlock(&f->module->lock);
   return 0;
 }
 
 int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
 {
   /* hip_module_on_device rejects ordinals outside the slots. */
-  if (d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES) {
-    const struct hip_kernel_slot *slot = &f->resolved[d->ordinal];
-    if (atomic_load_explicit(&slot->ready, memory_order_acquire)) {
-      *out = slot->ref;
-      return 0;
-    }
+  const struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
+  if (slots && d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES &&
+      atomic_load_explicit(&slots[d->ordinal].ready, memory_order_acquire)) {
+    *out = slots[d->ordinal].ref;
+    return 0;
   }
   return function_resolve_slow(f, d, out);
 }
