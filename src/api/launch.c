@@ -116,11 +116,17 @@ static hipError_t hidden_values(const struct hip_launch *l, const uint32_t globa
                                 struct hip_device *d, struct hip_stream *s,
                                 const struct loader_kernel *k, struct hidden_values *h)
 {
+  const uint32_t grid[3] = {l->grid.x, l->grid.y, l->grid.z};
   const uint32_t block[3] = {l->block.x, l->block.y, l->block.z};
   memset(h, 0, sizeof(*h));
   for (int i = 0; i < 3; i++) {
-    h->block_count[i] = global[i] / block[i] + (global[i] % block[i] != 0);
     h->group_size[i] = (uint16_t)block[i];
+    /* A grid given in blocks covers global exactly: no division on the common path. */
+    if (!l->grid_in_workitems) {
+      h->block_count[i] = grid[i];
+      continue;
+    }
+    h->block_count[i] = global[i] / block[i] + (global[i] % block[i] != 0);
     h->remainder[i] = (uint16_t)(global[i] % block[i]);
   }
   h->grid_dims = 3; /* HIP dispatches are always 3-dimensional (clr's NDRange of 3) */
@@ -160,8 +166,9 @@ static hipError_t validate(const struct hip_launch *l, const uint32_t global[3],
   if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE)
     return hipErrorInvalidValue;
   /* A kernel compiled for uniform work-groups (HIP's default) computes blockDim without the
-   * remainder: a partial last group would run with the wrong size (clr rejects it too). */
-  if (k->uniform_work_group_size &&
+   * remainder: a partial last group would run with the wrong size (clr rejects it too). Only a
+   * grid counted in work-items can leave one. */
+  if (k->uniform_work_group_size && l->grid_in_workitems &&
       (global[0] % l->block.x || global[1] % l->block.y || global[2] % l->block.z))
     return hipErrorInvalidValue;
   if (l->cooperative) {

@@ -11,6 +11,7 @@
 #define HIPKFD_API_LOADER_API_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -44,6 +45,23 @@ struct ihipModule_t {
   struct ihipModuleSymbol_t *functions; /* every function handed out (freed with the module) */
 };
 
+/* The resolved kernel of a function on one device. */
+struct hip_kernel_ref {
+  const struct loader_kernel *kernel;
+  const struct loader_code_object *co;
+  uint64_t kernel_object;
+};
+
+/* A function's kernel on one device, filled on its first resolution there. A module's code object
+ * and image on a device never change while the module lives (they are loaded once and freed only
+ * with the module, which frees its functions too), so the slot never goes stale: hipModuleUnload
+ * and __hipUnregisterFatBinary free the function with it, and a reloaded module makes new
+ * functions. ready is stored with release after ref, read with acquire before it. */
+struct hip_kernel_slot {
+  struct hip_kernel_ref ref;
+  atomic_uint ready;
+};
+
 struct ihipModuleSymbol_t {
   uint32_t magic;
   struct ihipModule_t *module;
@@ -52,13 +70,9 @@ struct ihipModuleSymbol_t {
   int max_dynamic_shared;           /* hipFuncAttributeMaxDynamicSharedMemorySize */
   int preferred_carveout;           /* hipFuncAttributePreferredSharedMemoryCarveout */
   struct ihipModuleSymbol_t *next;  /* in module->functions; protected by module->lock */
-};
-
-/* The resolved kernel of a function on one device. */
-struct hip_kernel_ref {
-  const struct loader_kernel *kernel;
-  const struct loader_code_object *co;
-  uint64_t kernel_object;
+  /* HIP_MODULE_MAX_DEVICES slots by device ordinal, allocated on the first resolution (libraries
+   * register thousands of kernels that are never launched); stored with release. */
+  _Atomic(struct hip_kernel_slot *) resolved;
 };
 
 /* ---- module.c ---- */

@@ -59,6 +59,7 @@ void hip_module_destroy(struct ihipModule_t *m)
   for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
     next = f->next;
     f->magic = 0;
+    free(atomic_load_explicit(&f->resolved, memory_order_relaxed));
     free(f->name);
     free(f);
   }
@@ -128,7 +129,10 @@ int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct mo
   return result;
 }
 
-int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
+/* The slow path: load the module on [in] d if needed, find the kernel by name and fill the
+ * function's slot for d (under the module lock, so racing resolvers fill it once). */
+static int function_resolve_slow(struct ihipModuleSymbol_t *f, struct hip_device *d,
+                                 struct hip_kernel_ref *out)
 {
   struct module_device *md;
   int err = hip_module_on_device(f->module, d, &md);
@@ -140,7 +144,29 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
   out->kernel = k;
   out->co = md->co;
   out->kernel_object = loader_kernel_object(md->image, k);
+  pthread_mutex_lock(&f->module->lock);
+  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_relaxed);
+  if (!slots && (slots = calloc(HIP_MODULE_MAX_DEVICES, sizeof(*slots))))
+    atomic_store_explicit(&f->resolved, slots, memory_order_release);
+  /* Without memory for the slots the launch still goes ahead, by the slow path each time. */
+  if (slots && !atomic_load_explicit(&slots[d->ordinal].ready, memory_order_relaxed)) {
+    slots[d->ordinal].ref = *out;
+    atomic_store_explicit(&slots[d->ordinal].ready, 1, memory_order_release);
+  }
+  pthread_mutex_unlock(&f->module->lock);
   return 0;
+}
+
+int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out)
+{
+  /* hip_module_on_device rejects ordinals outside the slots. */
+  const struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
+  if (slots && d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES &&
+      atomic_load_explicit(&slots[d->ordinal].ready, memory_order_acquire)) {
+    *out = slots[d->ordinal].ref;
+    return 0;
+  }
+  return function_resolve_slow(f, d, out);
 }
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,20 @@ static size_t bucket(const void *p)
   return (size_t)((v >> 4) ^ (v >> 14)) % TABLE_BUCKETS;
 }
 
-struct ihipModuleSymbol_t *hip_registered_function(const void *stub)
+/* Launches look the same few stubs up again and again: each thread keeps its last answers in a
+ * small direct-mapped cache, valid while fn_generation is unchanged. The generation is bumped
+ * under the write lock whenever the function table changes, so an answer found before a record
+ * is freed (__hipUnregisterFatBinary) is never served after it. */
+#define FN_CACHE_SLOTS 8
+struct fn_cache_entry {
+  const void *stub;
+  struct ihipModuleSymbol_t *function;
+  unsigned long generation;
+};
+static atomic_ulong fn_generation = 1; /* 1: a zeroed cache entry never matches */
+static __thread struct fn_cache_entry fn_cache[FN_CACHE_SLOTS];
+
+static struct ihipModuleSymbol_t *find_function(const void *stub)
 {
   struct ihipModuleSymbol_t *f = NULL;
   pthread_rwlock_rdlock(&table_lock);
@@ -68,6 +82,19 @@ struct ihipModuleSymbol_t *hip_registered_function(const void *stub)
     }
   }
   pthread_rwlock_unlock(&table_lock);
+  return f;
+}
+
+struct ihipModuleSymbol_t *hip_registered_function(const void *stub)
+{
+  /* Read before the lookup: a table change after it makes the entry stale at once. */
+  unsigned long gen = atomic_load_explicit(&fn_generation, memory_order_acquire);
+  struct fn_cache_entry *c = &fn_cache[((uintptr_t)stub >> 4) % FN_CACHE_SLOTS];
+  if (c->stub == stub && c->generation == gen)
+    return c->function;
+  struct ihipModuleSymbol_t *f = find_function(stub);
+  if (f)
+    *c = (struct fn_cache_entry){stub, f, gen};
   return f;
 }
 
@@ -164,6 +191,7 @@ void __hipRegisterFunction(void **modules, const void *hostFunction, char *devic
   pthread_rwlock_wrlock(&table_lock);
   e->next = fn_table[bucket(hostFunction)];
   fn_table[bucket(hostFunction)] = e;
+  atomic_fetch_add_explicit(&fn_generation, 1, memory_order_release);
   pthread_rwlock_unlock(&table_lock);
 }
 
@@ -263,6 +291,7 @@ void __hipUnregisterFatBinary(void **modules)
       if (e->function->module == m) {
         *pp = e->next;
         free(e);
+        atomic_fetch_add_explicit(&fn_generation, 1, memory_order_release);
       } else {
         pp = &e->next;
       }
