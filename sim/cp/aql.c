@@ -340,8 +340,11 @@ static enum cp_status aql_vendor(struct sim_cp_queue *q, const union aql_packet 
   }
 }
 
+/* Runs one packet; on CP_DONE, *signal and *start are what aql_complete needs once the slot has
+ * been released. */
 static enum cp_status aql_execute(struct sim_cp_queue *q, const union aql_packet *pkt,
-                                  uint64_t packet_va, uint64_t dispatch_id)
+                                  uint64_t packet_va, uint64_t dispatch_id, uint64_t *signal_out,
+                                  uint64_t *start_out)
 {
   uint16_t h = pkt->header;
   uint64_t start = sim_gpu_clock_counter();
@@ -374,7 +377,9 @@ static enum cp_status aql_execute(struct sim_cp_queue *q, const union aql_packet
     return st;
   if (AQL_HDR_RELEASE_SCOPE(h))
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
-  return aql_complete(q, signal, start);
+  *signal_out = signal;
+  *start_out = start;
+  return CP_DONE;
 }
 
 /* ---- the ring ---- */
@@ -425,13 +430,19 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
     memcpy(&pkt, (const void *)slot, sizeof(pkt));
     pkt.header = h;
 
-    enum cp_status st = aql_execute(q, &pkt, slot_va, rd);
+    uint64_t signal = 0, start = 0;
+    enum cp_status st = aql_execute(q, &pkt, slot_va, rd, &signal, &start);
     if (st != CP_DONE)
       return st;
-    /* Release the slot: header first, then the read index that lets the producer reuse it. */
+    /* Release the slot: header first, then the read index that lets the producer reuse it.
+     * Both precede the completion signal, so a waiter that sees the signal also sees the
+     * packet consumed (HSA: read index >= id of every completed packet). */
     __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
     __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
     q->consumed++;
+    st = aql_complete(q, signal, start);
+    if (st != CP_DONE)
+      return st;
     if (AQL_HDR_TYPE(h) == AQL_TYPE_KERNEL_DISPATCH && aql_scratch_reclaim_start(q) != CP_DONE)
       return CP_FAILED;
   }
