@@ -60,9 +60,9 @@ static void init_sets(void)
  * one more (32-bit wrap), a match of only the low 16 / low 32 / high 32 bits. */
 enum pair { PS, P32, P16, P64 };
 
-static uint64_t pick_b(enum pair pm, uint64_t a, const uint64_t *set, size_t n, unsigned l)
+static uint64_t pick_b(enum pair pm, uint64_t a, const uint64_t *set, size_t n, unsigned l, unsigned rot)
 {
-  uint64_t other = set[(l * 7 + 3) % n];
+  uint64_t other = set[(l * 7 + 3 + rot) % n];
   switch (pm) {
   case P32:
     return l % 4 == 0 ? a : l % 4 == 1 ? (a & ~0xffffffffull) | (uint32_t)(a + 1) : other;
@@ -79,14 +79,15 @@ static uint64_t pick_b(enum pair pm, uint64_t a, const uint64_t *set, size_t n, 
 /* the lane inputs of the running case, for references that look across lanes */
 static uint64_t GA[64], GB[64], GC[64];
 
-static void fill(struct op_ctx *x, bool wide, enum set_id s, enum pair pm, int bs)
+/* rot rotates the sets, so that a kernel run several times sees different uniform values */
+static void fill(struct op_ctx *x, bool wide, enum set_id s, enum pair pm, int bs, unsigned rot)
 {
   const uint64_t *set = sets[s];
   size_t n = set_n[s];
   for (unsigned l = 0; l < 64; l++) {
-    GA[l] = set[l % n];
-    GB[l] = bs >= 0 ? sets[bs][(l * 7 + 3) % set_n[bs]] : pick_b(pm, GA[l], set, n, l);
-    GC[l] = set[(l * 5 + 11) % n];
+    GA[l] = set[(l + rot) % n];
+    GB[l] = bs >= 0 ? sets[bs][(l * 7 + 3 + rot) % set_n[bs]] : pick_b(pm, GA[l], set, n, l, rot);
+    GC[l] = set[(l * 5 + 11 + rot) % n];
     if (!wide) {
       GA[l] = (uint32_t)GA[l];
       GB[l] = (uint32_t)GB[l];
@@ -117,29 +118,36 @@ struct vcase {
   uint8_t wide;     /* T64 frame: 64-bit lanes and results */
   uint8_t all;      /* the reference also gives lanes outside EXEC */
   uint8_t only942;
+  uint8_t reps;     /* runs with rotated inputs (kernels with uniform SGPR operands) */
 };
+
+/* one run of a case: fill, launch, compare every lane */
+static void check_vcase(struct op_ctx *x, enum isa_target t, const struct vcase *v, unsigned rot)
+{
+  fill(x, v->wide, (enum set_id)v->set, (enum pair)v->pm, v->bset, rot);
+  op_run(x, v->k);
+  for (unsigned l = 0; l < 64; l++) {
+    bool use = ON(l) || v->all;
+    uint64_t want = use ? v->ref(GA[l], GB[l], GC[l], l, v->p) : MARK64;
+    uint64_t got = v->wide ? ((uint64_t *)x->out)[l] : x->out[l];
+    if (!v->wide)
+      want = (uint32_t)want;
+    cr_expect_eq(got, want, "%s (%s) lane %u%s: a=0x%llx b=0x%llx c=0x%llx: got 0x%llx want 0x%llx",
+                 v->k, op_target_name(t), l, ON(l) ? "" : " (off)", (unsigned long long)GA[l],
+                 (unsigned long long)GB[l], (unsigned long long)GC[l], (unsigned long long)got,
+                 (unsigned long long)want);
+  }
+}
 
 static void run_vcases(enum isa_target t, const struct vcase *cs, size_t n)
 {
   struct op_ctx x;
   op_setup(&x, "op_int", t);
   for (size_t i = 0; i < n; i++) {
-    const struct vcase *v = &cs[i];
-    if (v->only942 && t != ISA_GFX942)
+    if (cs[i].only942 && t != ISA_GFX942)
       continue;
-    fill(&x, v->wide, (enum set_id)v->set, (enum pair)v->pm, v->bset);
-    op_run(&x, v->k);
-    for (unsigned l = 0; l < 64; l++) {
-      bool use = ON(l) || v->all;
-      uint64_t want = use ? v->ref(GA[l], GB[l], GC[l], l, v->p) : MARK64;
-      uint64_t got = v->wide ? ((uint64_t *)x.out)[l] : x.out[l];
-      if (!v->wide)
-        want = (uint32_t)want;
-      cr_expect_eq(got, want, "%s (%s) lane %u%s: a=0x%llx b=0x%llx c=0x%llx: got 0x%llx want 0x%llx",
-                   v->k, op_target_name(t), l, ON(l) ? "" : " (off)", (unsigned long long)GA[l],
-                   (unsigned long long)GB[l], (unsigned long long)GC[l], (unsigned long long)got,
-                   (unsigned long long)want);
-    }
+    for (unsigned rep = 0; rep < cs[i].reps; rep++)
+      check_vcase(&x, t, &cs[i], rep * 5);
   }
   op_close(&x);
 }
@@ -177,6 +185,12 @@ R(r_sub16) { return (uint16_t)(a - b); }
 R(r_mul16) { return (uint16_t)(a * b); }
 R(r_lshl16) { return (uint16_t)(a << (b & 15)); }
 R(r_lshr16) { return (uint16_t)((uint16_t)a >> (b & 15)); }
+R(r_and_s) { return a & GB[1]; }
+R(r_xor_s) { return a ^ GB[1]; }
+R(r_min_u_s) { return (uint32_t)a < (uint32_t)GB[1] ? a : GB[1]; }
+R(r_lshl_s) { return (uint32_t)(a << (GB[1] & 31)); }
+R(r_one_lshl) { return 1u << (b & 31); }
+R(r_add16_k) { return (uint16_t)(a + 7); }
 /* SDWA */
 R(r_or_sdwa) { return (a & 0xffff) | b; }
 R(r_or_sdwa_sext) { uint32_t r = sx8((uint32_t)(a >> 24)) | (uint32_t)(b >> 16); return (MARK & 0xffff) | (r & 0xffff) << 16; }
@@ -205,6 +219,10 @@ R(r_sub_co) { uint32_t x = (uint32_t)a, y = (uint32_t)b; return co(x - y, y > x)
 R(r_subrev_co) { uint32_t x = (uint32_t)a, y = (uint32_t)b; return co(y - x, x > y); }
 R(r_subb) { uint32_t x = (uint32_t)a, y = (uint32_t)b, ci = c & 1; return co(x - y - ci, (uint64_t)y + ci > x); }
 R(r_subbrev) { uint32_t x = (uint32_t)a, y = (uint32_t)b, ci = c & 1; return co(y - x - ci, (uint64_t)x + ci > y); }
+R(r_addc_0) { uint32_t y = (uint32_t)b, ci = c & 1; uint64_t s = (uint64_t)y + ci; return co((uint32_t)s, s >> 32); }
+R(r_subbrev_0) { uint32_t y = (uint32_t)b, ci = c & 1; return co(y - ci, ci > y); }
+R(r_subrev_co_s) { uint32_t x = (uint32_t)GA[1], y = (uint32_t)b; return co(y - x, x > y); }
+R(r_sub_co_s) { uint32_t x = (uint32_t)a, y = (uint32_t)GB[1]; return co(x - y, y > x); }
 /* compares: p = predicate | type << 4 */
 enum { EQ, NE, LT, LE, GT, GE };
 enum { TU32, TI32, TU16, TU64, TI64 };
@@ -236,8 +254,11 @@ R(r_cmp)
   }
 }
 R(r_cmp_first) { return (uint32_t)a == (uint32_t)GA[1]; }
+R(r_cmp_first64) { return a == GA[1]; }
+R(r_cmp_ne16_s) { return (uint16_t)b != (uint16_t)GA[1]; }
 /* 64-bit */
 R(r_lshr64) { return a >> (b & 63); }
+R(r_lshr64_s) { return a >> (GB[1] & 63); }
 R(r_lshl_add64) { return (a << p) + b; }
 R(r_mov64_inl) { return 0xfffffffffffffff0ull; }
 /* lanes */
@@ -271,10 +292,12 @@ R(r_if_none) { return (uint32_t)(a ^ c) + 0x100; }
 R(r_loop) { uint32_t n = a & 7; return (uint32_t)b * (n ? n : 1); }
 R(r_saveexec_misc) { return ON(l) ? a : 7; }
 
-#define V(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 0, 0, 0}
-#define W(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 1, 0, 0}
-#define W942(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 1, 0, 1}
-#define VALL(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 0, 1, 0}
+#define V(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 0, 0, 0, 1}
+#define VR(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 0, 0, 0, 8}
+#define W(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 1, 0, 0, 1}
+#define WR(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 1, 0, 0, 8}
+#define W942(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 1, 0, 1, 1}
+#define VALL(k, ref, p, set, pm) {k, ref, p, set, pm, -1, 0, 1, 0, 1}
 
 static const struct vcase bitwise_cases[] = {
   V("t_mov_b32_e32", r_a, 0, S_I32, PS),
@@ -309,6 +332,11 @@ static const struct vcase bitwise_cases[] = {
   V("t_min_u32_e64", r_min_u, 0, S_I32, P32),
   V("t_mul_i32_i24_e32", r_mul_i24, 0, S_I32, PS),
   V("t_subrev_u32_e32", r_subrev, 0, S_I32, P32),
+  VR("t_and_b32_e64_s", r_and_s, 0, S_I32, PS),
+  VR("t_xor_b32_e64_s", r_xor_s, 0, S_I32, PS),
+  VR("t_min_u32_e64_s", r_min_u_s, 0, S_I32, PS),
+  VR("t_lshlrev_b32_e64_s", r_lshl_s, 0, S_I32, PS),
+  V("t_lshlrev_b32_e64_1", r_one_lshl, 0, S_I32, PS),
 };
 
 static const struct vcase b16_cases[] = {
@@ -317,6 +345,7 @@ static const struct vcase b16_cases[] = {
   V("t_mul_lo_u16_e32", r_mul16, 0, S_I16, P16),
   V("t_lshlrev_b16_e32", r_lshl16, 0, S_I16, PS),
   V("t_lshrrev_b16_e32", r_lshr16, 0, S_I16, PS),
+  V("t_add_u16_e32_k", r_add16_k, 0, S_I16, PS),
 };
 
 static const struct vcase sdwa_dpp_cases[] = {
@@ -341,6 +370,11 @@ static const struct vcase carry_cases[] = {
   W("t_subb_co_u32_e64", r_subb, 0, S_LO32, P32),
   W("t_subbrev_co_u32_e32", r_subbrev, 0, S_LO32, P32),
   W("t_subbrev_co_u32_e64", r_subbrev, 0, S_LO32, P32),
+  W("t_addc_co_u32_e32_0", r_addc_0, 0, S_LO32, PS),
+  W("t_subbrev_co_u32_e32_0", r_subbrev_0, 0, S_LO32, PS),
+  W("t_subbrev_co_u32_e64_0", r_subbrev_0, 0, S_LO32, PS),
+  WR("t_subrev_co_u32_e32_s", r_subrev_co_s, 0, S_LO32, PS),
+  WR("t_sub_co_u32_e64_s", r_sub_co_s, 0, S_LO32, PS),
 };
 
 static const struct vcase cmp_cases[] = {
@@ -367,7 +401,9 @@ static const struct vcase cmp_cases[] = {
   V("t_cmp_gt_u16_e32", r_cmp, CP(GT, TU16), S_I16, P16),
   V("t_cmp_ne_u16_e32", r_cmp, CP(NE, TU16), S_I16, P16),
   V("t_cmp_ne_u16_e64", r_cmp, CP(NE, TU16), S_I16, P16),
-  V("t_cmp_eq_u32_e64_s", r_cmp_first, 0, S_I32, PS),
+  VR("t_cmp_eq_u32_e64_s", r_cmp_first, 0, S_I32, PS),
+  VR("t_cmp_ne_u16_e64_s", r_cmp_ne16_s, 0, S_I16, P16),
+  WR("t_cmp_eq_u64_e64_s", r_cmp_first64, 0, S_I64, PS),
   W("t_cmp_eq_u64_e32", r_cmp, CP(EQ, TU64), S_I64, P64),
   W("t_cmp_eq_u64_e64", r_cmp, CP(EQ, TU64), S_I64, P64),
   W("t_cmp_ne_u64_e32", r_cmp, CP(NE, TU64), S_I64, P64),
@@ -385,6 +421,7 @@ static const struct vcase cmp_cases[] = {
 
 static const struct vcase v64_cases[] = {
   W("t_lshrrev_b64", r_lshr64, 0, S_I64, PS),
+  WR("t_lshrrev_b64_s", r_lshr64_s, 0, S_I64, PS),
   W942("t_mov_b64_e32", r_a, 0, S_I64, PS),
   W942("t_mov_b64_e32_inl", r_mov64_inl, 0, S_I64, PS),
   W942("t_lshl_add_u64_0", r_lshl_add64, 0, S_I64, PS),
@@ -433,7 +470,7 @@ static void run_scases(enum isa_target t, const struct scase *cs, size_t n)
   op_setup(&x, "op_int", t);
   for (size_t i = 0; i < n; i++) {
     const struct scase *v = &cs[i];
-    fill(&x, true, (enum set_id)v->set, (enum pair)v->pm, v->bset);
+    fill(&x, true, (enum set_id)v->set, (enum pair)v->pm, v->bset, 0);
     op_run(&x, v->k);
     const uint64_t *o = (const uint64_t *)x.out;
     for (unsigned l = 0; l < 64; l++) {

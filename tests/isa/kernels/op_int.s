@@ -62,12 +62,25 @@ T32 t_min_u32_e64, v_min_u32_e64 v5, v2, v3
 T32 t_mul_i32_i24_e32, v_mul_i32_i24_e32 v5, v2, v3
 T32 t_subrev_u32_e32, v_subrev_u32_e32 v5, v2, v3
 
+// SGPR and constant operands where the corpus has them (the SGPR is b of the first active lane,
+// lane 1; the test repeats these with rotated inputs so that it takes many values)
+.macro SG32 op, d, s0, s1
+  v_readfirstlane_b32 s12, v3
+  \op \d, \s0, \s1
+.endm
+T32 t_and_b32_e64_s, SG32 v_and_b32_e64, v5, v2, s12
+T32 t_xor_b32_e64_s, SG32 v_xor_b32_e64, v5, s12, v2
+T32 t_min_u32_e64_s, SG32 v_min_u32_e64, v5, v2, s12
+T32 t_lshlrev_b32_e64_s, SG32 v_lshlrev_b32_e64, v5, s12, v2
+T32 t_lshlrev_b32_e64_1, v_lshlrev_b32_e64 v5, v3, 1
+
 // ---- 16-bit (the high halves of the inputs carry junk; gfx9 zeroes the result's high half) ----
 T32 t_add_u16_e32, v_add_u16_e32 v5, v2, v3
 T32 t_sub_u16_e32, v_sub_u16_e32 v5, v2, v3
 T32 t_mul_lo_u16_e32, v_mul_lo_u16_e32 v5, v2, v3
 T32 t_lshlrev_b16_e32, v_lshlrev_b16_e32 v5, v3, v2
 T32 t_lshrrev_b16_e32, v_lshrrev_b16_e32 v5, v3, v2
+T32 t_add_u16_e32_k, v_add_u16_e32 v5, 7, v2
 
 // ---- SDWA (v5 holds the marker before the instruction: UNUSED_PRESERVE keeps its bits) ----
 T32 t_or_b32_sdwa, v_or_b32_sdwa v5, v2, v3 dst_sel:DWORD dst_unused:UNUSED_PAD src0_sel:WORD_0 src1_sel:DWORD
@@ -121,6 +134,46 @@ T32 t_or_b32_dpp_masks, v_or_b32_dpp v5, v2, v3 row_mirror row_mask:0x5 bank_mas
   MASKCHK s[12:13], v9
 .endm
 T64 t_addc_co_u32_e32, CI_VCC v_addc_co_u32_e32
+// the constant and SGPR forms of the corpus: src0 = 0, or an SGPR (a or b of lane 1)
+.macro B_t_addc_co_u32_e32_0
+  CIN_VCC
+  v_addc_co_u32_e32 v8, vcc, 0, v4, vcc
+  v_cndmask_b32_e64 v9, 0, 1, vcc
+  MASKCHK vcc, v9
+.endm
+T64 t_addc_co_u32_e32_0, B_t_addc_co_u32_e32_0
+.macro B_t_subbrev_co_u32_e32_0
+  CIN_VCC
+  v_subbrev_co_u32_e32 v8, vcc, 0, v4, vcc
+  v_cndmask_b32_e64 v9, 0, 1, vcc
+  MASKCHK vcc, v9
+.endm
+T64 t_subbrev_co_u32_e32_0, B_t_subbrev_co_u32_e32_0
+.macro B_t_subbrev_co_u32_e64_0
+  v_and_b32_e32 v11, 1, v6
+  v_cmp_ne_u32_e64 s[18:19], 0, v11
+  s_mov_b64 s[12:13], -1
+  v_subbrev_co_u32_e64 v8, s[12:13], 0, v4, s[18:19]
+  v_cndmask_b32_e64 v9, 0, 1, s[12:13]
+  MASKCHK s[12:13], v9
+.endm
+T64 t_subbrev_co_u32_e64_0, B_t_subbrev_co_u32_e64_0
+.macro B_t_subrev_co_u32_e32_s
+  v_readfirstlane_b32 s18, v2
+  s_mov_b64 vcc, -1
+  v_subrev_co_u32_e32 v8, vcc, s18, v4
+  v_cndmask_b32_e64 v9, 0, 1, vcc
+  MASKCHK vcc, v9
+.endm
+T64 t_subrev_co_u32_e32_s, B_t_subrev_co_u32_e32_s
+.macro B_t_sub_co_u32_e64_s
+  v_readfirstlane_b32 s18, v4
+  s_mov_b64 s[12:13], -1
+  v_sub_co_u32_e64 v8, s[12:13], v2, s18
+  v_cndmask_b32_e64 v9, 0, 1, s[12:13]
+  MASKCHK s[12:13], v9
+.endm
+T64 t_sub_co_u32_e64_s, B_t_sub_co_u32_e64_s
 T64 t_sub_co_u32_e32, CO_VCC v_sub_co_u32_e32
 T64 t_sub_co_u32_e64, CO_E64 v_sub_co_u32_e64
 T64 t_subrev_co_u32_e32, CO_VCC v_subrev_co_u32_e32
@@ -174,6 +227,14 @@ T32 t_cmp_ne_u16_e64, VC64 v_cmp_ne_u16_e64
   MASKCHK s[12:13], v5
 .endm
 T32 t_cmp_eq_u32_e64_s, B_t_cmp_eq_u32_e64_s
+.macro B_t_cmp_ne_u16_e64_s
+  v_readfirstlane_b32 s18, v2
+  s_mov_b64 s[12:13], -1
+  v_cmp_ne_u16_e64 s[12:13], v3, s18
+  v_cndmask_b32_e64 v5, 0, 1, s[12:13]
+  MASKCHK s[12:13], v5
+.endm
+T32 t_cmp_ne_u16_e64_s, B_t_cmp_ne_u16_e64_s
 
 // 64-bit compares (T64): v8 = the lane's bit | 2, v9 = 0
 .macro VC64_32 op
@@ -203,9 +264,24 @@ T64 t_cmp_le_i64_e64, VC64_64 v_cmp_le_i64_e64
 T64 t_cmp_lt_i64_e32, VC64_32 v_cmp_lt_i64_e32
 T64 t_cmp_lt_i64_e64, VC64_64 v_cmp_lt_i64_e64
 T64 t_cmp_lt_u64_e64, VC64_64 v_cmp_lt_u64_e64
+.macro B_t_cmp_eq_u64_e64_s
+  v_readfirstlane_b32 s16, v2
+  v_readfirstlane_b32 s17, v3
+  s_mov_b64 s[12:13], -1
+  v_cmp_eq_u64_e64 s[12:13], v[2:3], s[16:17]
+  v_cndmask_b32_e64 v8, 0, 1, s[12:13]
+  v_mov_b32_e32 v9, 0
+  MASKCHK s[12:13], v8
+.endm
+T64 t_cmp_eq_u64_e64_s, B_t_cmp_eq_u64_e64_s
 
 // ---- 64-bit VALU ----
 T64 t_lshrrev_b64, v_lshrrev_b64 v[8:9], v4, v[2:3]
+.macro B_t_lshrrev_b64_s
+  v_readfirstlane_b32 s12, v4
+  v_lshrrev_b64 v[8:9], s12, v[2:3]
+.endm
+T64 t_lshrrev_b64_s, B_t_lshrrev_b64_s
 .if .amdgcn.gfx_generation_minor == 4
 T64 t_mov_b64_e32, v_mov_b64_e32 v[8:9], v[2:3]
 T64 t_mov_b64_e32_inl, v_mov_b64_e32 v[8:9], -16
