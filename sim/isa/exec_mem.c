@@ -257,6 +257,18 @@ static int ds_lane_crossing(struct isa_wave *w, const struct isa_inst *in)
 
 static int gws(struct isa_wave *w, const struct isa_inst *in);
 
+/* LDS f32 atomic adds follow the wave's MODE.FP_DENORM for single precision (bits [5:4]: bit 4
+ * keeps input denormals, bit 5 output denormals), unlike the memory-side global/flat ones;
+ * LLVM relies on it (llvm-project PR 89468: "DS atomic fadd F32 does respect the denormal
+ * mode"). The f64 adds never flush. */
+static enum atomic_op ds_atomic_op(const struct isa_wave *w, const struct mem_op *mo)
+{
+  if (mo->atomic != AT_FADD || mo->bytes != 4)
+    return (enum atomic_op)mo->atomic;
+  static const enum atomic_op by_mode[4] = {AT_FADD_FTZ, AT_FADD_FTZ_OUT, AT_FADD_FTZ_IN, AT_FADD};
+  return by_mode[w->mode >> 4 & 3];
+}
+
 int exec_ds(struct isa_wave *w, const struct isa_inst *in)
 {
   int lc = ds_lane_crossing(w, in);
@@ -308,7 +320,7 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
         src |= (uint64_t)wave_vreg(w, in->data0 + i)[l] << (32 * i);
       }
     }
-    uint64_t old = mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    uint64_t old = mem_atomic(p, mo->bytes, ds_atomic_op(w, mo), src, cmp);
     if (mo->ret)
       for (unsigned i = 0; i < dw; i++) wave_vreg(w, in->dst + i)[l] = (uint32_t)(old >> (32 * i));
   }

@@ -163,6 +163,16 @@ static uint64_t apply(enum atomic_op a, unsigned bytes, uint64_t old, uint64_t s
   case AT_DEC: return (old == 0 || old > src) ? src : old - 1;
   case AT_FADD:
     return b8 ? bits_f64(f64_of(old) + f64_of(src)) : bits_f32(f32_of(old) + f32_of(src));
+  case AT_FADD_FTZ: case AT_FADD_FTZ_OUT: case AT_FADD_FTZ_IN: {
+    bool in = a != AT_FADD_FTZ_OUT, out = a != AT_FADD_FTZ_IN;
+    float x = f32_of((uint32_t)old), y = f32_of((uint32_t)src);
+    if (in) {
+      x = flush_f32(x);
+      y = flush_f32(y);
+    }
+    float r = x + y;
+    return bits_f32(out ? flush_f32(r) : r);
+  }
   case AT_FMIN:
     return b8 ? bits_f64(fmin(f64_of(old), f64_of(src))) : bits_f32(fminf(f32_of(old), f32_of(src)));
   case AT_FMAX:

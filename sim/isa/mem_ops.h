@@ -13,6 +13,9 @@ enum atomic_op {
   AT_NONE, AT_SWAP, AT_CMPSWAP, AT_ADD, AT_SUB, AT_RSUB, AT_SMIN, AT_UMIN, AT_SMAX, AT_UMAX,
   AT_AND, AT_OR, AT_XOR, AT_INC, AT_DEC, AT_FADD, AT_FMIN, AT_FMAX, AT_PK_FADD16, AT_PK_BFADD16,
   AT_MSKOR,
+  /* f32 add under a MODE that flushes denormals: inputs and output, the output only, the
+   * inputs only (MODE.FP_DENORM single-precision values 0, 1, 2) */
+  AT_FADD_FTZ, AT_FADD_FTZ_OUT, AT_FADD_FTZ_IN,
 };
 
 struct mem_op {
