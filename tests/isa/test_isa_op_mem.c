@@ -14,7 +14,7 @@
 #include "op_check.h"
 
 #define BUF 8192u            /* bytes of each of a, b, c, out */
-#define NREC 200u            /* num_records of the raw V# in op_mem.s (bytes) */
+#define NREC 208u            /* num_records of the raw V# in op_mem.s (bytes); see below */
 #define SOFF 8u              /* its SOFFSET */
 #define IDX_STRIDE 12u       /* the structured V#: stride and records */
 #define IDX_NREC 40u
@@ -83,7 +83,10 @@ static unsigned lane_off(unsigned mult, unsigned add, bool rev, unsigned mod, un
 }
 
 /* Where lane l's byte at `addr` of the loaded space comes from, or NULL if a buffer access is
- * out of range (the load returns 0). LDS is filled from c; private memory from c + 128*l. */
+ * out of range (the load returns 0). LDS is filled from c; private memory from c + 128*l.
+ * Raw buffers: out of range when offset + size passes num_records, SOFFSET not counted. Whether
+ * SOFFSET counts is not settled here, so NREC and the lane offsets put the lanes where it would
+ * matter (offset + size in (NREC - SOFF, NREC]: lanes 49-51) outside EXEC. */
 static const uint8_t *ld_src(const struct mem *m, enum src s, unsigned l, unsigned addr, unsigned len)
 {
   switch (s) {

@@ -129,14 +129,14 @@ ST s_flat_dwordx2, flat_store_dwordx2 v[14:15], v[16:17]
 ST s_flat_dwordx4, flat_store_dwordx4 v[14:15], v[16:19] offset:16
 
 // ---- MUBUF through a buffer resource built from a kernarg pointer ----
-// V# in s[12:15]: base (a for loads, c for stores), stride 0, num_records 200 bytes; s16 = 8 is
+// V# in s[12:15]: base (a for loads, c for stores), stride 0, num_records 208 bytes; s16 = 8 is
 // SOFFSET (added to the address, not range checked). Structured form: s[20:23] has stride 12
 // and 40 records. Out-of-range loads return 0, out-of-range stores are dropped.
 
 .macro VSHARP slo, shi
   s_mov_b32 s12, \slo
   s_and_b32 s13, \shi, 0xffff
-  s_movk_i32 s14, 200
+  s_movk_i32 s14, 208
   s_mov_b32 s15, 0x00027000
   s_mov_b32 s16, 8
   s_mov_b32 s24, \slo
@@ -351,6 +351,10 @@ PST p_store_dwordx4, scratch_store_dwordx4 v12, v[16:19], off offset:16
 .macro AEND name, w, lds=0, denorm=3
   s_waitcnt vmcnt(0) lgkmcnt(0)
   s_mov_b64 exec, -1
+  // the no-return forms encode VDST 0: recompute the output addresses from v0, so a stray
+  // write of the old value to v0 sends the results astray
+  v_lshlrev_b32 v1, 2, v0
+  v_lshlrev_b32 v10, 3, v0
 .if \w == 4
   global_store_dword v1, v5, s[10:11]
 .else
