@@ -250,6 +250,55 @@ static void all_stores(enum isa_target t)
 Test(isa_op_mem, stores_gfx90a) { all_stores(ISA_GFX90A); }
 Test(isa_op_mem, stores_gfx942) { all_stores(ISA_GFX942); }
 
+/* MUBUF scratch through the dispatch's private segment buffer V# (s[0:3]), as hipcc's gfx90a
+ * code spills: SOFFSET is wave-scaled (s22 = 8*64, s23 = 32*64 stand for per-lane offsets 8
+ * and 32), VADDR (b[l] = 4*(l % 16)) and the immediate are per lane. Lane l's private bytes
+ * start as c + 128*l. */
+static void private_buffer(enum isa_target t)
+{
+  struct mem m;
+  mem_open(&m, t, 19);
+  for (unsigned l = 0; l < 64; l++)
+    wr32(m.b + 4 * l, 4 * (l % 16));
+  static uint8_t img[BUF];
+  memcpy(img, m.c, BUF);
+  op_run(&m.x, "pb_store");
+  for (unsigned l = 0; l < 64; l++) {
+    if (!on(l))
+      continue;
+    uint8_t *p = img + 128 * l;
+    unsigned off = rd32(m.b + 4 * l);
+    memcpy(p + 8 + 4, m.a + 16 * l, 4);          /* buffer_store_dword v16, s22 offset:4 */
+    memcpy(p + off + 2, m.a + 16 * l + 4, 2);    /* buffer_store_short v17, offen offset:2 */
+    memcpy(p + 32 + off + 1, m.a + 16 * l + 8, 1); /* buffer_store_byte v18, offen s23 offset:1 */
+  }
+  for (unsigned i = 0; i < BUF; i++)
+    if (m.out[i] != img[i]) {
+      cr_expect_eq(m.out[i], img[i], "pb_store (%s) byte %u (lane %u): got 0x%02x want 0x%02x",
+                   op_target_name(t), i, i / 128, m.out[i], img[i]);
+      break;
+    }
+  op_close(&m.x);
+
+  mem_open(&m, t, 23);
+  for (unsigned l = 0; l < 64; l++)
+    wr32(m.b + 4 * l, 4 * (l % 16));
+  op_run(&m.x, "pb_load");
+  for (unsigned l = 0; l < 64; l++) {
+    const uint8_t *p = m.c + 128 * l;
+    unsigned off = rd32(m.b + 4 * l);
+    uint32_t want[4] = {rd32(p + 12), p[off + 3], rd32(p + 32 + off + 8), OP_MARK};
+    for (unsigned i = 0; i < 4; i++) {
+      uint32_t got = rd32(m.out + 16 * l + 4 * i), w = on(l) ? want[i] : OP_MARK;
+      cr_expect_eq(got, w, "pb_load (%s) lane %u dword %u: got 0x%08x want 0x%08x",
+                   op_target_name(t), l, i, got, w);
+    }
+  }
+  op_close(&m.x);
+}
+/* gfx942 has architected flat scratch and no private segment buffer: scratch_* cover it. */
+Test(isa_op_mem, private_buffer_gfx90a) { private_buffer(ISA_GFX90A); }
+
 /* buffer_wbl2 / buffer_invl2 / buffer_wbinvl1_vol (gfx90a), buffer_wbl2 / buffer_inv (gfx942)
  * between a store and a load of the same address. */
 static void cache_ops(enum isa_target t)

@@ -467,3 +467,72 @@ LDSA a_ds_add_f64, 8, ds_add_f64 v12, v[2:3]
 LDSA a_ds_add_rtn_f64, 8, ds_add_rtn_f64 v[8:9], v12, v[2:3]
 // ds_cmpst: DATA0 is the compare value, DATA1 the new one
 LDSA a_ds_cmpst_rtn_b64, 8, ds_cmpst_rtn_b64 v[8:9], v12, v[4:5], v[2:3]
+
+// ---- MUBUF scratch through the private segment buffer (what hipcc's gfx90a code does) ----
+// s[0:3] is the V# the dispatch provides, s[4:5] the kernarg pointer. SOFFSET is wave-scaled (a
+// per-lane byte offset times 64, like LLVM's stack and frame pointers s32/s33). Lane l's 128
+// private bytes are filled from c + 128*l; the stores' test dumps them to out + 128*l.
+.if .amdgcn.gfx_generation_minor != 4
+.macro PBBEGIN name
+  .text
+  .globl \name
+  .p2align 8
+  .type \name,@function
+\name:
+  s_load_dwordx8 s[8:15], s[4:5], 0x0        // a, b, c, out
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  v_lshlrev_b32 v11, 4, v0
+  v_lshlrev_b32 v28, 7, v0
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v12, v1, s[10:11]
+  global_load_dwordx4 v[16:19], v11, s[8:9]
+  .irp k, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124
+  global_load_dword v24, v28, s[12:13] offset:\k
+  s_waitcnt vmcnt(0)
+  buffer_store_dword v24, off, s[0:3], 0 offset:\k
+  .endr
+  s_waitcnt vmcnt(0)
+  s_movk_i32 s22, 8 * 64
+  s_movk_i32 s23, 32 * 64
+.endm
+.macro PBEND name
+  s_endpgm
+  .rodata
+  .p2align 6
+  .amdhsa_kernel \name
+    .amdhsa_user_sgpr_private_segment_buffer 1
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_private_segment_fixed_size 128
+    .amdhsa_system_sgpr_private_segment_wavefront_offset 1
+    .amdhsa_next_free_vgpr 32
+    .amdhsa_next_free_sgpr 32
+    .amdhsa_accum_offset 32
+  .end_amdhsa_kernel
+.endm
+
+  PBBEGIN pb_store
+  HOLES
+  buffer_store_dword v16, off, s[0:3], s22 offset:4
+  buffer_store_short v17, v12, s[0:3], 0 offen offset:2
+  buffer_store_byte v18, v12, s[0:3], s23 offen offset:1
+  s_waitcnt vmcnt(0)
+  s_mov_b64 exec, -1
+  .irp k, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116, 120, 124
+  buffer_load_dword v24, off, s[0:3], 0 offset:\k
+  s_waitcnt vmcnt(0)
+  global_store_dword v28, v24, s[14:15] offset:\k
+  .endr
+  PBEND pb_store
+
+  PBBEGIN pb_load
+  MARK4 v16, v17, v18, v19
+  HOLES
+  buffer_load_dword v16, off, s[0:3], s22 offset:4
+  buffer_load_ubyte v17, v12, s[0:3], 0 offen offset:3
+  buffer_load_dword v18, v12, s[0:3], s23 offen offset:8
+  s_waitcnt vmcnt(0)
+  s_mov_b64 exec, -1
+  global_store_dwordx4 v11, v[16:19], s[14:15]
+  PBEND pb_load
+.endif
