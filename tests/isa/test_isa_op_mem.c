@@ -153,10 +153,13 @@ static const struct ld loads[] = {
   {"d_read2_b64", S_LDS, 8, 0, false, 0, {24, 8}, 2, 8, false},
   {"d_read2st64_b32", S_LDS, 4, 0, false, 0, {2 * 256, 5 * 256}, 2, 4, false},
   {"d_read2st64_b64", S_LDS, 8, 0, true, 0, {1 * 512, 4 * 512}, 2, 8, false},
+  {"d_flat_load_dwordx2", S_LDS, 8, 0, true, 0, {8, 0}, 1, 8, false},
+  {"d_flat_load_sbyte", S_LDS, 5, 0, false, 0, {3, 0}, 1, 1, true},
   /* scratch: vaddr forms, and the SADDR form (s17 = 24, so every lane reads offset 28) */
   {"p_load_dwordx2", S_PRIV, 8, 0, false, 8, {8, 0}, 1, 8, false},
   {"p_load_dwordx3", S_PRIV, 0, 0, false, 0, {28, 0}, 1, 12, false},
   {"p_load_dwordx4", S_PRIV, 16, 0, true, 7, {16, 0}, 1, 16, false},
+  {"p_flat_load_dwordx4", S_PRIV, 16, 0, false, 7, {16, 0}, 1, 16, false},
 };
 
 static void all_loads(enum isa_target t)
@@ -235,11 +238,13 @@ static const struct st stores[] = {
   {"d_write_b128", S_LDS, 16, 0, false, 0, {16, 0}, 1, 16},
   {"d_write2_b64", S_LDS, 32, 0, false, 0, {8, 24}, 2, 8},
   {"d_write2st64_b32", S_LDS, 4, 0, true, 0, {3 * 256, 1 * 256}, 2, 4},
+  {"d_flat_store_dwordx4", S_LDS, 32, 0, true, 0, {16, 0}, 1, 16},
   /* scratch: s17 = 24 in the SADDR form, so every lane writes its offset 32 */
   {"p_store_dword", S_PRIV, 4, 0, false, 16, {4, 0}, 1, 4},
   {"p_store_dwordx2", S_PRIV, 0, 0, false, 0, {32, 0}, 1, 8},
   {"p_store_dwordx3", S_PRIV, 4, 0, true, 8, {12, 0}, 1, 12},
   {"p_store_dwordx4", S_PRIV, 16, 0, false, 6, {16, 0}, 1, 16},
+  {"p_flat_store_short", S_PRIV, 2, 0, true, 30, {6, 0}, 1, 2},
 };
 
 static void all_stores(enum isa_target t)
@@ -648,6 +653,10 @@ static const struct at ds_atomics[] = {
   {"a_ds_add_u64", R_ADD, 8, false, false, false}, {"a_ds_add_rtn_u64", R_ADD, 8, true, false, false},
   {"a_ds_add_f64", R_FADD, 8, false, false, false}, {"a_ds_add_rtn_f64", R_FADD, 8, true, false, false},
   {"a_ds_cmpst_rtn_b64", R_CMPSWAP, 8, true, false, false},
+  /* flat atomics whose address is in the LDS aperture */
+  {"a_lds_flat_add", R_ADD, 4, true, false, false},
+  {"a_lds_flat_cmpswap_x2", R_CMPSWAP, 8, true, false, false},
+  {"a_lds_flat_umax_nr", R_UMAX, 4, false, false, false},
 };
 
 static void both_modes(enum isa_target t, const struct at *s)

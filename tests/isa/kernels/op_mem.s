@@ -200,6 +200,14 @@ BST b_store_dword_idx, buffer_store_dword v16, v0, s[24:27], 0 idxen offset:4
 // ---- LDS reads and writes (8 KiB; lane l fills and dumps bytes [128l, 128l+128)) ----
 
 // LDS <- c (every lane its 128 bytes)
+// v[14:15] = the flat address of offset b[l] in the LDS or private aperture (the aperture base
+// has zero low bits)
+.macro APERTURE src
+  s_mov_b64 s[18:19], \src
+  v_mov_b32 v14, v12
+  v_mov_b32 v15, s19
+.endm
+
 .macro LDS_FILL
   v_lshlrev_b32 v28, 7, v0
   .irp k, 0, 16, 32, 48, 64, 80, 96, 112
@@ -224,6 +232,7 @@ BST b_store_dword_idx, buffer_store_dword v16, v0, s[24:27], 0 idxen offset:4
   LBEGIN \name
   s_mov_b64 exec, -1
   LDS_FILL
+  APERTURE src_shared_base
   HOLES
   \inst
   LEND \name, 8192
@@ -235,6 +244,9 @@ DLD d_read2_b32, ds_read2_b32 v[16:17], v12 offset0:1 offset1:7
 DLD d_read2_b64, ds_read2_b64 v[16:19], v12 offset0:3 offset1:1
 DLD d_read2st64_b32, ds_read2st64_b32 v[16:17], v12 offset0:2 offset1:5
 DLD d_read2st64_b64, ds_read2st64_b64 v[16:19], v12 offset0:1 offset1:4
+// flat instructions whose address falls in the LDS aperture reach LDS
+DLD d_flat_load_dwordx2, flat_load_dwordx2 v[16:17], v[14:15] offset:8
+DLD d_flat_load_sbyte, flat_load_sbyte v16, v[14:15] offset:3
 
 .macro DST name, inst:vararg
   SBEGIN \name
@@ -244,9 +256,10 @@ DLD d_read2st64_b64, ds_read2st64_b64 v[16:19], v12 offset0:1 offset1:4
   s_waitcnt vmcnt(0)
   s_mov_b64 exec, -1
   LDS_FILL
+  APERTURE src_shared_base
   HOLES
   \inst
-  s_waitcnt lgkmcnt(0)
+  s_waitcnt vmcnt(0) lgkmcnt(0)
   s_mov_b64 exec, -1
   LDS_DUMP
   MEND \name, 8192
@@ -256,6 +269,7 @@ DST d_write_b64, ds_write_b64 v12, v[16:17] offset:8
 DST d_write_b128, ds_write_b128 v12, v[16:19] offset:16
 DST d_write2_b64, ds_write2_b64 v12, v[16:17], v[20:21] offset0:1 offset1:3
 DST d_write2st64_b32, ds_write2st64_b32 v12, v16, v20 offset0:3 offset1:1
+DST d_flat_store_dwordx4, flat_store_dwordx4 v[14:15], v[16:19] offset:16
 
 // ---- scratch (private memory: 128 bytes per lane, filled from c + 128*l, dumped to out) ----
 
@@ -285,6 +299,7 @@ DST d_write2st64_b32, ds_write2st64_b32 v12, v16, v20 offset0:3 offset1:1
   s_mov_b64 exec, -1
   PRIV_FILL
   s_mov_b32 s17, 24
+  APERTURE src_private_base
   HOLES
   \inst
   LEND \name, 0, 128
@@ -292,12 +307,15 @@ DST d_write2st64_b32, ds_write2st64_b32 v12, v16, v20 offset0:3 offset1:1
 PLD p_load_dwordx2, scratch_load_dwordx2 v[16:17], v12, off offset:8
 PLD p_load_dwordx3, scratch_load_dwordx3 v[16:18], off, s17 offset:4
 PLD p_load_dwordx4, scratch_load_dwordx4 v[16:19], v12, off offset:16
+// flat instructions in the private aperture reach the lane's private memory
+PLD p_flat_load_dwordx4, flat_load_dwordx4 v[16:19], v[14:15] offset:16
 
 .macro PST name, inst:vararg
   SBEGIN \name
   s_mov_b64 exec, -1
   PRIV_FILL
   s_mov_b32 s17, 24
+  APERTURE src_private_base
   HOLES
   \inst
   s_waitcnt vmcnt(0)
@@ -309,6 +327,7 @@ PST p_store_dword, scratch_store_dword v12, v16, off offset:4
 PST p_store_dwordx2, scratch_store_dwordx2 off, v[16:17], s17 offset:8
 PST p_store_dwordx3, scratch_store_dwordx3 v12, v[16:18], off offset:12
 PST p_store_dwordx4, scratch_store_dwordx4 v12, v[16:19], off offset:16
+PST p_flat_store_short, flat_store_short v[14:15], v16 offset:6
 
 // ---- s_load_dwordx4: immediate and SGPR offsets; every lane stores the 8 dwords ----
   KBEGIN m_s_load_dwordx4
@@ -438,6 +457,7 @@ FA add_f32, 4, v2
   s_waitcnt vmcnt(0)
   ds_write_b64 v10, v[16:17]
   s_waitcnt lgkmcnt(0)
+  APERTURE src_shared_base
   HOLES
   \inst
   s_waitcnt lgkmcnt(0)
@@ -467,6 +487,15 @@ LDSA a_ds_add_f64, 8, ds_add_f64 v12, v[2:3]
 LDSA a_ds_add_rtn_f64, 8, ds_add_rtn_f64 v[8:9], v12, v[2:3]
 // ds_cmpst: DATA0 is the compare value, DATA1 the new one
 LDSA a_ds_cmpst_rtn_b64, 8, ds_cmpst_rtn_b64 v[8:9], v12, v[4:5], v[2:3]
+// flat atomics in the LDS aperture
+.if .amdgcn.gfx_generation_minor == 4
+LDSA a_lds_flat_add, 4, flat_atomic_add v5, v[14:15], v2 sc0
+LDSA a_lds_flat_cmpswap_x2, 8, flat_atomic_cmpswap_x2 v[8:9], v[14:15], v[2:5] sc0
+.else
+LDSA a_lds_flat_add, 4, flat_atomic_add v5, v[14:15], v2 glc
+LDSA a_lds_flat_cmpswap_x2, 8, flat_atomic_cmpswap_x2 v[8:9], v[14:15], v[2:5] glc
+.endif
+LDSA a_lds_flat_umax_nr, 4, flat_atomic_umax v[14:15], v2
 
 // ---- MUBUF scratch through the private segment buffer (what hipcc's gfx90a code does) ----
 // s[0:3] is the V# the dispatch provides, s[4:5] the kernarg pointer. SOFFSET is wave-scaled (a
