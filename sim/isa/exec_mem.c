@@ -151,6 +151,25 @@ static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct
   return 0;
 }
 
+/* A raw-buffer dwordx2/x3/x4 access is range checked per dword (ISA guide "Range Checking":
+ * load/store-dword-x{2,3,4} check each component; typed accesses and atomics are all or
+ * nothing): dwords past num_records read 0 and are not written. */
+static int mubuf_per_dword(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                           unsigned l, uint64_t a, uint64_t eoff, uint32_t num_records)
+{
+  struct mem_op one = *mo;
+  one.count = 1;
+  for (unsigned i = 0; i < mo->count; i++) {
+    if (eoff + 4 * i + 4 <= num_records) {
+      if (lane_access(w, in, &one, SP_GLOBAL, l, a + 4 * i, in->dst + i, in->data0 + i))
+        return -1;
+    } else if (mo->kind == MK_LOAD) {
+      wave_vreg(w, in->dst + i)[l] = 0;
+    }
+  }
+  return 0;
+}
+
 /* MUBUF with a buffer resource (V#): base [47:0], stride [61:48], num_records in dword 2. */
 static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
 {
@@ -160,7 +179,8 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
   bool priv = base >= PRIVATE_VSHARP_BASE;
-  if (strstr(isa_op_name(in->op), "_format_")) {
+  bool typed = strstr(isa_op_name(in->op), "_format_") != NULL;
+  if (typed) {
     /* Typed access: only 32-bit-per-component integer/float formats are a plain copy
      * (V# word 3: DATA_FORMAT [18:15] = 32, 32_32, 32_32_32, 32_32_32_32 for 1..4 components;
      * NUM_FORMAT [14:12] UINT/SINT/FLOAT). Anything that converts is refused, never guessed. */
@@ -183,6 +203,11 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
       continue;
     }
     uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
+    if (!stride && mo->kind != MK_ATOMIC && mo->count > 1 && !typed) {
+      if (mubuf_per_dword(w, in, mo, l, base + soff + eoff, eoff, num_records))
+        return -1;
+      continue;
+    }
     /* Range checking of raw buffers: out-of-range loads return 0, stores are dropped. */
     bool oob = stride ? idx >= num_records : eoff + len > num_records;
     if (oob) {
