@@ -63,7 +63,9 @@ static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
 /* ---- loads ---- */
 
-enum src { S_GLOBAL, S_LDS, S_PRIV, S_BUF, S_BUFIDX };
+/* S_BUFD: raw buffer with SOFFSET 0, one piece per dword (dwordxN accesses are range checked
+ * per dword) */
+enum src { S_GLOBAL, S_LDS, S_PRIV, S_BUF, S_BUFIDX, S_BUFD };
 
 struct ld {
   const char *k;
@@ -71,7 +73,7 @@ struct ld {
   unsigned mult, add;  /* b[l] = mult * l + add (mult * (63 - l) + add when rev) */
   bool rev;
   unsigned mod;        /* if nonzero, l % mod replaces l (private memory: 128 bytes a lane) */
-  int delta[2];        /* address of each piece relative to b[l] (instruction offsets) */
+  int delta[4];        /* address of each piece relative to b[l] (instruction offsets) */
   unsigned pieces, len;
   bool sext;
 };
@@ -94,6 +96,7 @@ static const uint8_t *ld_src(const struct mem *m, enum src s, unsigned l, unsign
   case S_PRIV: return m->c + 128 * l + addr;
   case S_BUF: return addr + len > NREC ? NULL : m->a + SOFF + addr;
   case S_BUFIDX: return l >= IDX_NREC ? NULL : m->a + IDX_STRIDE * l + addr;
+  case S_BUFD: return addr + len > NREC ? NULL : m->a + addr;
   default: return m->a + addr;
   }
 }
@@ -146,6 +149,8 @@ static const struct ld loads[] = {
   {"b_load_dword", S_BUF, 4, 0, false, 0, {4, 0}, 1, 4, false},
   {"b_load_ubyte", S_BUF, 4, 0, false, 0, {5, 0}, 1, 1, false},
   {"b_load_dword_idx", S_BUFIDX, 0, 0, false, 0, {4, 0}, 1, 4, false},
+  /* lanes 13-15 straddle num_records: their first 1, 2, 3 dwords are in range */
+  {"b_load_dwordx4_range", S_BUFD, 4, 0, true, 0, {4, 8, 12, 16}, 4, 4, false},
   {"d_read_b32", S_LDS, 12, 0, false, 0, {4, 0}, 1, 4, false},
   {"d_read_b64", S_LDS, 8, 0, true, 0, {8, 0}, 1, 8, false},
   {"d_read_b128", S_LDS, 16, 0, false, 0, {16, 0}, 1, 16, false},
@@ -178,7 +183,7 @@ struct st {
   unsigned mult, add;
   bool rev;
   unsigned mod;
-  int delta[2];
+  int delta[4];
   unsigned pieces, len;
 };
 
@@ -197,13 +202,14 @@ static void check_store(enum isa_target t, const struct st *s)
       continue;
     unsigned off = s->dst == S_BUFIDX ? 0 : rd32(m.b + 4 * l);
     for (unsigned p = 0; p < s->pieces; p++) {
-      const uint8_t *data = m.a + (p ? 1024 : 0) + 16 * l;
+      const uint8_t *data = s->dst == S_BUFD ? m.a + 16 * l + 4 * p : m.a + (p ? 1024 : 0) + 16 * l;
       unsigned addr = off + (unsigned)s->delta[p];
       uint8_t *dst;
       switch (s->dst) {
       case S_PRIV: dst = img + 128 * l + addr; break;
       case S_BUF: dst = addr + s->len > NREC ? NULL : img + SOFF + addr; break;
       case S_BUFIDX: dst = l >= IDX_NREC ? NULL : img + IDX_STRIDE * l + addr; break;
+      case S_BUFD: dst = addr + s->len > NREC ? NULL : img + addr; break;
       default: dst = img + addr; break;
       }
       if (dst)
@@ -233,6 +239,8 @@ static const struct st stores[] = {
   {"b_store_short", S_BUF, 4, 0, false, 0, {2, 0}, 1, 2},
   {"b_store_dword", S_BUF, 4, 0, false, 0, {4, 0}, 1, 4},
   {"b_store_dword_idx", S_BUFIDX, 0, 0, false, 0, {4, 0}, 1, 4},
+  /* lane 38's second dword is past num_records */
+  {"b_store_dwordx2_range", S_BUFD, 8, 0, true, 0, {4, 8}, 2, 4},
   {"d_write_b32", S_LDS, 12, 0, false, 0, {4, 0}, 1, 4},
   {"d_write_b64", S_LDS, 8, 0, true, 0, {8, 0}, 1, 8},
   {"d_write_b128", S_LDS, 16, 0, false, 0, {16, 0}, 1, 16},

@@ -155,6 +155,7 @@ ST s_flat_dwordx4, flat_store_dwordx4 v[14:15], v[16:19] offset:16
 BLD b_load_dword, buffer_load_dword v16, v12, s[12:15], s16 offen offset:4
 BLD b_load_ubyte, buffer_load_ubyte v16, v12, s[12:15], s16 offen offset:5
 BLD b_load_dword_idx, buffer_load_dword v16, v0, s[24:27], 0 idxen offset:4
+BLD b_load_dwordx4_range, buffer_load_dwordx4 v[16:19], v12, s[12:15], 0 offen offset:4
 
 .macro BST name, inst:vararg
   SBEGIN \name
@@ -168,6 +169,7 @@ BST b_store_byte, buffer_store_byte v16, v12, s[12:15], s16 offen offset:1
 BST b_store_short, buffer_store_short v16, v12, s[12:15], s16 offen offset:2
 BST b_store_dword, buffer_store_dword v16, v12, s[12:15], s16 offen offset:4
 BST b_store_dword_idx, buffer_store_dword v16, v0, s[24:27], 0 idxen offset:4
+BST b_store_dwordx2_range, buffer_store_dwordx2 v[16:17], v12, s[12:15], 0 offen offset:4
 
 // Cache maintenance: store a[l] to c[l], write back / invalidate, read c[l] back into out[l]
 // (the interpreter has no caches: the data must simply stay coherent and the wave go on).
