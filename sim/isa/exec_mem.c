@@ -170,6 +170,70 @@ static int mubuf_per_dword(struct isa_wave *w, const struct isa_inst *in, const 
   return 0;
 }
 
+/* Typed access (buffer_load/store_format_*, tbuffer_*): one element of the data format per
+ * lane, converted by the number format (mem_ops.c), range checked all or nothing (ISA guide
+ * "Range Checking"). The format is V# word 3 DATA_FORMAT [18:15] / NUM_FORMAT [14:12] for MUBUF,
+ * the instruction's DFMT [22:19] / NFMT [25:23] for MTBUF (read back from the instruction word:
+ * struct isa_inst does not carry them). Formats the interpreter does not model are refused.
+ * Not modelled: V# DST_SEL swizzles (components come back in memory order) and the SEL_1 value
+ * of out-of-range reads (they read 0). */
+static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      const uint32_t *v, uint32_t soff)
+{
+  unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
+  if (in->enc == ENC_MTBUF) {
+    const uint8_t *iw = wave_mem(w, w->cur_pc, 4, false);
+    if (!iw)
+      return -1;
+    uint32_t word;
+    memcpy(&word, iw, 4);
+    dfmt = word >> 19 & 0xf;
+    nfmt = word >> 23 & 7;
+  }
+  struct buf_format f;
+  bool store = mo->kind == MK_STORE;
+  if ((mo->kind != MK_LOAD && !store) || mo->count > 4 || mo->d16 ||
+      !buf_format_get(dfmt, nfmt, store, &f) || (store && mo->count < f.comps))
+    return exec_illegal(w, in);
+  uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
+  uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
+  bool priv = base >= PRIVATE_VSHARP_BASE;
+  unsigned esz = f.comps * f.bits / 8;
+  uint64_t exec = wave_exec(w);
+  FOR_LANES(exec) {
+    uint32_t idx = 0, off = (uint32_t)in->offset;
+    if (in->idxen) idx = wave_vreg(w, in->addr)[l];
+    if (in->offen) off += wave_vreg(w, in->addr + (in->idxen ? 1 : 0))[l];
+    uint8_t *p;
+    if (priv) {
+      p = priv_ptr(w, l, (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off, esz, store);
+    } else {
+      uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
+      if (stride ? idx >= num_records : eoff + esz > num_records) {
+        for (unsigned i = 0; !store && i < mo->count; i++)
+          wave_vreg(w, in->dst + i)[l] = 0;
+        continue;
+      }
+      p = wave_mem(w, base + soff + eoff, esz, store);
+    }
+    if (!p)
+      return -1;
+    uint32_t val[4];
+    if (store) {
+      for (unsigned i = 0; i < f.comps; i++)
+        val[i] = wave_vreg(w, in->data0 + i)[l];
+      uint8_t buf[16];
+      buf_format_store(buf, &f, val);
+      memcpy(p, buf, esz);
+    } else {
+      buf_format_load(p, &f, mo->count, val);
+      for (unsigned i = 0; i < mo->count; i++)
+        wave_vreg(w, in->dst + i)[l] = val[i];
+    }
+  }
+  return 0;
+}
+
 /* MUBUF with a buffer resource (V#): base [47:0], stride [61:48], num_records in dword 2. */
 static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
 {
@@ -179,16 +243,8 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
   bool priv = base >= PRIVATE_VSHARP_BASE;
-  bool typed = strstr(isa_op_name(in->op), "_format_") != NULL;
-  if (typed) {
-    /* Typed access: only 32-bit-per-component integer/float formats are a plain copy
-     * (V# word 3: DATA_FORMAT [18:15] = 32, 32_32, 32_32_32, 32_32_32_32 for 1..4 components;
-     * NUM_FORMAT [14:12] UINT/SINT/FLOAT). Anything that converts is refused, never guessed. */
-    static const uint8_t dfmt_for[5] = {0, 4, 11, 13, 14};
-    unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
-    if (mo->count > 4 || dfmt != dfmt_for[mo->count] || (nfmt != 4 && nfmt != 5 && nfmt != 7))
-      return exec_illegal(w, in);
-  }
+  if (in->enc == ENC_MTBUF || strstr(isa_op_name(in->op), "_format_"))
+    return exec_typed(w, in, mo, v, soff);
   unsigned len = mo->bytes * mo->count;
   FOR_LANES(exec) {
     uint32_t idx = 0, off = (uint32_t)in->offset;
@@ -203,7 +259,7 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
       continue;
     }
     uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
-    if (!stride && mo->kind != MK_ATOMIC && mo->count > 1 && !typed) {
+    if (!stride && mo->kind != MK_ATOMIC && mo->count > 1) {
       if (mubuf_per_dword(w, in, mo, l, base + soff + eoff, eoff, num_records))
         return -1;
       continue;
@@ -230,10 +286,8 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
     return 0;   /* cache write-back/invalidate: the interpreter has no caches */
   if (mo->kind == MK_NONE || in->lds)
     return exec_illegal(w, in);
-  if (in->enc == ENC_MUBUF)
+  if (in->enc == ENC_MUBUF || in->enc == ENC_MTBUF)
     return exec_mubuf(w, in, mo);
-  if (in->enc == ENC_MTBUF)
-    return exec_illegal(w, in);
   return exec_flat(w, in, mo);
 }
 
