@@ -346,6 +346,185 @@ static void s_load(enum isa_target t)
 Test(isa_op_mem, s_load_dwordx4_gfx90a) { s_load(ISA_GFX90A); }
 Test(isa_op_mem, s_load_dwordx4_gfx942) { s_load(ISA_GFX942); }
 
+/* ---- typed buffer access (buffer_*_format_*, tbuffer_*) ---- */
+
+#define T_NREC 836u   /* num_records of op_mem.s's TVSHARP; lane l's element is at 16*l */
+
+/* gfx9 data formats (llvm-mc-19 BUF_DATA_FORMAT_* values): components, bits per component */
+static const struct { unsigned comps, bits; } t_dfmt[16] = {
+  [1] = {1, 8}, [2] = {1, 16}, [3] = {2, 8}, [4] = {1, 32}, [5] = {2, 16},
+  [10] = {4, 8}, [11] = {2, 32}, [12] = {4, 16}, [13] = {3, 32}, [14] = {4, 32},
+};
+enum { T_UNORM, T_SNORM, T_USCALED, T_SSCALED, T_UINT, T_SINT, T_FLOAT = 7 };
+
+/* What the interpreter models (it refuses the rest): no 8-bit floats, no normalized or scaled
+ * 32-bit components; stores also no scaled or narrow integer formats. */
+static bool t_modelled(unsigned dfmt, unsigned nfmt, bool store)
+{
+  unsigned bits = t_dfmt[dfmt].bits;
+  if (!t_dfmt[dfmt].comps || nfmt == 6 || (nfmt == T_FLOAT && bits == 8) || (bits == 32 && nfmt <= T_SSCALED))
+    return false;
+  if (store && (nfmt == T_USCALED || nfmt == T_SSCALED || ((nfmt == T_UINT || nfmt == T_SINT) && bits < 32)))
+    return false;
+  return true;
+}
+
+/* memory component -> register (UNORM r/(2^n-1), SNORM s/(2^(n-1)-1) clamped at -1) */
+static uint32_t t_load_comp(uint32_t r, unsigned bits, unsigned nfmt)
+{
+  double umax = bits == 32 ? 4294967295.0 : (double)((1u << bits) - 1);
+  int64_t sv = (int64_t)r - ((bits < 32 && r >> (bits - 1)) ? (int64_t)1 << bits : 0);
+  if (bits == 32) sv = (int32_t)r;
+  switch (nfmt) {
+  case T_UNORM: return op_u((float)(r / umax));
+  case T_SNORM: { double v = sv / floor(umax / 2); return op_u((float)(v < -1 ? -1 : v)); }
+  case T_USCALED: return op_u((float)r);
+  case T_SSCALED: return op_u((float)sv);
+  case T_SINT: return (uint32_t)sv;
+  case T_FLOAT: return bits == 16 ? op_u(op_h2f((uint16_t)r)) : r;
+  default: return r;
+  }
+}
+
+/* register -> memory component: clamp, scale, round to nearest even; NaN stores 0 */
+static uint32_t t_store_comp(uint32_t v, unsigned bits, unsigned nfmt)
+{
+  float f = op_f(v);
+  double umax = bits == 32 ? 4294967295.0 : (double)((1u << bits) - 1);
+  switch (nfmt) {
+  case T_UNORM: return isnan(f) ? 0 : (uint32_t)nearbyint(fmin(fmax(f, 0.0), 1.0) * umax);
+  case T_SNORM:
+    return isnan(f) ? 0 : (uint32_t)(int32_t)nearbyint(fmin(fmax(f, -1.0), 1.0) * floor(umax / 2)) & (uint32_t)umax;
+  case T_FLOAT: return bits == 16 ? op_f2h(f) : v;
+  default: return v;
+  }
+}
+
+static bool t_nan(uint32_t r, unsigned bits)
+{
+  return bits == 16 ? (r & 0x7c00) == 0x7c00 && (r & 0x3ff) : isnan(op_f(r));
+}
+
+struct ty {
+  const char *k;
+  unsigned dfmt, nfmt, count;
+  bool store;
+  bool vsharp;   /* buffer_*_format_*: the format comes from the V# (out[0]) */
+};
+
+static void check_typed(enum isa_target t, const struct ty *y)
+{
+  struct mem m;
+  mem_open(&m, t, 29 + y->dfmt * 8 + y->nfmt);
+  unsigned comps = t_dfmt[y->dfmt].comps, bits = t_dfmt[y->dfmt].bits, esz = comps * bits / 8;
+  for (unsigned l = 0; l < 64; l++)
+    wr32(m.b + 4 * l, 16 * l);
+  /* edge components: lane 1 bytes, lane 2 halves, lane 3 words; stores get floats instead */
+  static const uint8_t e8[16] = {0x00, 0xff, 0x80, 0x7f, 0x81, 0x01, 0xfe, 0x40,
+                                 0x7f, 0x80, 0x00, 0xff, 0x3c, 0xc0, 0x01, 0x81};
+  static const uint16_t e16[8] = {0x8000, 0x7fff, 0x7c00, 0x7e00, 0x0001, 0x8001, 0xffff, 0x3c00};
+  static const uint32_t e32[4] = {0x80000000, 0x7fffffff, 0xffffffff, 0x7fc00000};
+  memcpy(m.a + 16, e8, 16);
+  memcpy(m.a + 32, e16, 16);
+  memcpy(m.a + 48, e32, 16);
+  if (y->store) {
+    static const float in_range[] = {0.0f, 1.0f, -1.0f, 0.5f, -0.5f, 0.25f, 1.0f / 255, 0.5f / 255,
+                                     -0.5f / 127, 0.333f, -0.7f, 0.999f, 1e-3f, 2.0f, -3.0f, 0.75f};
+    for (unsigned i = 0; i < 256; i++)
+      wr32(m.a + 4 * i, i % 2 ? op_f32_edges[(i / 2) % OP_F32_EDGES_N] : op_u(in_range[(i / 2) % OP_N(in_range)]));
+  }
+  if (y->vsharp)
+    m.x.out[0] = y->dfmt << 15 | y->nfmt << 12;
+  static uint8_t img[BUF];
+  memcpy(img, m.c, BUF);
+  op_run(&m.x, y->k);
+  for (unsigned l = 0; l < 64; l++) {
+    bool in = 16 * l + esz <= T_NREC;   /* typed accesses are range checked all or nothing */
+    if (y->store) {
+      if (!on(l) || !in)
+        continue;
+      for (unsigned i = 0; i < comps; i++) {
+        uint32_t r = t_store_comp(rd32(m.a + 16 * l + 4 * i), bits, y->nfmt);
+        memcpy(img + 16 * l + i * bits / 8, &r, bits / 8);
+      }
+      continue;
+    }
+    for (unsigned i = 0; i < 4; i++) {
+      uint32_t want = OP_MARK;
+      if (on(l) && i < y->count) {
+        bool is_int = y->nfmt == T_UINT || y->nfmt == T_SINT;
+        uint32_t r = 0;
+        if (i < comps)
+          memcpy(&r, m.a + 16 * l + i * bits / 8, bits / 8);
+        want = !in ? 0 : i < comps ? t_load_comp(r, bits, y->nfmt) : i < 3 ? 0 : is_int ? 1 : 0x3f800000;
+      }
+      uint32_t got = rd32(m.out + 16 * l + 4 * i);
+      bool ok = got == want || (y->nfmt == T_FLOAT && want != OP_MARK && isnan(op_f(want)) && isnan(op_f(got)));
+      cr_expect(ok, "%s (%s) dfmt %u nfmt %u lane %u dword %u: got 0x%08x want 0x%08x", y->k,
+                op_target_name(t), y->dfmt, y->nfmt, l, i, got, want);
+    }
+  }
+  if (y->store)
+    for (unsigned i = 0; i < BUF; i += bits / 8) {
+      uint32_t got = 0, want = 0;
+      memcpy(&got, m.c + i, bits / 8);
+      memcpy(&want, img + i, bits / 8);
+      bool ok = got == want || (y->nfmt == T_FLOAT && i < 16 * 64 && t_nan(got, bits) && t_nan(want, bits));
+      if (!ok) {
+        cr_expect(ok, "%s (%s) dfmt %u nfmt %u byte %u (lane %u): got 0x%x want 0x%x", y->k,
+                  op_target_name(t), y->dfmt, y->nfmt, i, i / 16, got, want);
+        break;
+      }
+    }
+  op_close(&m.x);
+}
+
+static const struct ty mtbuf[] = {
+  {"t_load_8888_unorm", 10, T_UNORM, 4, false, false},
+  {"t_load_1616_snorm", 5, T_SNORM, 2, false, false},
+  {"t_load_16_float_xyzw", 2, T_FLOAT, 4, false, false},
+  {"t_load_323232_sint", 13, T_SINT, 3, false, false},
+  {"t_load_88_sscaled", 3, T_SSCALED, 2, false, false},
+  {"t_load_16161616_uint_x", 12, T_UINT, 1, false, false},
+  {"t_store_8888_unorm", 10, T_UNORM, 4, true, false},
+  {"t_store_1616_snorm", 5, T_SNORM, 2, true, false},
+  {"t_store_16_float", 2, T_FLOAT, 1, true, false},
+  {"t_store_323232_float", 13, T_FLOAT, 3, true, false},
+};
+
+/* Every modelled (data format, number format) through buffer_load_format_{x,xy,xyz,xyzw} and
+ * buffer_store_format_*, the tbuffer kernels, and the refusal of an unmodelled format. */
+static void typed(enum isa_target t)
+{
+  static const char *ld[4] = {"y_load_x", "y_load_xy", "y_load_xyz", "y_load_xyzw"};
+  static const char *st[4] = {"y_store_x", "y_store_xy", "y_store_xyz", "y_store_xyzw"};
+  for (unsigned d = 0; d < 16; d++)
+    for (unsigned n = 0; n < 8; n++)
+      for (unsigned c = 1; c <= 4; c++) {
+        if (t_modelled(d, n, false)) {
+          struct ty y = {ld[c - 1], d, n, c, false, true};
+          check_typed(t, &y);
+        }
+        if (t_modelled(d, n, true) && c >= t_dfmt[d].comps) {
+          struct ty y = {st[c - 1], d, n, c, true, true};
+          check_typed(t, &y);
+        }
+      }
+  for (unsigned i = 0; i < OP_N(mtbuf); i++)
+    check_typed(t, &mtbuf[i]);
+  struct mem m;
+  mem_open(&m, t, 31);
+  void *args[4] = {m.a, m.b, m.c, m.out};
+  struct harness_launch hl = {.name = "t_store_8_uint", .grid = {64, 1, 1}, .block = {64, 1, 1},
+                              .kernarg = args, .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&m.x.h, &hl, &r), 0);
+  cr_expect_eq(r.status, ISA_ILLEGAL_INSTR, "an 8-bit UINT typed store is not modelled: status %d", r.status);
+  op_close(&m.x);
+}
+Test(isa_op_mem, typed_buffer_gfx90a) { typed(ISA_GFX90A); }
+Test(isa_op_mem, typed_buffer_gfx942) { typed(ISA_GFX942); }
+
 /* ---- atomics ---- */
 
 enum rop { R_ADD, R_SUB, R_AND, R_OR, R_XOR, R_SMAX, R_SMIN, R_UMAX, R_UMIN, R_SWAP, R_CMPSWAP,

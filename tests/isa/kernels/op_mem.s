@@ -567,3 +567,49 @@ LDSA a_lds_flat_umax_nr, 4, flat_atomic_umax v[14:15], v2
   global_store_dwordx4 v11, v[16:19], s[14:15]
   PBEND pb_load
 .endif
+
+// ---- typed buffer access: buffer_*_format_* (format in the V#) and tbuffer_* (format in the
+// instruction). V# in s[28:31]: base a (loads) or c (stores), stride 0, num_records 836 bytes
+// (lane l's element is at offset 16*l: lane 52's element straddles num_records unless it has
+// at most 4 bytes), word 3 = out[0] as the test set it (DATA_FORMAT [18:15], NUM_FORMAT [14:12]).
+.macro TVSHARP slo, shi
+  s_load_dword s31, s[10:11], 0x0
+  s_mov_b32 s28, \slo
+  s_and_b32 s29, \shi, 0xffff
+  s_movk_i32 s30, 836
+  s_waitcnt lgkmcnt(0)
+.endm
+.macro TLD name, inst:vararg
+  LBEGIN \name
+  TVSHARP s4, s5
+  \inst
+  LEND \name
+.endm
+.macro TST name, inst:vararg
+  SBEGIN \name
+  TVSHARP s8, s9
+  \inst
+  s_waitcnt vmcnt(0)
+  s_mov_b64 exec, -1
+  MEND \name
+.endm
+TLD y_load_x, buffer_load_format_x v16, v12, s[28:31], 0 offen
+TLD y_load_xy, buffer_load_format_xy v[16:17], v12, s[28:31], 0 offen
+TLD y_load_xyz, buffer_load_format_xyz v[16:18], v12, s[28:31], 0 offen
+TLD y_load_xyzw, buffer_load_format_xyzw v[16:19], v12, s[28:31], 0 offen
+TST y_store_x, buffer_store_format_x v16, v12, s[28:31], 0 offen
+TST y_store_xy, buffer_store_format_xy v[16:17], v12, s[28:31], 0 offen
+TST y_store_xyz, buffer_store_format_xyz v[16:18], v12, s[28:31], 0 offen
+TST y_store_xyzw, buffer_store_format_xyzw v[16:19], v12, s[28:31], 0 offen
+TLD t_load_8888_unorm, tbuffer_load_format_xyzw v[16:19], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offen
+TLD t_load_1616_snorm, tbuffer_load_format_xy v[16:17], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SNORM] offen
+TLD t_load_16_float_xyzw, tbuffer_load_format_xyzw v[16:19], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_FLOAT] offen
+TLD t_load_323232_sint, tbuffer_load_format_xyz v[16:18], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_SINT] offen
+TLD t_load_88_sscaled, tbuffer_load_format_xy v[16:17], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_8_8,BUF_NUM_FORMAT_SSCALED] offen
+TLD t_load_16161616_uint_x, tbuffer_load_format_x v16, v12, s[28:31], 0 format:[BUF_DATA_FORMAT_16_16_16_16,BUF_NUM_FORMAT_UINT] offen
+TST t_store_8888_unorm, tbuffer_store_format_xyzw v[16:19], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_8_8_8_8,BUF_NUM_FORMAT_UNORM] offen
+TST t_store_1616_snorm, tbuffer_store_format_xy v[16:17], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_16_16,BUF_NUM_FORMAT_SNORM] offen
+TST t_store_16_float, tbuffer_store_format_x v16, v12, s[28:31], 0 format:[BUF_DATA_FORMAT_16,BUF_NUM_FORMAT_FLOAT] offen
+TST t_store_323232_float, tbuffer_store_format_xyz v[16:18], v12, s[28:31], 0 format:[BUF_DATA_FORMAT_32_32_32,BUF_NUM_FORMAT_FLOAT] offen
+// an unmodelled format must end the dispatch as an illegal instruction, never guess
+TST t_store_8_uint, tbuffer_store_format_x v16, v12, s[28:31], 0 format:[BUF_DATA_FORMAT_8,BUF_NUM_FORMAT_UINT] offen
