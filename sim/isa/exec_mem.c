@@ -175,8 +175,8 @@ static int mubuf_per_dword(struct isa_wave *w, const struct isa_inst *in, const 
  * "Range Checking"). The format is V# word 3 DATA_FORMAT [18:15] / NUM_FORMAT [14:12] for MUBUF,
  * the instruction's DFMT [22:19] / NFMT [25:23] for MTBUF (read back from the instruction word:
  * struct isa_inst does not carry them). Formats the interpreter does not model are refused.
- * Not modelled: V# DST_SEL swizzles (components come back in memory order) and the SEL_1 value
- * of out-of-range reads (they read 0). */
+ * Loads go through the V#'s DST_SEL_X/Y/Z/W (word 3, 3 bits each from bit 0: 0 reads 0, 1 reads
+ * 1, 4-7 the element's x-w); out-of-range reads return 0 except where DST_SEL says 1. */
 static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                       const uint32_t *v, uint32_t soff)
 {
@@ -199,6 +199,13 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   bool priv = base >= PRIVATE_VSHARP_BASE;
   unsigned esz = f.comps * f.bits / 8;
+  uint32_t one = f.nfmt == NF_UINT || f.nfmt == NF_SINT ? 1 : 0x3f800000u;
+  unsigned sel[4];
+  for (unsigned i = 0; i < 4; i++) {
+    sel[i] = v[3] >> (3 * i) & 7;
+    if (!store && i < mo->count && (sel[i] == 2 || sel[i] == 3))
+      return exec_illegal(w, in);   /* reserved selects */
+  }
   uint64_t exec = wave_exec(w);
   FOR_LANES(exec) {
     uint32_t idx = 0, off = (uint32_t)in->offset;
@@ -211,7 +218,7 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
       uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
       if (stride ? idx >= num_records : eoff + esz > num_records) {
         for (unsigned i = 0; !store && i < mo->count; i++)
-          wave_vreg(w, in->dst + i)[l] = 0;
+          wave_vreg(w, in->dst + i)[l] = sel[i] == 1 ? one : 0;
         continue;
       }
       p = wave_mem(w, base + soff + eoff, esz, store);
@@ -226,9 +233,9 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
       buf_format_store(buf, &f, val);
       memcpy(p, buf, esz);
     } else {
-      buf_format_load(p, &f, mo->count, val);
+      buf_format_load(p, &f, 4, val);
       for (unsigned i = 0; i < mo->count; i++)
-        wave_vreg(w, in->dst + i)[l] = val[i];
+        wave_vreg(w, in->dst + i)[l] = sel[i] >= 4 ? val[sel[i] - 4] : sel[i] == 1 ? one : 0;
     }
   }
   return 0;

@@ -410,7 +410,10 @@ struct ty {
   unsigned dfmt, nfmt, count;
   bool store;
   bool vsharp;   /* buffer_*_format_*: the format comes from the V# (out[0]) */
+  unsigned dst_sel;   /* V# DST_SEL_X/Y/Z/W (0: the identity x, y, z, w) */
 };
+
+#define T_IDENTITY (4u | 5u << 3 | 6u << 6 | 7u << 9)
 
 static void check_typed(enum isa_target t, const struct ty *y)
 {
@@ -433,8 +436,8 @@ static void check_typed(enum isa_target t, const struct ty *y)
     for (unsigned i = 0; i < 256; i++)
       wr32(m.a + 4 * i, i % 2 ? op_f32_edges[(i / 2) % OP_F32_EDGES_N] : op_u(in_range[(i / 2) % OP_N(in_range)]));
   }
-  if (y->vsharp)
-    m.x.out[0] = y->dfmt << 15 | y->nfmt << 12;
+  unsigned dsel = y->dst_sel ? y->dst_sel : T_IDENTITY;
+  m.x.out[0] = dsel | (y->vsharp ? y->dfmt << 15 | y->nfmt << 12 : 0);
   static uint8_t img[BUF];
   memcpy(img, m.c, BUF);
   op_run(&m.x, y->k);
@@ -453,10 +456,15 @@ static void check_typed(enum isa_target t, const struct ty *y)
       uint32_t want = OP_MARK;
       if (on(l) && i < y->count) {
         bool is_int = y->nfmt == T_UINT || y->nfmt == T_SINT;
-        uint32_t r = 0;
-        if (i < comps)
-          memcpy(&r, m.a + 16 * l + i * bits / 8, bits / 8);
-        want = !in ? 0 : i < comps ? t_load_comp(r, bits, y->nfmt) : i < 3 ? 0 : is_int ? 1 : 0x3f800000;
+        uint32_t one = is_int ? 1 : 0x3f800000, sel = dsel >> (3 * i) & 7, c = sel - 4, r = 0;
+        if (sel >= 4 && c < comps)
+          memcpy(&r, m.a + 16 * l + c * bits / 8, bits / 8);
+        if (sel == 1)
+          want = one;                    /* SEL_1, in range or not */
+        else if (sel == 0 || !in)
+          want = 0;
+        else
+          want = c < comps ? t_load_comp(r, bits, y->nfmt) : c < 3 ? 0 : one;
       }
       uint32_t got = rd32(m.out + 16 * l + 4 * i);
       bool ok = got == want || (y->nfmt == T_FLOAT && want != OP_MARK && isnan(op_f(want)) && isnan(op_f(got)));
@@ -480,16 +488,20 @@ static void check_typed(enum isa_target t, const struct ty *y)
 }
 
 static const struct ty mtbuf[] = {
-  {"t_load_8888_unorm", 10, T_UNORM, 4, false, false},
-  {"t_load_1616_snorm", 5, T_SNORM, 2, false, false},
-  {"t_load_16_float_xyzw", 2, T_FLOAT, 4, false, false},
-  {"t_load_323232_sint", 13, T_SINT, 3, false, false},
-  {"t_load_88_sscaled", 3, T_SSCALED, 2, false, false},
-  {"t_load_16161616_uint_x", 12, T_UINT, 1, false, false},
-  {"t_store_8888_unorm", 10, T_UNORM, 4, true, false},
-  {"t_store_1616_snorm", 5, T_SNORM, 2, true, false},
-  {"t_store_16_float", 2, T_FLOAT, 1, true, false},
-  {"t_store_323232_float", 13, T_FLOAT, 3, true, false},
+  {"t_load_8888_unorm", 10, T_UNORM, 4, false, false, 0},
+  {"t_load_1616_snorm", 5, T_SNORM, 2, false, false, 0},
+  {"t_load_16_float_xyzw", 2, T_FLOAT, 4, false, false, 0},
+  {"t_load_323232_sint", 13, T_SINT, 3, false, false, 0},
+  {"t_load_88_sscaled", 3, T_SSCALED, 2, false, false, 0},
+  {"t_load_16161616_uint_x", 12, T_UINT, 1, false, false, 0},
+  {"t_store_8888_unorm", 10, T_UNORM, 4, true, false, 0},
+  {"t_store_1616_snorm", 5, T_SNORM, 2, true, false, 0},
+  {"t_store_16_float", 2, T_FLOAT, 1, true, false, 0},
+  {"t_store_323232_float", 13, T_FLOAT, 3, true, false, 0},
+  /* DST_SEL swizzles: x <- w (a default 1 here), y <- 1, z <- 0, w <- x; and y <- x, x <- y */
+  {"t_load_1616_snorm", 5, T_SNORM, 2, false, false, 5u | 4u << 3},
+  {"y_load_xyzw", 10, T_UINT, 4, false, true, 7u | 1u << 3 | 0u << 6 | 4u << 9},
+  {"y_load_xyzw", 12, T_FLOAT, 4, false, true, 6u | 1u << 3 | 5u << 6 | 4u << 9},
 };
 
 /* Every modelled (data format, number format) through buffer_load_format_{x,xy,xyz,xyzw} and
@@ -502,11 +514,11 @@ static void typed(enum isa_target t)
     for (unsigned n = 0; n < 8; n++)
       for (unsigned c = 1; c <= 4; c++) {
         if (t_modelled(d, n, false)) {
-          struct ty y = {ld[c - 1], d, n, c, false, true};
+          struct ty y = {ld[c - 1], d, n, c, false, true, 0};
           check_typed(t, &y);
         }
         if (t_modelled(d, n, true) && c >= t_dfmt[d].comps) {
-          struct ty y = {st[c - 1], d, n, c, true, true};
+          struct ty y = {st[c - 1], d, n, c, true, true, 0};
           check_typed(t, &y);
         }
       }
