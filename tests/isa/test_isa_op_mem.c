@@ -1,6 +1,8 @@
 /* Per-instruction tests of the memory opcodes: kernels/op_mem.s assembled for gfx90a and gfx942,
  * run on the interpreter. Loads and stores of every width and sign extension through global,
- * flat, MUBUF (with range checking), LDS (read2/write2/st64, b128) and scratch; s_load_dwordx4;
+ * flat (also into the LDS and private apertures), MUBUF (range checked; also scratch through the
+ * private segment buffer), typed MUBUF/MTBUF formats, LDS (read2/write2/st64, b128) and scratch;
+ * s_load_dwordx4; cache write-back/invalidate;
  * every global/flat/LDS atomic with and without a return value, on distinct addresses (exact old
  * and new value per lane) and under contention (the returned olds must form a sequential chain
  * in some order that ends with the memory's final value). The memory instruction always runs

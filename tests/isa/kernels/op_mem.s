@@ -11,6 +11,11 @@
 //   atomics lane l's source is at a + w*l (cmpswap compare: a + 64*w + w*l), its byte offset
 //           into the target c at b[l]; the returned value goes to out + w*l. LDS atomics work
 //           on a copy of c[0..512) that is copied back to c.
+//   typed   buffer_*_format_* / tbuffer_*: as loads and stores, through a V# whose word 3 (format
+//           and DST_SEL) the test puts in out[0].
+// MUBUF kernels build their V# from a kernarg pointer, except pb_* (gfx90a), which use the
+// dispatch's private segment buffer. Flat kernels named d_flat_* / p_flat_* / a_lds_flat_*
+// address LDS or private memory through the apertures.
 // Registers: v0 lane, v1 = 4*lane, v10 = 8*lane, v11 = 16*lane, v12 = b[l], v[14:15] = the flat
 // address of the target + b[l].
 
