@@ -217,12 +217,14 @@ static void decode_vop3p(struct isa_inst *in, uint32_t w, uint32_t x)
   if (!strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8)) {
     /* MAI form: ACC_CD puts dst/src2 in AGPRs, ACC bits put src0/src1 in AGPRs. */
     unsigned acc_cd = w >> 15 & 1, acc = x >> 27 & 3;
+    bool sparse = n[2] == 's';   /* v_smfmac */
     in->cbsz = w >> 8 & 7;
     in->abid = w >> 11 & 0xf;
     in->blgp = x >> 29 & 7;
     if (acc_cd) {
       in->dst = (uint16_t)(in->dst + (OPD_AGPR - OPD_VGPR));
-      if (in->src[2] >= OPD_VGPR)
+      /* v_smfmac accumulates into its destination; SRC2 is the sparsity index, always a VGPR */
+      if (in->src[2] >= OPD_VGPR && !sparse)
         in->src[2] = (uint16_t)(in->src[2] + (OPD_AGPR - OPD_VGPR));
     }
     for (int i = 0; i < 2; i++)
@@ -261,6 +263,9 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
     in->offset = (int32_t)(w & 0xffff);
     in->gds = w >> 16 & 1;
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
+    /* The GWS instructions carry their data VGPR in the ADDR field, and ACC applies to it. */
+    if (in->op == OP_DS_GWS_INIT || in->op == OP_DS_GWS_BARRIER || in->op == OP_DS_GWS_SEMA_BR)
+      in->addr = (uint16_t)(reg_base + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
     in->data1 = (uint16_t)(reg_base + (x >> 16 & 0xff));
     in->dst = (uint16_t)(reg_base + (x >> 24 & 0xff));
@@ -276,6 +281,7 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
       in->lds = w >> 13 & 1;
     in->glc = w >> 16 & 1;
     in->slc = w >> 17 & 1;
+    in->sc1 = w >> 25 & 1;
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
     in->saddr = x >> 16 & 0x7f;
@@ -288,8 +294,16 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
     in->idxen = w >> 13 & 1;
     in->glc = w >> 14 & 1;
     if (in->enc == ENC_MUBUF) {
+      in->sc1 = w >> 15 & 1;
       in->lds = w >> 16 & 1;
       in->slc = w >> 17 & 1;
+    } else {
+      /* MTBUF: the format sits where MUBUF keeps LDS/SLC; SLC (NT) and SCC (SC1) move to the
+       * second dword. */
+      in->dfmt = w >> 19 & 0xf;
+      in->nfmt = w >> 23 & 7;
+      in->sc1 = x >> 21 & 1;
+      in->slc = x >> 22 & 1;
     }
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
@@ -378,6 +392,12 @@ int isa_decode(enum isa_target target, const uint32_t *words, unsigned nwords,
   }
   if (in->op == OP_V_READFIRSTLANE_B32 && in->dst >= OPD_VGPR)
     in->dst = (uint16_t)(in->dst - OPD_VGPR);   /* the destination is an SGPR */
+  if (in->op == OP_V_ACCVGPR_MOV_B32) {
+    /* VOP1 on gfx90a/gfx942: AGPR to AGPR (its fields name accumulation registers) */
+    in->dst = (uint16_t)(in->dst + (OPD_AGPR - OPD_VGPR));
+    if (in->src[0] >= OPD_VGPR && in->src[0] < OPD_AGPR)
+      in->src[0] = (uint16_t)(in->src[0] + (OPD_AGPR - OPD_VGPR));
+  }
   return 0;
 truncated:
   snprintf(msg, msglen, "%s: instruction truncated", isa_op_name(in->op));
