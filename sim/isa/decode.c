@@ -1,7 +1,8 @@
 /* The gfx9 decoder: instruction words -> struct isa_inst, driven by the generated tables.
  *
  * Field positions are those of the MI200/MI300 ISA guides ("Microcode Formats"); each one was
- * checked against llvm-mc-19 -show-encoding (tests/isa/decoder_*). Only the encoding prefix and
+ * checked against llvm-mc-19: tests/isa/test_isa_decode.c compares every field of every opcode
+ * with LLVM's own reading (gen_decode_opcodes.py). Only the encoding prefix and
  * the operand fields live here; which opcode number means what is data (isa_optab.c).
  */
 #include "isa/isa_optab.h"

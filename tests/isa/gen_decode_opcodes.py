@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Decoder cases for every opcode llvm-mc-19 knows on gfx90a and gfx942 (run by CMake).
 
-Usage: gen_decode_opcodes.py <llvm-mc> <out.h>
+Usage: gen_decode_opcodes.py <llvm-mc> <out.txt>
+       gen_decode_opcodes.py --audit <libLLVM.so> [llvm-mc]     (by hand, see step 1)
 
 1. The opcode universe. For every encoding of the gfx9 family (including MIMG, EXP and VINTRP,
    which kfdsim does not decode) and every opcode number, instruction words with marker register
@@ -9,9 +10,10 @@ Usage: gen_decode_opcodes.py <llvm-mc> <out.h>
    decodes is an opcode of that target, and its text tells which printed operand is which field
    (marker 20 = vdst/sdst, 8 = src0/vaddr/sbase, 12 = src1/data0/srsrc, 16 = src2/data1/saddr/
    soffset, 24 = the VOP3B carry-out). ALIASES adds the assembler-only spellings.
-   The universe was audited by hand against the assembler's own mnemonic table (every mnemonic
-   llvm-mc-19 accepts for the target, read out of libLLVM): the only accepted mnemonics not found
-   by this enumeration are the aliases below, so "covered here" = "everything llvm-mc accepts".
+   The universe was audited (--audit) against the assembler's own mnemonic table, read out of
+   libLLVM: with LLVM 19.1 every mnemonic llvm-mc-19 accepts for gfx90a (1136) and gfx942 (1184)
+   is an enumerated opcode or one of ALIASES, so covering the enumeration covers everything
+   llvm-mc accepts.
 2. Representative instances. From each opcode's text, variants are written as assembly:
    renumbered registers (high VGPRs/SGPRs, AGPRs), scalar/inline-constant/literal sources,
    source modifiers, clamp/omod, op_sel, DPP and SDWA forms of the 32-bit VALU encodings, MAI
@@ -43,37 +45,25 @@ EXCLUDED = {
     "VINTRP": "interpolation: graphics only, not on CDNA",
 }
 
-# Assembler-only spellings of instructions (the disassembler prints the canonical name), found
-# by the mnemonic-table audit. Each line is assembled and must decode to the canonical opcode.
+# Assembler-only spellings (the disassembler prints the canonical name), found by the audit
+# (--audit). Each is assembled with the first operand shape of ALIAS_SHAPES llvm-mc accepts and
+# must decode to the canonical opcode; an alias that assembles with no shape is uncovered.
+_OLD_MFMA = ["v_mfma_f32_%s" % n for n in (
+    "16x16x16bf16", "16x16x16bf16_1k", "16x16x16f16", "16x16x1f32", "16x16x4bf16", "16x16x4bf16_1k",
+    "16x16x4f16", "16x16x4f32", "16x16x8xf32", "32x32x1f32", "32x32x2f32", "32x32x4bf16",
+    "32x32x4bf16_1k", "32x32x4f16", "32x32x4xf32", "32x32x8bf16", "32x32x8bf16_1k", "32x32x8f16",
+    "4x4x1f32", "4x4x4bf16", "4x4x4bf16_1k", "4x4x4f16")] + [
+    "v_mfma_f64_16x16x4f64", "v_mfma_f64_4x4x4f64", "v_mfma_i32_16x16x32i8", "v_mfma_i32_16x16x4i8",
+    "v_mfma_i32_32x32x16i8", "v_mfma_i32_32x32x4i8", "v_mfma_i32_4x4x4i8"]
 ALIASES = {
-    "gfx90a": ["v_mul_lo_i32 v20, v8, v12"],
-    "gfx942": ["v_mul_lo_i32 v20, v8, v12",
-               # gfx940 renamed the gfx908/gfx90a MFMA mnemonics; the old spellings still assemble
-               "v_mfma_f32_32x32x1f32 v[0:31], v8, v12, v[0:31]",
-               "v_mfma_f32_16x16x1f32 v[0:15], v8, v12, v[0:15]",
-               "v_mfma_f32_4x4x1f32 v[0:3], v8, v12, v[0:3]",
-               "v_mfma_f32_32x32x2f32 v[0:15], v8, v12, v[0:15]",
-               "v_mfma_f32_16x16x4f32 v[0:3], v8, v12, v[0:3]",
-               "v_mfma_f32_32x32x4f16 v[0:31], v[8:9], v[12:13], v[0:31]",
-               "v_mfma_f32_16x16x4f16 v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_f32_4x4x4f16 v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_f32_32x32x8f16 v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_f32_16x16x16f16 v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_i32_32x32x4i8 v[0:31], v8, v12, v[0:31]",
-               "v_mfma_i32_16x16x4i8 v[0:15], v8, v12, v[0:15]",
-               "v_mfma_i32_4x4x4i8 v[0:3], v8, v12, v[0:3]",
-               "v_mfma_i32_32x32x16i8 v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_i32_16x16x32i8 v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_f32_32x32x4bf16_1k v[0:31], v[8:9], v[12:13], v[0:31]",
-               "v_mfma_f32_16x16x4bf16_1k v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_f32_4x4x4bf16_1k v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_f32_32x32x8bf16_1k v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_f32_16x16x16bf16_1k v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_f32_32x32x4xf32 v[0:15], v[8:9], v[12:13], v[0:15]",
-               "v_mfma_f32_16x16x8xf32 v[0:3], v[8:9], v[12:13], v[0:3]",
-               "v_mfma_f64_16x16x4f64 v[0:7], v[8:9], v[12:13], v[0:7]",
-               "v_mfma_f64_4x4x4f64 v[0:1], v[8:9], v[12:13], v[0:1]"],
+    "gfx90a": ["v_mul_lo_i32"],   # v_mul_lo_u32: the low half is the same for signed operands
+    # gfx940 renamed the gfx908/gfx90a MFMA mnemonics; the old spellings still assemble
+    "gfx942": ["v_mul_lo_i32"] + _OLD_MFMA,
 }
+ALIAS_SHAPES = ["v20, v8, v12"] + ["%s, %s, %s, %s" % (d, a, a, d)
+                                   for d in ("v[0:31]", "v[0:15]", "v[0:7]", "v[0:3]", "v[0:1]")
+                                   for a in ("v8", "v[8:9]")]
+
 
 # ---- step 1: marker instruction words per encoding -------------------------------------------
 
@@ -393,8 +383,6 @@ def roles_of(enc, ops, mn=""):
             role = {"SMEM": "offset", "SOPK": "simm16", "SOPP": "simm16", "VOP2": "literal"}.get(enc)
             if mn.startswith("s_setreg_imm32"):
                 role = "literal"
-        if enc in ("MUBUF", "MTBUF") and role is None and bare == "off" and i == 1:
-            role = None
         if enc == "GLOBAL" and bare == "off" and i >= 2:
             role = "saddr"
         if enc == "SCRATCH" and i == len(ops) - 1 and bare == "off":
@@ -836,6 +824,8 @@ def expect(enc, target, canon_roles, text):
                 e["dst"] = e["data0"]
         if enc == "SCRATCH" and target == "gfx942":
             e["sve"] = int("addr" in e)
+        elif enc in ("FLAT", "GLOBAL", "SCRATCH"):
+            e["lds"] = int("lds" in md)   # bit 13; gfx942's *_load_lds_* are opcodes of their own
         if enc == "MTBUF":
             df, nf = 1, 0
             f = md.get("format")
@@ -885,16 +875,17 @@ def build_target(mc, target):
         for t in make_variants(enc, text, target):
             lines.append(t)
             src.append(ci)
-    for t in ALIASES[target]:
-        lines.append(t)
-        src.append(-1)
+    for ai, alias in enumerate(ALIASES[target]):
+        for shape in ALIAS_SHAPES:
+            lines.append(alias + " " + shape)
+            src.append(-1 - ai)
     assembled = mc_assemble(mc, target, lines)
     dis = mc_disassemble(mc, target, [list(w) for _, w in assembled])
     seen = set()
     dropped = 0
-    alias_ok = 0
+    aliases_ok = set()
     for li, words in assembled:
-        if words in seen:
+        if words in seen and src[li] >= 0:
             continue
         seen.add(words)
         text = dis.get(words)
@@ -904,7 +895,7 @@ def build_target(mc, target):
             continue
         if ci < 0:   # an alias: only the name LLVM's disassembler gives is expected
             cases.append((words, base_name(tokenize(text)[0]), {}))
-            alias_ok += 1
+            aliases_ok.add(-1 - ci)
             continue
         enc, op, _, ctext = canon[ci]
         cmn, cops, _ = tokenize(ctext)
@@ -920,15 +911,60 @@ def build_target(mc, target):
         covered[(enc, op)] = covered.get((enc, op), 0) + 1
     uncovered = [(enc, op, tokenize(t)[0]) for enc, op, _, t in canon
                  if enc not in EXCLUDED and (enc, op) not in covered]
+    uncovered += [("alias", 0, a) for ai, a in enumerate(ALIASES[target]) if ai not in aliases_ok]
     names = {base_name(tokenize(t)[0]) for enc, op, _, t in canon if (enc, op) in covered}
     summary = ("%s: %d opcodes (%d mnemonics) covered by %d cases, %d excluded (%s), %d uncovered, "
-               "%d aliases, %d variants dropped" %
+               "%d assembler aliases, %d variants dropped" %
                (target, len(covered), len(names), sum(1 for c in cases if c[1]), len(excluded),
-                ", ".join(sorted({e for e, _ in excluded})) or "none", len(uncovered), alias_ok, dropped))
+                ", ".join(sorted({e for e, _ in excluded})) or "none", len(uncovered), len(aliases_ok), dropped))
     return cases, uncovered, summary
 
 
+def mnemonic_table(lib):
+    """The AMDGPU assembler's mnemonic table out of libLLVM: length-prefixed names in one blob,
+    found by a name it must hold. Only for --audit; the build never reads libLLVM."""
+    data = open(lib, "rb").read()
+    at = data.find(b"\x0cv_pk_fma_f32")
+    if at < 0:
+        sys.exit("audit: no AMDGPU mnemonic table in " + lib)
+    ok = re.compile(rb"^[a-z][a-z0-9_.]*$")
+
+    def chain(p):
+        names = []
+        while p < len(data) and 0 < data[p] < 64 and ok.match(data[p + 1:p + 1 + data[p]]):
+            names.append(data[p + 1:p + 1 + data[p]].decode())
+            p += 1 + data[p]
+        return names, p
+    best = []
+    for start in range(at, max(0, at - 300000), -1):   # the earliest start that chains through
+        names, end = chain(start)
+        if end > at and len(names) > len(best):
+            best = names
+    return best
+
+
+def audit(mc, lib):
+    """Every mnemonic llvm-mc accepts for a target (with any operands) must be an enumerated
+    opcode or an alias. Run by hand: gen_decode_opcodes.py --audit <libLLVM.so> [llvm-mc]."""
+    names = mnemonic_table(lib)
+    bad = 0
+    for t in TARGETS:
+        res = subprocess.run([mc, "-triple=amdgcn-amd-amdhsa", "-mcpu=" + t], input="\n".join(names) + "\n",
+                             capture_output=True, text=True, check=False)
+        refused = {int(m.group(1)) - 1 for m in
+                   re.finditer(r"^<stdin>:(\d+):\d+: error: instruction not supported on this GPU", res.stderr, re.M)}
+        accepted = {base_name(n) for i, n in enumerate(names) if i not in refused}
+        known = {base_name(tokenize(x)[0]) for _, _, _, x in enumerate_opcodes(mc, t)} | set(ALIASES[t])
+        missing = sorted(accepted - known)
+        print("audit %s: %d mnemonics in LLVM's table, %d accepted, %d enumerated or aliased; missing: %s" %
+              (t, len(names), len(accepted), len(accepted & known), " ".join(missing) or "none"))
+        bad += len(missing)
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1] == "--audit":
+        sys.exit(audit(sys.argv[3] if len(sys.argv) > 3 else "llvm-mc-19", sys.argv[2]))
     mc, out_path = sys.argv[1], sys.argv[2]
     lines = ["# Generated by tests/isa/gen_decode_opcodes.py from llvm-mc-19: do not edit.",
              "# case <target> <LLVM mnemonic, or - for an opcode kfdsim must reject> <words> "
