@@ -178,7 +178,8 @@ static int decode_short(struct isa_inst *in, uint32_t w)
     in->src[1] = (uint16_t)(OPD_VGPR + (w >> 9 & 0xff)); in->nsrc = 2;
     break;
   case ENC_VOPC:
-    in->dst = OPD_VCC; in->src[0] = w & 0x1ff;
+    /* the result is a lane mask: VCC, or with SDWA an explicit SGPR pair */
+    in->dst = OPD_VCC; in->dst_w = 2; in->src[0] = w & 0x1ff;
     in->src[1] = (uint16_t)(OPD_VGPR + (w >> 9 & 0xff)); in->nsrc = 2;
     break;
   default:

@@ -666,7 +666,7 @@ FIELDS = ["dst", "sdst", "src0", "src1", "src2", "addr", "data0", "data1", "sadd
           "omod", "cbsz", "abid", "blgp", "dpp_kind", "dpp_ctrl", "row_mask", "bank_mask",
           "bound_ctrl", "sdwa_dst_sel", "sdwa_dst_unused", "sdwa_sel0", "sdwa_sel1", "sdwa_sext0",
           "sdwa_sext1", "offset", "glc", "slc", "sc1", "gds", "offen", "idxen", "lds", "sve",
-          "simm16", "dfmt", "nfmt"]
+          "simm16", "dfmt", "nfmt", "dst_w", "src0_w", "src1_w", "src2_w"]
 
 
 def bits_of(lst):
@@ -725,6 +725,10 @@ def expect(enc, target, canon_roles, text):
         code = operand_code(bare)
         if code is None:
             continue
+        r = reg_of(bare)
+        if r and enc in ("SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P") and \
+                role in ("dst",) + SRC_ROLES:
+            e[role + "_w"] = r[2]   # register operand width in dwords, as the table must say
         if isinstance(code, tuple):
             if code[1] is not None:
                 literal = code[1]

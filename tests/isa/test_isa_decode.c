@@ -127,7 +127,8 @@ static const char *const field_names[] = {
   "literal", "abs", "neg", "neg_hi", "opsel", "opsel_hi", "opsel_hi2", "clamp", "omod", "cbsz",
   "abid", "blgp", "dpp_kind", "dpp_ctrl", "row_mask", "bank_mask", "bound_ctrl", "sdwa_dst_sel",
   "sdwa_dst_unused", "sdwa_sel0", "sdwa_sel1", "sdwa_sext0", "sdwa_sext1", "offset", "glc", "slc",
-  "sc1", "gds", "offen", "idxen", "lds", "sve", "simm16", "dfmt", "nfmt",
+  "sc1", "gds", "offen", "idxen", "lds", "sve", "simm16", "dfmt", "nfmt", "dst_w", "src0_w",
+  "src1_w", "src2_w",
 };
 
 static int field_index(const char *name)
@@ -187,6 +188,10 @@ static long long field_value(const struct isa_inst *in, int f)
   case 43: return in->simm16;
   case 44: return in->dfmt;
   case 45: return in->nfmt;
+  case 46: return in->dst_w;
+  case 47: return in->src_w[0];
+  case 48: return in->src_w[1];
+  case 49: return in->src_w[2];
   }
   return -1;
 }
