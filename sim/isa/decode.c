@@ -20,16 +20,23 @@ static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
 
 /* Does the op read 16-bit sources? Then inline float constants are half precision (ISA guide,
  * "Inline constants"). The source type is the last type suffix of the name (v_cvt_f32_f16
- * reads f16; v_cvt_f16_f32 reads f32); packed ops read 16-bit halves. */
+ * reads f16; v_cvt_f16_f32 reads f32); packed f16 ops read 16-bit halves. Packed 16-bit
+ * integer pairs (v_pk_add_u16, v_dot2_i32_i16, v_sat_pk_u8_i16) are one 32-bit operand whose
+ * inline float constants are 32-bit: llvm-mc-19 encodes 0x3f000000 as the inline 0.5 there, not
+ * 0x3800 (test_isa_decode probes this per opcode). For ops that mix types (v_cmp_class_f16's
+ * mask, the f32 accumulator of v_dot2_f32_f16 and the f16 MFMAs) the flag describes src0. */
 static uint8_t name_reads_16bit(const char *n)
 {
   const char *last = strrchr(n, '_');
   if (!last)
     return 0;
-  if (!strncmp(n, "v_pk_", 5) && strstr(n, "16"))
-    return 1;
-  return !strcmp(last, "_f16") || !strcmp(last, "_i16") || !strcmp(last, "_u16") ||
-         !strcmp(last, "_b16") || !strcmp(last, "_bf16");
+  bool int16 = !strcmp(last, "_i16") || !strcmp(last, "_u16") || !strcmp(last, "_b16");
+  bool packed = strstr(n, "_pk_") || !strncmp(n, "v_dot2", 6);
+  if (packed && int16)
+    return 0;
+  if (!strncmp(n, "v_pk_", 5))
+    return strstr(n, "f16") != NULL;
+  return int16 || !strcmp(last, "_f16") || !strcmp(last, "_bf16");
 }
 
 static void build_lut(void)

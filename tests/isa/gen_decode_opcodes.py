@@ -449,6 +449,10 @@ def source_variants(mn, ops, mods, i, seed):
 
 
 SRC_ROLES = ("src0", "src1", "src2")
+# Literals that are 0.5 in one operand type only: llvm-mc encodes them as the inline constant 0.5
+# exactly when the operand has that type, and the decoder must then read inline constants the
+# same way (fp16: half precision; a 64-bit source: double).
+TYPE_PROBES = {"0x3800": ("fp16", 1), "0x3f000000": ("fp16", 0), "0x3fe00000": ("src_w", 2)}
 FLAT_BITS = {"gfx90a": [["glc"], ["slc"], ["glc", "slc"], ["scc"], ["glc", "slc", "scc"]],
              "gfx942": [["sc0"], ["sc1"], ["nt"], ["sc0", "sc1", "nt"], ["sc0", "nt"]]}
 DPP_CTRLS = ["quad_perm:[1,2,3,0] row_mask:0x5 bank_mask:0xa bound_ctrl:1",
@@ -495,6 +499,7 @@ def valu_variants(enc, mn, ops, mods, roles, seed):
     srcs = [i for i, r in enumerate(roles) if r in SRC_ROLES]
     for i in srcs:
         out += source_variants(mn, ops, mods, i, seed)
+        out += [join(mn, with_op(ops, i, probe), mods) for probe in TYPE_PROBES]
     if enc in ("VOP3", "VOP3P") or mn.endswith("_e64"):
         o, o2 = list(ops), list(ops)
         for k, i in enumerate(srcs):
@@ -666,7 +671,7 @@ FIELDS = ["dst", "sdst", "src0", "src1", "src2", "addr", "data0", "data1", "sadd
           "omod", "cbsz", "abid", "blgp", "dpp_kind", "dpp_ctrl", "row_mask", "bank_mask",
           "bound_ctrl", "sdwa_dst_sel", "sdwa_dst_unused", "sdwa_sel0", "sdwa_sel1", "sdwa_sext0",
           "sdwa_sext1", "offset", "glc", "slc", "sc1", "gds", "offen", "idxen", "lds", "sve",
-          "simm16", "dfmt", "nfmt", "dst_w", "src0_w", "src1_w", "src2_w"]
+          "simm16", "dfmt", "nfmt", "dst_w", "src0_w", "src1_w", "src2_w", "fp16"]
 
 
 def bits_of(lst):
@@ -684,7 +689,22 @@ def mod_dict(mods):
     return d
 
 
-def expect(enc, target, canon_roles, text):
+def probe_types(e, mn, canon_roles, ops, source):
+    """A TYPE_PROBES literal that LLVM turned into an inline constant tells the operand's type,
+    which fixes what an inline float constant means there (see TYPE_PROBES)."""
+    sops = tokenize(source)[1]
+    if len(sops) != len(ops) or "_mix" in mn:   # mix ops: the type follows op_sel_hi
+        return
+    for role, given, printed in zip(canon_roles, sops, ops):
+        if role in SRC_ROLES and given in TYPE_PROBES and strip_mods(printed)[0] in FLOATS:
+            field, value = TYPE_PROBES[given]
+            if field == "fp16":
+                e["fp16"], e["probe_src"] = value, role
+            else:
+                e[role + "_w"] = value
+
+
+def expect(enc, target, canon_roles, text, source=""):
     """{field: value} from LLVM's printed instruction, or None when it cannot be read."""
     mn, ops, mods = tokenize(text)
     if not canon_roles:   # no operands (buffer_wbl2 sc1): every token is a modifier
@@ -843,6 +863,8 @@ def expect(enc, target, canon_roles, text):
                 else:
                     df, nf = int(f, 0) & 0xF, int(f, 0) >> 4
             e.update(dfmt=df, nfmt=nf)
+    if source:
+        probe_types(e, mn, canon_roles, ops, source)
     return e
 
 
@@ -907,12 +929,18 @@ def build_target(mc, target):
         if base_name(mn) != base_name(cmn):
             dropped += 1
             continue
-        e = expect(enc, target, roles_of(enc, cops, cmn), text)
+        e = expect(enc, target, roles_of(enc, cops, cmn), text, lines[li])
         if e is None:
             dropped += 1
             continue
         cases.append((words, mn, e))
         covered[(enc, op)] = covered.get((enc, op), 0) + 1
+    # The decoder's fp16 flag is per opcode and describes src0: other sources may be typed
+    # differently (v_cmp_class_f16's mask, the f32 accumulator of v_dot2_f32_f16 and the f16
+    # MFMAs, the u32 addend of v_sad_u16), so only src0's probes are held against it.
+    for _, name, e in cases:
+        if e.pop("probe_src", "src0") != "src0":
+            del e["fp16"]
     uncovered = [(enc, op, tokenize(t)[0]) for enc, op, _, t in canon
                  if enc not in EXCLUDED and (enc, op) not in covered]
     uncovered += [("alias", 0, a) for ai, a in enumerate(ALIASES[target]) if ai not in aliases_ok]

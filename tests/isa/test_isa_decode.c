@@ -128,7 +128,7 @@ static const char *const field_names[] = {
   "abid", "blgp", "dpp_kind", "dpp_ctrl", "row_mask", "bank_mask", "bound_ctrl", "sdwa_dst_sel",
   "sdwa_dst_unused", "sdwa_sel0", "sdwa_sel1", "sdwa_sext0", "sdwa_sext1", "offset", "glc", "slc",
   "sc1", "gds", "offen", "idxen", "lds", "sve", "simm16", "dfmt", "nfmt", "dst_w", "src0_w",
-  "src1_w", "src2_w",
+  "src1_w", "src2_w", "fp16",
 };
 
 static int field_index(const char *name)
@@ -192,6 +192,7 @@ static long long field_value(const struct isa_inst *in, int f)
   case 47: return in->src_w[0];
   case 48: return in->src_w[1];
   case 49: return in->src_w[2];
+  case 50: return in->fp16;
   }
   return -1;
 }
