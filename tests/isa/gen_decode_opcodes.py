@@ -200,27 +200,49 @@ def words_key(words):
     return tuple(words)
 
 
-def mc_disassemble(mc, target, wordlists):
-    """{words tuple: printed text} for the word lists LLVM decodes as one whole instruction."""
-    # llvm-mc reads its input as one byte stream: an instruction that wants a literal takes the
-    # next line's bytes. Two s_nops after every candidate bring the stream back in step.
-    pad = " ".join("0x%02x" % (0xBF800000 >> (8 * i) & 0xFF) for i in range(4))
+PAD_A, PAD_B = 0xBF800007, 0xBF800006   # s_nop 7, s_nop 6: never a candidate
+
+
+def hex_bytes(words):
+    return " ".join("0x%02x" % (w >> (8 * i) & 0xFF) for w in words for i in range(4))
+
+
+def parse_encoding(enc):
+    b = [int(x, 16) for x in enc.strip().strip("[]").split(",")]
+    return tuple(b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24 for i in range(0, len(b), 4))
+
+
+def mc_disassemble(mc, target, wordlists, exact=True):
+    """{words tuple: printed text} for the word lists LLVM decodes as one whole instruction.
+
+    llvm-mc reads its input as one byte stream, so every candidate is followed by s_nop 7 and
+    s_nop 6: a candidate that decodes to one instruction of exactly its own length prints one
+    line, then both s_nops. With `exact`, LLVM must also encode its reading back to the same
+    words (the enumeration wants canonical encodings); without it, an instruction LLVM reads
+    but encodes differently (an i16 operand holding a float inline constant) is kept."""
     lines = []
     for ws in wordlists:
-        lines.append(" ".join("0x%02x" % (w >> (8 * i) & 0xFF) for w in ws for i in range(4)))
-        lines += [pad, pad]
+        lines += [hex_bytes(ws), hex_bytes([PAD_A]), hex_bytes([PAD_B])]
     res = subprocess.run([mc, "-arch=amdgcn", "-mcpu=" + target, "-disassemble", "-show-encoding"],
                          input="\n".join(lines) + "\n", capture_output=True, text=True, check=False)
-    out = {}
+    warned = {int(m.group(1)) - 1 for m in re.finditer(r"^<stdin>:(\d+):\d+: warning", res.stderr, re.M)}
+    out, group, i = {}, [], 0
     for line in res.stdout.splitlines():
         if "; encoding:" not in line:
             continue
         text, enc = line.split("; encoding:")
-        if "/*" in text:   # LLVM flags an operand as invalid for the instruction: not a decode
+        words = parse_encoding(enc)
+        if words != (PAD_B,):
+            group.append((text.strip(), words))
             continue
-        b = [int(x, 16) for x in enc.strip().strip("[]").split(",")]
-        ws = tuple(b[i] | b[i + 1] << 8 | b[i + 2] << 16 | b[i + 3] << 24 for i in range(0, len(b), 4))
-        out.setdefault(ws, text.strip())
+        if i < len(wordlists):
+            mine = [(t, w) for t, w in group if w != (PAD_A,)]
+            whole = len(mine) == 1 and len(group) == 2 and group[1][1] == (PAD_A,) and 3 * i not in warned
+            ws = tuple(wordlists[i])
+            # "/*": LLVM flags an operand as invalid for the instruction, not a decode
+            if whole and "/*" not in mine[0][0] and (not exact or mine[0][1] == ws):
+                out.setdefault(ws, mine[0][0])
+        group, i = [], i + 1
     return out
 
 
@@ -654,6 +676,8 @@ def mc_assemble(mc, target, lines):
 
 # ---- step 3: expectations from LLVM's text ---------------------------------------------------
 
+F16_INLINE = {0x3800: 240, 0xB800: 241, 0x3C00: 242, 0xBC00: 243, 0x4000: 244, 0xC000: 245,
+              0x4400: 246, 0xC400: 247, 0x3118: 248}   # 0.5 -0.5 1 -1 2 -2 4 -4 1/(2pi) as f16
 SEL = {"BYTE_0": 0, "BYTE_1": 1, "BYTE_2": 2, "BYTE_3": 3, "WORD_0": 4, "WORD_1": 5, "DWORD": 6}
 UNUSED = {"UNUSED_PAD": 0, "UNUSED_SEXT": 1, "UNUSED_PRESERVE": 2}
 DFMT = {"INVALID": 0, "8": 1, "16": 2, "8_8": 3, "32": 4, "16_16": 5, "10_11_11": 6, "11_11_10": 7,
@@ -704,9 +728,12 @@ def probe_types(e, mn, canon_roles, ops, source):
                 e[role + "_w"] = value
 
 
-def expect(enc, target, canon_roles, text, source=""):
+def expect(enc, target, canon_roles, text, words, source=""):
     """{field: value} from LLVM's printed instruction, or None when it cannot be read."""
     mn, ops, mods = tokenize(text)
+    # Where a literal can be: after a 32-bit encoding (not DPP/SDWA). gfx9 VOP3 has none.
+    has_literal = (len(words) == 2 and enc in ("SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC")
+                   and not mn.endswith(("_dpp", "_sdwa")))
     if not canon_roles:   # no operands (buffer_wbl2 sc1): every token is a modifier
         ops, mods = [], ops + mods
     if not ops and canon_roles == ["simm16"]:   # s_endpgm, s_nop 0...: a zero immediate is not printed
@@ -749,6 +776,13 @@ def expect(enc, target, canon_roles, text, source=""):
         if r and enc in ("SOP1", "SOP2", "SOPC", "SOPK", "VOP1", "VOP2", "VOPC", "VOP3", "VOP3P") and \
                 role in ("dst",) + SRC_ROLES:
             e[role + "_w"] = r[2]   # register operand width in dwords, as the table must say
+        if isinstance(code, tuple) and not has_literal and code[1] in F16_INLINE:
+            # no literal in the words: LLVM prints a float inline constant of a 16-bit integer
+            # operand as the half-precision bits it stands for (0.5 -> 0x3800)
+            e[role] = F16_INLINE[code[1]]
+            if role == "src0":
+                e["fp16"] = 1
+            continue
         if isinstance(code, tuple):
             if code[1] is not None:
                 literal = code[1]
@@ -906,7 +940,7 @@ def build_target(mc, target):
             lines.append(alias + " " + shape)
             src.append(-1 - ai)
     assembled = mc_assemble(mc, target, lines)
-    dis = mc_disassemble(mc, target, [list(w) for _, w in assembled])
+    dis = mc_disassemble(mc, target, [list(w) for _, w in assembled], exact=False)
     seen = set()
     dropped = 0
     aliases_ok = set()
@@ -929,7 +963,7 @@ def build_target(mc, target):
         if base_name(mn) != base_name(cmn):
             dropped += 1
             continue
-        e = expect(enc, target, roles_of(enc, cops, cmn), text, lines[li])
+        e = expect(enc, target, roles_of(enc, cops, cmn), text, words, lines[li])
         if e is None:
             dropped += 1
             continue
