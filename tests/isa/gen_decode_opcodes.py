@@ -197,10 +197,6 @@ def variants(fields, flag_first):
     return flagged + out if flag_first else out + flagged
 
 
-def words_key(words):
-    return tuple(words)
-
-
 PAD_A, PAD_B = 0xBF800007, 0xBF800006   # s_nop 7, s_nop 6: never a candidate
 
 
@@ -244,6 +240,9 @@ def mc_disassemble(mc, target, wordlists, exact=True):
             if whole and "/*" not in mine[0][0] and (not exact or mine[0][1] == ws):
                 out.setdefault(ws, mine[0][0])
         group, i = [], i + 1
+    if i != len(wordlists):   # the markers must line up, or the readings would be misassigned
+        sys.exit("gen_decode_opcodes: llvm-mc's disassembly lost step (%d of %d markers) for %s" %
+                 (i, len(wordlists), target))
     return out
 
 
@@ -259,7 +258,7 @@ def enumerate_opcodes(mc, target):
         dis = mc_disassemble(mc, target, [w for ws in cand for w in ws])
         for op, ws in enumerate(cand):
             for w in ws:
-                t = dis.get(words_key(w))
+                t = dis.get(tuple(w))
                 if t is None:
                     continue
                 if enc == "VOP3" and (w[0] >> 8 & 0x7F) == SD and "s[24:25]" not in t:
