@@ -19,11 +19,15 @@ Usage: gen_decode_opcodes.py <llvm-mc> <out.txt>
    source modifiers, clamp/omod, op_sel, DPP and SDWA forms of the 32-bit VALU encodings, MAI
    modifiers, memory offsets and cache bits, addressing forms. llvm-mc assembles them (lines it
    rejects are dropped), and llvm-mc's disassembler prints each resulting encoding back.
+   Each opcode's own marker encoding is a case too. Sources are also probed with literals that
+   are 0.5 in one type only (TYPE_PROBES): llvm-mc makes them inline constants exactly when the
+   operand has that type, which pins down how the decoder must read inline constants there.
 3. The expected decode is read from LLVM's printed text only (mnemonic, operand registers,
-   modifiers), never from the instruction bits, and written as C data for test_isa_decode.c.
+   modifiers, and which probe LLVM inlined), never from the instruction bits, and written as a
+   data file test_isa_decode.c reads: "case <target> <mnemonic> <hex words> <field>=<value>...".
 
 Opcodes in EXCLUDED are not decoded by kfdsim on purpose: their cases expect a decode error.
-Any opcode neither covered nor excluded is listed in decode_uncovered[] and fails the test.
+An opcode neither covered nor excluded is written as an "uncovered" line and fails the test.
 """
 import re
 import subprocess

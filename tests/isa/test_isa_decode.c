@@ -277,8 +277,8 @@ Test(isa_decode, every_opcode_llvm_knows)
     }
   }
   fclose(f);
-  cr_log_info("%u cases (%u must be rejected), %u fields compared, %u mismatches", run.cases,
-              run.rejected, run.fields, run.failures);
+  printf("test_isa_decode: %u cases (%u must be rejected), %u fields compared, %u mismatches\n",
+         run.cases, run.rejected, run.fields, run.failures);
   cr_expect_gt(run.cases, 20000u, "too few cases (%u): the generator found few opcodes", run.cases);
   cr_expect_eq(uncovered, 0u, "%u opcodes have no case and no exclusion", uncovered);
   cr_expect_eq(run.failures, 0u, "%u mismatches between kfdsim's decoder and LLVM", run.failures);
