@@ -7,135 +7,31 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "harness.h"
+#include "op_check.h"
 
-#define HOLES 0xf0f0ffff0f0ffffeull
-#define MARK 0xdeadbeefu
+#define HOLES OP_HOLES
+#define MARK OP_MARK
+#define N(a) OP_N(a)
+#define F op_f
+#define U op_u
+#define D op_d
+#define UD op_ud
+#define h2f op_h2f
+#define f2h op_f2h
+#define f32_edges op_f32_edges
+#define i32_edges op_i32_edges
+#define f64_edges op_f64_edges
+#define i64_edges op_i64_edges
+#define f16_edges op_f16_edges
 
-typedef uint32_t (*ref32_fn)(uint32_t a, uint32_t b, uint32_t c, unsigned lane, const uint32_t *av);
-typedef uint64_t (*ref64_fn)(uint64_t a, uint64_t b, uint64_t c, unsigned lane);
-
-static float F(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
-static uint32_t U(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
-static double D(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
-static uint64_t UD(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
-
-static const uint32_t f32_edges[] = {
-  0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3f000000, 0x40400000, 0xc0200000,
-  0x7149f2ca /* 1e30 */, 0xf149f2ca, 0x7f7fffff /* FLT_MAX */, 0x00800000 /* FLT_MIN */,
-  0x000116c2 /* denormal */, 0x800116c2, 0x7f800000, 0xff800000, 0x7fc00000, 0x3fc00000,
-  0x42c88000 /* 100.25 */, 0x40e00000, 0xc0f80000, 0x4b800001, 0x3dcccccd, 0x477fe000 /* 65504 */,
-  0x477ff000 /* 65520 */, 0x322bcc77 /* 1e-8 */, 0x4f000000 /* 2^31 */, 0xcf000000, 0x4f800000 /* 2^32 */,
-  0x3effffff, 0x7f000000, 0x00000001, 0x7fa00000 /* sNaN */,
-};
-static const uint32_t i32_edges[] = {
-  0, 1, 0xffffffff, 0x7fffffff, 0x80000000, 0xffff, 0x12345678, 31, 32, 5, 0xdeadbeef, 0x00ff00ff,
-  3, 0x80000001, 0x10000, 0xfffe, 7, 0x55555555, 0xaaaaaaaa, 100, 0xffffff, 0x1000000, 63, 64,
-};
-static const uint64_t f64_edges[] = {
-  0x0000000000000000, 0x8000000000000000, 0x3ff0000000000000, 0xbff0000000000000,
-  0x4008000000000000, 0x7fefffffffffffff, 0x0010000000000000, 0x000123456789abcd,
-  0x800123456789abcd, 0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
-  0x3fb999999999999a, 0x4059100000000000, 0xc01f000000000000, 0x43e0000000000000,
-  0x3fe0000000000000, 0x4340000000000001, 0xc1e0000000000000, 0x3ff8000000000000,
-};
-static const uint64_t i64_edges[] = {
-  0, 1, ~0ull, 0x7fffffffffffffffull, 0x8000000000000000ull, 0x123456789abcdef0ull, 63, 64, 5,
-  0xffffffffull, 0x100000000ull, 0xdeadbeefcafef00dull, 31, 33, 0x8000000000000001ull,
-};
-
-#define N(a) (sizeof(a) / sizeof((a)[0]))
-
-struct ctx {
-  struct harness h;
-  uint32_t *a, *b, *c, *out;
-};
-
-static void setup_target(struct ctx *x, enum isa_target t)
+/* The kernels of kernels/alu_tests.s; the frame and the comparison live in op_check.c. */
+static void check32(enum isa_target t, const char *name, const uint32_t *set, size_t n, op_ref32 ref, enum op_cmp how)
 {
-  char path[512];
-  snprintf(path, sizeof(path), "%s/alu_tests_%s.so", ISA_TEST_KERNEL_DIR, t == ISA_GFX942 ? "gfx942" : "gfx90a");
-  cr_assert_eq(harness_open(&x->h, path, t), 0, "cannot load %s", path);
-  x->a = harness_alloc(&x->h, 64 * 8);
-  x->b = harness_alloc(&x->h, 64 * 8);
-  x->c = harness_alloc(&x->h, 64 * 8);
-  x->out = harness_alloc(&x->h, 64 * 8);
+  op_check32("alu_tests", t, name, set, n, ref, how);
 }
-
-static void run(struct ctx *x, const char *name)
+static void check64(enum isa_target t, const char *name, const uint64_t *set, size_t n, op_ref64 ref, bool fp)
 {
-  void *args[4] = {x->a, x->b, x->c, x->out};
-  struct harness_launch l = {.name = name, .grid = {64, 1, 1}, .block = {64, 1, 1},
-                             .kernarg = args, .kernarg_size = sizeof(args)};
-  struct isa_result r;
-  cr_assert_eq(harness_run(&x->h, &l, &r), 0, "kernel %s not found", name);
-  cr_assert_eq(r.status, ISA_OK, "%s: status %d: %s", name, r.status, r.message);
-}
-
-/* How results compare: bit for bit, or as f32 / f16 where any NaN matches any NaN (the ISA
- * quiets NaNs but does not promise which payload survives). */
-enum cmp { BITS, FP32, FP16, PK16, LO16, LO16B };
-
-static bool same(uint32_t got, uint32_t want, enum cmp how)
-{
-  if (how == FP32 && isnan(F(got)) && isnan(F(want)))
-    return true;
-  if (how == LO16)
-    return same(got & 0xffff, want & 0xffff, FP16);
-  if (how == LO16B)
-    return (got & 0xffff) == (want & 0xffff);
-  if (how == PK16)
-    return same(got & 0xffff, want & 0xffff, FP16) && same(got >> 16, want >> 16, FP16);
-  if (how == FP16 && (got & 0x7c00) == 0x7c00 && (got & 0x3ff) && (want & 0x7c00) == 0x7c00 && (want & 0x3ff))
-    return (got >> 16) == (want >> 16);
-  return got == want;
-}
-
-/* fill a/b/c from the edge sets with different strides so lanes see many combinations */
-static void fill32(struct ctx *x, const uint32_t *set, size_t n)
-{
-  for (unsigned l = 0; l < 64; l++) {
-    x->a[l] = set[l % n];
-    x->b[l] = set[(l * 7 + 3) % n];
-    x->c[l] = set[(l * 5 + 11) % n];
-  }
-}
-
-static void check32(enum isa_target t, const char *name, const uint32_t *set, size_t n, ref32_fn ref, enum cmp how)
-{
-  struct ctx x;
-  setup_target(&x, t);
-  fill32(&x, set, n);
-  run(&x, name);
-  for (unsigned l = 0; l < 64; l++) {
-    uint32_t want = (HOLES >> l & 1) ? ref(x.a[l], x.b[l], x.c[l], l, x.a) : MARK;
-    uint32_t got = x.out[l];
-    bool ok = (HOLES >> l & 1) ? same(got, want, how) : got == want;
-    cr_expect(ok, "%s (%s) lane %u: a=0x%08x b=0x%08x c=0x%08x: got 0x%08x want 0x%08x", name,
-              t == ISA_GFX942 ? "gfx942" : "gfx90a", l, x.a[l], x.b[l], x.c[l], got, want);
-  }
-  harness_close(&x.h);
-}
-
-static void check64(enum isa_target t, const char *name, const uint64_t *set, size_t n, ref64_fn ref, bool fp)
-{
-  struct ctx x;
-  setup_target(&x, t);
-  uint64_t *a = (uint64_t *)x.a, *b = (uint64_t *)x.b, *c = (uint64_t *)x.c, *o = (uint64_t *)x.out;
-  for (unsigned l = 0; l < 64; l++) {
-    a[l] = set[l % n];
-    b[l] = set[(l * 7 + 3) % n];
-    c[l] = set[(l * 5 + 11) % n];
-  }
-  run(&x, name);
-  for (unsigned l = 0; l < 64; l++) {
-    uint64_t want = (HOLES >> l & 1) ? ref(a[l], b[l], c[l], l) : ((uint64_t)MARK << 32 | MARK);
-    bool ok = o[l] == want || (fp && (HOLES >> l & 1) && isnan(D(o[l])) && isnan(D(want)));
-    cr_expect(ok, "%s (%s) lane %u: a=0x%016llx b=0x%016llx: got 0x%016llx want 0x%016llx", name,
-              t == ISA_GFX942 ? "gfx942" : "gfx90a", l, (unsigned long long)a[l],
-              (unsigned long long)b[l], (unsigned long long)o[l], (unsigned long long)want);
-  }
-  harness_close(&x.h);
+  op_check64("alu_tests", t, name, set, n, ref, fp);
 }
 
 /* ---- CPU references (written from the ISA guide's definitions) ---- */
@@ -253,10 +149,16 @@ static uint32_t r_row_shr1(uint32_t a, uint32_t b, uint32_t c, unsigned l, const
 {
   (void)a; (void)b; (void)c;
   /* row_shr:1 without bound_ctrl: row lane 0 and lanes whose source is disabled keep v5 = 0 */
-  if ((l & 15) == 0) return 0;
+  if ((l & 15) == 0 || !(HOLES >> (l - 1) & 1)) return 0;
   return v[l - 1];
 }
-static uint32_t r_quad_perm(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)a; (void)c; return v[(l & ~3u) | (3 - (l & 3))] + b; }
+static uint32_t r_quad_perm(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)a; (void)c;
+  /* bound_ctrl: a source lane outside EXEC reads as 0 (gfx9 DPP has no fetch-inactive bit) */
+  unsigned s = (l & ~3u) | (3 - (l & 3));
+  return ((HOLES >> s & 1) ? v[s] : 0) + b;
+}
 static uint32_t r_sdwa_byte1(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return ((a >> 8) & 0xff) + (b & 0xffff); }
 static uint32_t r_sdwa_sext(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
 {
@@ -279,26 +181,6 @@ static uint32_t r_bpermute(uint32_t a, uint32_t b, uint32_t c, unsigned l, const
   return (HOLES >> s & 1) ? v[s] : 0;
 }
 
-static float h2f(uint16_t h)
-{
-  int e = h >> 10 & 0x1f, m = h & 0x3ff;
-  float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
-  return (h >> 15) ? -v : v;
-}
-static uint16_t f2h(float f)
-{
-  /* round to nearest even by scaling into the half grid */
-  if (isnan(f)) return 0x7e00;
-  uint16_t s = signbit(f) ? 0x8000 : 0;
-  float a = fabsf(f);
-  if (a >= 65520.0f) return s | 0x7c00;
-  if (a < ldexpf(1, -14)) return s | (uint16_t)nearbyintf(a * ldexpf(1, 24));
-  int e;
-  frexpf(a, &e);          /* a = m * 2^e, m in [0.5,1) */
-  float q = nearbyintf(ldexpf(a, 11 - e));  /* 11 significant bits */
-  if (q >= 2048) { q /= 2; e++; }
-  return s | (uint16_t)((e + 14) << 10) | ((uint16_t)q & 0x3ff);
-}
 static uint32_t r_cvt_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return f2h(F(a)); }
 static uint32_t r_cvt_f32_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return U(h2f((uint16_t)a)); }
 static uint32_t r_pk_add_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
@@ -323,12 +205,6 @@ static uint32_t r_dot2(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uin
 
 /* ---- half precision (low 16 bits; the upper halves of the inputs carry junk that must be
  * ignored) ---- */
-static const uint32_t f16_edges[] = {
-  0x0000, 0xabcd8000, 0x3c00, 0xabcdbc00, 0x3800, 0x12344200, 0xc100, 0x7bff /* 65504 */,
-  0x0400 /* min normal */, 0x0001 /* min denormal */, 0xffff03ff, 0x8200, 0x7c00, 0xfc00,
-  0x7e00 /* qNaN */, 0x7d00 /* sNaN */, 0x5648, 0x2e66 /* 0.1 */, 0x6400 /* 1024 */, 0x4900,
-  0xd3d0, 0x3555, 0x3e00, 0x4d00, 0x0003, 0x8001, 0x57ff, 0xb800,
-};
 static float HL(uint32_t v) { return h2f((uint16_t)v); }
 static bool nan16(uint16_t h) { return (h & 0x7c00) == 0x7c00 && (h & 0x3ff); }
 
@@ -587,11 +463,11 @@ struct s_case { const char *k; uint32_t a, b, want; };
 static void check_scalar(enum isa_target t, const struct s_case *cs, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
-    struct ctx x;
-    setup_target(&x, t);
+    struct op_ctx x;
+    op_setup(&x, "alu_tests", t);
     x.a[0] = cs[i].a;
     x.b[0] = cs[i].b;
-    run(&x, cs[i].k);
+    op_run(&x, cs[i].k);
     for (unsigned l = 0; l < 64; l++) {
       uint32_t want = (HOLES >> l & 1) ? cs[i].want : MARK;
       cr_expect_eq(x.out[l], want, "%s(0x%x, 0x%x) lane %u: got 0x%08x want 0x%08x", cs[i].k,
@@ -667,14 +543,14 @@ static uint64_t trig_ref(unsigned seg)
 }
 static void trig_case(enum isa_target t)
 {
-  struct ctx x;
-  setup_target(&x, t);
+  struct op_ctx x;
+  op_setup(&x, "alu_tests", t);
   uint64_t *a = (uint64_t *)x.a, *b = (uint64_t *)x.b, *o = (uint64_t *)x.out;
   for (unsigned l = 0; l < 64; l++) {
     a[l] = trig_in[l % N(trig_in)];
     b[l] = (l / 8) & 1;
   }
-  run(&x, "t_trig_preop_f64");
+  op_run(&x, "t_trig_preop_f64");
   for (unsigned l = 0; l < 64; l++) {
     uint64_t want = (HOLES >> l & 1) ? trig_ref((unsigned)b[l]) : ((uint64_t)MARK << 32 | MARK);
     cr_expect_eq(o[l], want, "lane %u: a=0x%016llx seg %u: got 0x%016llx want 0x%016llx", l,

@@ -1,75 +1,9 @@
 // Per-instruction kernels for tests/isa/test_isa_alu.c, assembled for gfx90a and gfx942.
 //
-// Every kernel has the same frame: kernarg = {a, b, c, out} pointers; lane i loads a[i], b[i],
-// c[i] into v2, v3, v4 (32-bit) or v[2:3], v[4:5], v[6:7] (64-bit), computes v5 / v[8:9] under an
-// EXEC mask with holes (0xf0f0ffff0f0ffffe), and stores it for every lane. Lanes outside the
-// mask must keep the marker 0xdeadbeef, so every test also checks EXEC. Bodies of more than one
-// instruction are macros B_<test>.
+// Every kernel has the frame of op_frame.inc. Bodies of more than one instruction are macros
+// B_<test>.
 
-.macro KBEGIN name
-  .text
-  .globl \name
-  .p2align 8
-  .type \name,@function
-\name:
-  s_load_dwordx8 s[4:11], s[0:1], 0x0
-  v_and_b32 v0, 0x3ff, v0
-  v_lshlrev_b32 v1, 2, v0
-  v_lshlrev_b32 v10, 3, v0
-  s_waitcnt lgkmcnt(0)
-.endm
-
-// Denormals on for f32 and f16/f64, as clang's HIP kernels default to (\denorm = 0 flushes f32)
-.macro KEND name, denorm=3
-  s_endpgm
-  .rodata
-  .p2align 6
-  .amdhsa_kernel \name
-    .amdhsa_user_sgpr_kernarg_segment_ptr 1
-    .amdhsa_float_denorm_mode_32 \denorm
-    .amdhsa_float_denorm_mode_16_64 3
-    .amdhsa_next_free_vgpr 24
-    .amdhsa_next_free_sgpr 24
-    .amdhsa_accum_offset 24
-  .end_amdhsa_kernel
-.endm
-
-.macro HOLES
-  s_mov_b32 s20, 0x0f0ffffe
-  s_mov_b32 s21, 0xf0f0ffff
-  s_mov_b64 exec, s[20:21]
-.endm
-
-// 32-bit: result in v5
-.macro T32 name, body:vararg
-  KBEGIN \name
-  global_load_dword v2, v1, s[4:5]
-  global_load_dword v3, v1, s[6:7]
-  global_load_dword v4, v1, s[8:9]
-  v_mov_b32 v5, 0xdeadbeef
-  s_waitcnt vmcnt(0)
-  HOLES
-  \body
-  s_mov_b64 exec, -1
-  global_store_dword v1, v5, s[10:11]
-  KEND \name
-.endm
-
-// 64-bit: inputs v[2:3], v[4:5], v[6:7]; result v[8:9]
-.macro T64 name, body:vararg
-  KBEGIN \name
-  global_load_dwordx2 v[2:3], v10, s[4:5]
-  global_load_dwordx2 v[4:5], v10, s[6:7]
-  global_load_dwordx2 v[6:7], v10, s[8:9]
-  v_mov_b32 v8, 0xdeadbeef
-  v_mov_b32 v9, 0xdeadbeef
-  s_waitcnt vmcnt(0)
-  HOLES
-  \body
-  s_mov_b64 exec, -1
-  global_store_dwordx2 v10, v[8:9], s[10:11]
-  KEND \name
-.endm
+.include "op_frame.inc"
 
 T32 t_add_f32, v_add_f32 v5, v2, v3
 T32 t_sub_f32, v_sub_f32 v5, v2, v3
