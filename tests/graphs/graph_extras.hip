@@ -50,7 +50,7 @@ static void user_objects()
   CHECK_HIP(hipStreamSynchronize(nullptr));
   CHECK_HIP(hipGraphExecDestroy(x));                                      // 0
   CHECK(destroyed == 1);
-  EXPECT_HIP(hipUserObjectRetain(obj, 1), hipErrorInvalidResourceHandle);
+  EXPECT_HIP(hipUserObjectRetain((hipUserObject_t)&weight, 1), hipErrorInvalidResourceHandle);
   EXPECT_HIP(hipUserObjectCreate(&obj, &weight, nullptr, 1, 0), hipErrorInvalidValue);
   EXPECT_HIP(hipUserObjectCreate(&obj, &weight, destroy_counter, 0, 0), hipErrorInvalidValue);
 }
