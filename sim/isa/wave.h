@@ -35,9 +35,11 @@ enum wave_state { WAVE_RUN, WAVE_BARRIER, WAVE_GWS, WAVE_DONE };
 struct isa_ctx;
 struct isa_wg;
 
-/* Decoded-instruction cache of one host thread for one dispatch (open addressing, PC keys). */
+/* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
+ * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
+ * current one is empty, so a new dispatch invalidates the whole cache by changing the tag. */
 struct icache_entry {
-  uint64_t pc;
+  uint64_t key;
   struct isa_inst inst;
 };
 
@@ -81,6 +83,7 @@ struct isa_worker {
   struct isa_ctx *ctx;
   struct icache_entry *icache;
   unsigned icache_cap, icache_used;
+  uint64_t icache_tag;        /* generation in bits 63..48, never 0; see icache_entry */
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;

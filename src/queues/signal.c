@@ -15,9 +15,11 @@
 #define SIGNALS_PER_SLAB (SLAB_BYTES / sizeof(struct amd_signal))
 #define EVENT_SIGNALS_PER_GROW 16u
 #define SPIN_BLOCKING_NS 2000ull  /* busy-poll this long before sleeping when asked to block */
-#define SPIN_POLLING_NS 5000ull   /* and this long otherwise: past a few us, sleeping
-                                   * leaves the CPU to whoever completes the work (an emulated
-                                   * GPU on the same cores; measured on kfdsim) */
+#define SPIN_POLLING_NS 200000ull /* and this long otherwise, as ROCr does (InterruptSignal::
+                                   * WaitRelaxed polls 200 us before hsaKmtWaitOnEvent): a
+                                   * sleep costs two thread wake-ups (the CP's interrupt path,
+                                   * then ours), tens of microseconds each on kfdsim's VMs,
+                                   * more than most short kernels take */
 #define SLEEP_SLICE_MS 100u       /* re-check the value at least this often while asleep */
 
 /* Lock-free stack of free signals: a pointer (48 bits on x86-64) and a 16-bit ABA tag. */
