@@ -364,7 +364,10 @@ static void *worker_main(void *arg)
     tries = 0;
     if (queue_has_work(q))
       continue;
-    if (!atomic_load(&q->failed) && worker_linger(q))
+    /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
+     * meant for another queue, the safety timeout) goes back to sleep at once. */
+    bool worked = q->consumed != consumed;
+    if (worked && !atomic_load(&q->failed) && worker_linger(q))
       continue;
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
      * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
