@@ -166,6 +166,10 @@ bool cp_signal_load(struct sim_gpu *gpu, uint64_t signal_va, int64_t *value);
 int cp_signal_add(struct sim_gpu *gpu, uint64_t signal_va, int64_t delta, uint64_t *fault_va);
 /* Store a value (release), then raise the interrupt. */
 int cp_signal_store(struct sim_gpu *gpu, uint64_t signal_va, int64_t value, uint64_t *fault_va);
+/* A packet's end: start_ts and end_ts written, then the value decremented (release), then the
+ * interrupt for an interrupt signal. Returns 0 or -EFAULT with *fault_va set. */
+int cp_signal_complete(struct sim_gpu *gpu, uint64_t signal_va, uint64_t start, uint64_t end,
+                       uint64_t *fault_va);
 /* Record a profiling timestamp in start_ts or end_ts. */
 int cp_signal_timestamp(struct sim_gpu *gpu, uint64_t signal_va, unsigned off, uint64_t ticks,
                         uint64_t *fault_va);
