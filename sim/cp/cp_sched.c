@@ -47,6 +47,7 @@ static struct {
 uint64_t cp_preempt_timeout_ns = 9000000000ull;
 
 static unsigned g_fork_generation;         /* bumped in the child after fork() */
+static _Atomic unsigned g_lingering;       /* workers watching their doorbell right now */
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
 uint64_t cp_now_ns(void)
@@ -74,6 +75,7 @@ static void atfork_child(void)
     atomic_store(&g_gpus[i], NULL);
   g_watch.running = false;
   g_watch.queues = 0;
+  atomic_store(&g_lingering, 0);
   pthread_mutex_init(&g_watch.lock, NULL);
   g_fork_generation++;
   pthread_mutex_unlock(&g_lock);
@@ -290,10 +292,38 @@ static inline void cpu_relax(void)
 #endif
 }
 
-/* The ring just emptied: watch the doorbell for a window (cp_internal.h). Returns true when it
- * rang (look at the ring again), false when the window passed or the queue is being destroyed
- * (sleep). */
+/* How many workers may linger at once in the process (g_lingering): half the CPUs (at least
+ * one), so that queues emptying together (several streams) never spin on every core while the
+ * dispatches of other queues, or the host threads feeding them, need the CPUs. */
+static unsigned linger_cap(void)
+{
+  static _Atomic unsigned cap;
+  unsigned c = atomic_load_explicit(&cap, memory_order_relaxed);
+  if (!c) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    c = n >= 4 ? (unsigned)(n / 2) : 1;
+    atomic_store_explicit(&cap, c, memory_order_relaxed);
+  }
+  return c;
+}
+
+static bool worker_linger_window(struct sim_cp_queue *q);
+
+/* The ring just emptied: watch the doorbell for a window (cp_internal.h), if no more than
+ * linger_cap() workers already do. Returns true when it rang (look at the ring again), false
+ * when the window passed or the queue is being destroyed (sleep). */
 static bool worker_linger(struct sim_cp_queue *q)
+{
+  if (atomic_fetch_add(&g_lingering, 1) >= linger_cap()) {
+    atomic_fetch_sub(&g_lingering, 1);
+    return false;
+  }
+  bool rang = worker_linger_window(q);
+  atomic_fetch_sub(&g_lingering, 1);
+  return rang;
+}
+
+static bool worker_linger_window(struct sim_cp_queue *q)
 {
   bool full = q->linger_short == 0;
   uint64_t window = full ? CP_LINGER_NS : CP_LINGER_SHORT_NS;
