@@ -392,6 +392,7 @@ static void *worker_main(void *arg)
       continue;
     }
     tries = 0;
+    uint64_t db = doorbell_read(q); /* before the ring is found empty: see the sleep below */
     if (queue_has_work(q))
       continue;
     /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
@@ -400,11 +401,13 @@ static void *worker_main(void *arg)
     if (worked && !atomic_load(&q->failed) && worker_linger(q))
       continue;
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
-     * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
+     * safety net; `seen` was read before the ring was found empty, so no kick is lost. The
+     * watcher wakes only a worker marked waiting: a doorbell it saw change before the mark
+     * would be lost, so it is checked under the lock once the mark is set. */
     pthread_mutex_lock(&q->cg->lock);
     struct timespec until = deadline_after(1000000000ull);
     q->waiting = true;
-    while (!q->stop && q->cg->kicks == seen)
+    while (!q->stop && q->cg->kicks == seen && doorbell_read(q) == db)
       if (pthread_cond_timedwait(&q->cg->cond, &q->cg->lock, &until) == ETIMEDOUT)
         break;
     q->waiting = false;
