@@ -19,21 +19,23 @@
  *  - otherwise 200 us, as ROCr does (InterruptSignal::WaitRelaxed polls 200 us before
  *    hsaKmtWaitOnEvent): a sleep costs a wake-up on the interrupt path, tens of microseconds on
  *    these VMs, more than most short kernels take;
- *  - but only 5 us while the CPU is contended: a poller that finds it was descheduled in the
- *    middle of its spin (a gap between two looks longer than SPIN_PREEMPTED_NS) is taking the
- *    core from whoever must complete the work (on kfdsim, the emulated GPU's threads), so it
- *    sleeps at once and the next SPIN_CONTENDED_WAITS waits spin briefly. Then a long spin is
- *    tried again. Measured on kfdsim with the process pinned to one core: launch + synchronize
- *    130 us with long spins, 13 us with short ones; on two free cores 1.4 us either way. */
-/* A long spin also looks at the event once, with a zero timeout, after SPIN_POKE_NS: a cheap
+ *  - but only 2 us (a warm round trip takes 1.3) while the CPU is contended. A poller that was
+ *    descheduled in the middle of its spin (a gap longer than SPIN_PREEMPTED_NS between two
+ *    looks), or whose long spin ran out just before the work completed (within
+ *    SPIN_PREEMPTED_NS of going to sleep), is taking the core from whoever must complete the
+ *    work (on kfdsim, the emulated GPU's threads): the next SPIN_CONTENDED_WAITS waits spin
+ *    briefly, then a long spin is tried again. Measured on kfdsim, process pinned to one core:
+ *    launch + synchronize 130 us with long spins, 10-16 us with short ones; on two free cores
+ *    1.2-1.3 us either way.
+ * A long spin also looks at the event once, with a zero timeout, after SPIN_POKE_NS: a cheap
  * ioctl on amdkfd, and under kfdsim the point where the emulated driver prompts its command
  * processors, which otherwise find a doorbell rung while they slept only at their next poll
  * (up to 100 us later, milliseconds after an idle stretch; measured: a launch + synchronize
- * stuck at 130 us). Waits shorter than this (a warm round trip: 1.3 us) never make the call. */
+ * stuck at 130 us). Waits shorter than this (a warm round trip) never make the call. */
 #define SPIN_POKE_NS 5000ull
 #define SPIN_BLOCKING_NS 2000ull
 #define SPIN_POLLING_NS 200000ull
-#define SPIN_CONTENDED_NS 5000ull
+#define SPIN_CONTENDED_NS 2000ull
 #define SPIN_PREEMPTED_NS 30000ull
 #define SPIN_CONTENDED_WAITS 256u
 #define SLEEP_SLICE_MS 100u       /* re-check the value at least this often while asleep */
@@ -323,23 +325,12 @@ static int spin_wait(struct signal *s, int64_t value, uint64_t start, uint64_t s
   }
 }
 
-int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking)
+/* Sleep in WAIT_EVENTS (in slices) until the value is < `value` or the deadline passes. */
+static int sleep_wait(struct signal *s, int64_t value, uint64_t deadline, bool blocking)
 {
-  uint64_t start, now, deadline;
+  uint64_t now;
   int err;
 
-  if (!s)
-    return -EINVAL;
-  if (signal_load(s) < value)
-    return 0; /* the common case of a completed signal: one load, no clock read */
-  if (!timeout_ns)
-    return -ETIMEDOUT;
-  start = now_ns();
-  deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
-  /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
-  err = spin_wait(s, value, start, spin_budget(blocking), deadline, true);
-  if (err != -EAGAIN)
-    return err;
   for (;;) {
     if (signal_load(s) < value)
       return 0;
@@ -367,4 +358,32 @@ int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool bl
         return err;
     }
   }
+}
+
+int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking)
+{
+  uint64_t start, deadline, budget, slept;
+  int err;
+
+  if (!s)
+    return -EINVAL;
+  if (signal_load(s) < value)
+    return 0; /* the common case of a completed signal: one load, no clock read */
+  if (!timeout_ns)
+    return -ETIMEDOUT;
+  start = now_ns();
+  deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
+  /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
+  budget = spin_budget(blocking);
+  err = spin_wait(s, value, start, budget, deadline, true);
+  if (err != -EAGAIN)
+    return err;
+  slept = now_ns();
+  err = sleep_wait(s, value, deadline, blocking);
+  /* A long spin that ran out, then a completion right after we went to sleep: the work could
+   * only progress once we left the CPU, so the CPU is contended (a spin is not always
+   * preempted, then no gap shows it). */
+  if (!err && budget == SPIN_POLLING_NS && now_ns() - slept < SPIN_PREEMPTED_NS)
+    atomic_store_explicit(&contended_waits, SPIN_CONTENDED_WAITS, memory_order_relaxed);
+  return err;
 }
