@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
@@ -376,6 +377,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
   return 0;
 }
 
+static void dispatch_start_helpers(struct isa_worker *k);
+
 static void run_wg(struct isa_worker *k)
 {
   struct isa_wg *g = &k->wg;
@@ -390,6 +393,7 @@ static void run_wg(struct isa_worker *k)
         continue;
       ran = true;
       run_wave(w, 1u << 16);
+      dispatch_start_helpers(k);
       if (w->yield && g->live == 1)
         sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
@@ -433,6 +437,7 @@ static void *worker_main(void *arg)
       break;
     setup_wg(k, idx);
     run_wg(k);
+    dispatch_start_helpers(k);
   }
   /* This thread claims no more workgroups: it no longer counts for GWS residency. */
   pthread_mutex_lock(&c->lock);
@@ -449,6 +454,49 @@ static void worker_free(struct isa_worker *k);
 static void *worker_main(void *arg);
 
 #define GWS_MAX_EXTRA 4096
+
+/* A dispatch of several workgroups starts its helper threads only after HELPERS_AFTER_NS: a
+ * thread costs about 11 us to start and join on these VMs, more than a short kernel's whole
+ * run, so short dispatches finish on the calling thread alone and long ones lose at most this
+ * much parallel time. */
+#define HELPERS_AFTER_NS 20000ull
+
+static uint64_t mono_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Called by every worker between workgroups and between wave time slices; only the lead acts,
+ * once, when the dispatch has run HELPERS_AFTER_NS and workgroups are still unclaimed. */
+static void dispatch_start_helpers(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  if (k != c->lead || c->helpers_started || c->helpers_wanted == 0)
+    return;
+  if (atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs ||
+      mono_ns() < c->helpers_after_ns)
+    return;
+  pthread_mutex_lock(&c->lock);
+  long started = 0;
+  for (long i = 0; i < c->helpers_wanted; i++) {
+    struct isa_worker *h = worker_new(c);
+    if (!h)
+      break;
+    c->active++;   /* before the thread runs: it decrements when it leaves */
+    if (pthread_create(&c->helper_threads[i], NULL, worker_main, h)) {
+      c->active--;
+      worker_free(h);
+      break;
+    }
+    c->helper_workers[i] = h;
+    started++;
+  }
+  /* -1: tried, none started (the lead carries on alone; never tried again) */
+  c->helpers_started = started ? started : -1;
+  pthread_mutex_unlock(&c->lock);
+}
 
 /* Cancellation requested by the command processor (isa_dispatch.cancel): record it once and
  * stop every thread of the dispatch. One load when nothing is requested. */
@@ -713,42 +761,32 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   long cores = d->host_threads ? (long)d->host_threads : online_cpus();
   if ((uint64_t)cores > c.total_wgs)
     cores = (long)c.total_wgs;
-  c.active = (unsigned)cores;   /* lowered below for threads that fail to start */
-  /* Small dispatches (the common case: one workgroup) need no heap for the thread table. */
-  struct isa_worker *ws_small[8];
-  pthread_t th_small[8];
-  bool small = cores <= 8;
-  struct isa_worker **ws = small ? ws_small : calloc((size_t)cores, sizeof(*ws));
-  pthread_t *th = small ? th_small : calloc((size_t)cores, sizeof(*th));
-  bool ok = ws && th;
-  bool kept = false;            /* ws[0] is the calling thread's kept worker */
-  long started = 0;
-  pthread_mutex_lock(&c.lock);   /* started threads must not see `active` before it is final */
-  for (long i = 0; ok && i < cores; i++) {
-    ws[i] = i == 0 ? worker_for_caller(&c, &kept) : worker_new(&c);
-    if (!ws[i])
-      break;
-    if (i > 0 && pthread_create(&th[i], NULL, worker_main, ws[i])) {
-      worker_free(ws[i]);
-      ws[i] = NULL;
-      break;
-    }
-    started = i + 1;
-  }
-  c.active = (unsigned)started;
-  pthread_mutex_unlock(&c.lock);
-  if (started == 0) {
+  /* The calling thread is the lead worker; up to cores - 1 helpers join it later
+   * (dispatch_start_helpers). Small tables (the common case) need no heap. */
+  struct isa_worker *hw_small[8];
+  pthread_t ht_small[8];
+  long helpers = cores - 1;
+  bool small = helpers <= 8;
+  c.helper_workers = small ? hw_small : calloc((size_t)helpers, sizeof(*c.helper_workers));
+  c.helper_threads = small ? ht_small : calloc((size_t)helpers, sizeof(*c.helper_threads));
+  c.helpers_wanted = c.helper_workers && c.helper_threads ? helpers : 0;
+  c.helpers_after_ns = helpers ? mono_ns() + HELPERS_AFTER_NS : 0;
+  bool kept = false;            /* the lead is the calling thread's kept worker */
+  struct isa_worker *lead = worker_for_caller(&c, &kept);
+  c.lead = lead;
+  c.active = lead ? 1 : 0;
+  if (!lead) {
     r->status = ISA_BAD_DISPATCH;
     snprintf(r->message, sizeof(r->message), "out of host memory");
   } else {
-    worker_main(ws[0]);   /* the calling thread is worker 0 */
-    for (long i = 1; i < started; i++)
-      pthread_join(th[i], NULL);
+    worker_main(lead);
+    /* Helpers are started only by the lead, inside worker_main: all exist by now. */
+    for (long i = 0; i < c.helpers_started; i++)
+      pthread_join(c.helper_threads[i], NULL);
+    worker_release(lead, kept);
   }
-  if (started > 0)
-    worker_release(ws[0], kept);
-  for (long i = 1; i < started; i++)
-    worker_free(ws[i]);
+  for (long i = 0; i < c.helpers_started; i++)
+    worker_free(c.helper_workers[i]);
   /* Workers started for ds_gws_barrier. One is only started by a thread that waits at the
    * barrier, and that thread is one of the workers joined above or here, so once the loop
    * reaches the end no more can appear. */
@@ -759,8 +797,8 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   free(c.extra_threads);
   free(c.extra_workers);
   if (!small) {
-    free(ws);
-    free(th);
+    free(c.helper_workers);
+    free(c.helper_threads);
   }
   r->instructions_executed = atomic_load(&c.insts);
   r->waves_executed = atomic_load(&c.waves);

@@ -119,6 +119,13 @@ struct isa_ctx {
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
   size_t nextra, extra_cap;
+  /* Helper threads for a dispatch of several workgroups, started by the calling thread (lead)
+   * only once the dispatch has run for a while (dispatch.c, HELPERS_AFTER_NS). */
+  struct isa_worker *lead;
+  long helpers_wanted, helpers_started;   /* started: under `lock` */
+  struct isa_worker **helper_workers;
+  pthread_t *helper_threads;
+  uint64_t helpers_after_ns;             /* CLOCK_MONOTONIC */
   atomic_uint_fast64_t insts, waves, lane_ops;
 };
 
