@@ -260,6 +260,14 @@ int signal_wait_event(struct signal *s, uint32_t timeout_ms)
   return 0;
 }
 
+int signal_poke(struct signal *s)
+{
+  if (!s || !s->event_id)
+    return 0;
+  int err = signal_wait_event(s, 0);
+  return err == -ETIMEDOUT ? 0 : err;
+}
+
 static uint64_t now_ns(void)
 {
   struct timespec ts;
@@ -316,8 +324,8 @@ static int spin_wait(struct signal *s, int64_t value, uint64_t start, uint64_t s
       return -EAGAIN;
     if (poke && now - start >= SPIN_POKE_NS) {
       poke = false;
-      int err = signal_wait_event(s, 0);
-      if (err && err != -ETIMEDOUT)
+      int err = signal_poke(s);
+      if (err)
         return err;
       now = now_ns(); /* the ioctl's own time is not a preemption */
     }
