@@ -320,8 +320,8 @@ static void write_mask(struct isa_wave *w, unsigned code, uint64_t v)
 
 /* ---- helpers for individual operations ---- */
 
-static float fmin_ieee(float a, float b) { return fminf(a, b); }
-static float fmax_ieee(float a, float b) { return fmaxf(a, b); }
+static float fmin_ieee(float a, float b) { return fmin_hw(a, b); }
+static float fmax_ieee(float a, float b) { return fmax_hw(a, b); }
 
 static float med3f(float a, float b, float c)
 {
@@ -331,6 +331,16 @@ static float med3f(float a, float b, float c)
   if (mx == a) return fmaxf(b, c);
   if (mx == b) return fmaxf(a, c);
   return fmaxf(a, b);
+}
+
+/* v_mad_f32 / v_mac_f32: product rounded, then added; denormal inputs, the product and the
+ * result are flushed whatever MODE.FP_DENORM says. LLVM relies on it: it selects these only
+ * for flushed f32 (AMDGPUISD::FMAD_FTZ, "mac/mad is treated as an illegal operation" with f32
+ * denormals on) and names the intrinsic llvm.amdgcn.fmad.ftz. */
+static float mad_ftz(float a, float b, float c)
+{
+  volatile float p = flush_f32(a) * flush_f32(b);
+  return flush_f32(flush_f32(p) + flush_f32(c));
 }
 
 static int32_t cvt_i32(double d)
@@ -762,7 +772,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* v_mad/v_mac are unfused (the product is rounded first); v_fma/v_fmac are fused. */
   case OP_V_MAC_F32: {
     const uint32_t *d = wave_vreg(w, in->dst);
-    FOR_LANES(m) R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, d[l]));
+    FOR_LANES(m) R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(d[l])));
     return 0;
   }
   case OP_V_FMAC_F32: {
@@ -772,7 +782,9 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   }
   case OP_V_FMA_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
-  case OP_V_MAD_F32: case OP_V_MAD_LEGACY_F32:
+  case OP_V_MAD_F32:
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))); } return 0;
+  case OP_V_MAD_LEGACY_F32:
     FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, C[l])); } return 0;
   case OP_V_FMAMK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), f32_of(in->literal), in32(w, B[l]))); } return 0;
@@ -804,8 +816,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* f64 */
   case OP_V_ADD_F64: FOR_LANES(m) { R[l] = bits_f64(f64_of(A[l]) + f64_of(B[l])); } return 0;
   case OP_V_MUL_F64: FOR_LANES(m) { R[l] = bits_f64(f64_of(A[l]) * f64_of(B[l])); } return 0;
-  case OP_V_MIN_F64: FOR_LANES(m) { R[l] = bits_f64(fmin(f64_of(A[l]), f64_of(B[l]))); } return 0;
-  case OP_V_MAX_F64: FOR_LANES(m) { R[l] = bits_f64(fmax(f64_of(A[l]), f64_of(B[l]))); } return 0;
+  case OP_V_MIN_F64: FOR_LANES(m) { R[l] = bits_f64(fmin_hw64(f64_of(A[l]), f64_of(B[l]))); } return 0;
+  case OP_V_MAX_F64: FOR_LANES(m) { R[l] = bits_f64(fmax_hw64(f64_of(A[l]), f64_of(B[l]))); } return 0;
   case OP_V_LDEXP_F64: FOR_LANES(m) { R[l] = bits_f64(ldexp(f64_of(A[l]), (int32_t)B[l])); } return 0;
   case OP_V_FMA_F64: FOR_LANES(m) { R[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))); } return 0;
   case OP_V_FMAC_F64: {
