@@ -608,3 +608,139 @@ TD(pk_fma_f32, "f_pk_fma_f32", PK64, PK64, PK64, r_pk_fma, V_PK32)
 TD(pk_fma_f32_opsel, "f_pk_fma_f32_sel", PK64, PK64, PK64, r_pk_fma_sel, V_PK32)
 TD(pk_mov_b32, "f_pk_mov_b32", PK64, PK64, NO64, r_pk_mov, V_BITS)
 TD(pk_mov_b32_opsel, "f_pk_mov_b32_sel", PK64, PK64, NO64, r_pk_mov_sel, V_BITS)
+
+/* ---- MFMA: D = A * B + C over the whole wave (EXEC all ones), every output element checked.
+ * Operand layout (CDNA2/CDNA3 ISA guides, AMD's matrix instruction calculator) for these
+ * one-block shapes: element (i, k) of A sits in lane i + M * (k / kpl), slot k % kpl of the
+ * lane's register (kpl elements a lane); element (k, j) of B likewise in lane j + N * (k / kpl).
+ * 32-bit D/C: rows go in groups of four registers, 64 / N groups side by side across the
+ * lanes; f64 D/C: one row a register pair, four rows across the lanes. The values are small
+ * and exact in every input type, so the sum is exact whatever order the hardware adds in; a
+ * second run puts +inf in row 1 and NaN in row 2 of A with B all positive. ---- */
+enum mty { M_F32, M_F16, M_BF16, M_I8, M_F64 };
+struct mcase { const char *k; unsigned m, kd, kpl; enum mty ty; };
+
+static const double pool_f[] = {1, -2, 0.5, 3, -0.25, 0, 1.5, -1, 2, 0.75, -3, 4, -0.0, 96, -0.125};
+static const double pool_pos[] = {1, 0.5, 3, 0.25, 1.5, 2, 0.75, 4};
+static const double pool_i8[] = {-128, 127, -1, 0, 1, 5, -7, 64, -100, 33};
+static const double pool_c[] = {0, 1, -0.5, 100, -0.0, 7.25};
+static const double pool_ci[] = {0, 1, -5, 1000000, -1000000, 77};
+
+static unsigned mbits(enum mty t) { return t == M_F32 ? 32 : t == M_F64 ? 64 : t == M_I8 ? 8 : 16; }
+
+static uint64_t menc(enum mty t, double v)
+{
+  switch (t) {
+  case M_F32: return U((float)v);
+  case M_F16: return op_f2h((float)v);
+  case M_BF16: return U((float)v) >> 16;   /* every value used is exact in bf16 */
+  case M_I8: return (uint8_t)(int8_t)v;
+  default: return UD(v);
+  }
+}
+
+static void mpos(const struct mcase *mc, unsigned i, unsigned j, unsigned *reg, unsigned *lane)
+{
+  if (mc->ty == M_F64) {
+    *reg = 2 * (i / 4);
+    *lane = 16 * (i % 4) + j;
+    return;
+  }
+  unsigned groups = 64 / mc->m;
+  *reg = i / (4 * groups) * 4 + i % 4;
+  *lane = (i / 4) % groups * mc->m + j;
+}
+
+static void mfma_case(enum isa_target t, const struct mcase *mc, bool special)
+{
+  struct op_ctx x;
+  op_setup(&x, "op_vfp", t);
+  uint32_t *c = harness_alloc(&x.h, 16 * 64 * 4), *o = harness_alloc(&x.h, 16 * 64 * 4);
+  uint64_t *a = (uint64_t *)x.a, *b = (uint64_t *)x.b;
+  static double A[32][32], B[32][32], C[32][32];
+  unsigned M = mc->m, K = mc->kd, bits = mbits(mc->ty);
+  bool integer = mc->ty == M_I8;
+  const double *pool = integer ? pool_i8 : pool_f;
+  size_t np = integer ? OP_N(pool_i8) : OP_N(pool_f);
+  memset(a, 0, 64 * 8);
+  memset(b, 0, 64 * 8);
+  memset(c, 0xee, 16 * 64 * 4);
+  for (unsigned i = 0; i < M; i++)
+    for (unsigned k = 0; k < K; k++) {
+      double v = pool[(i * 7 + k * 3 + i * k) % np];
+      if (special && i == 1 && k == 0) v = INFINITY;
+      if (special && i == 2 && k == 1) v = NAN;
+      A[i][k] = v;
+      a[i + M * (k / mc->kpl)] |= menc(mc->ty, v) << (k % mc->kpl * bits);
+    }
+  for (unsigned k = 0; k < K; k++)
+    for (unsigned j = 0; j < M; j++) {
+      double v = special ? pool_pos[(j * 5 + k) % OP_N(pool_pos)] : pool[(j * 5 + k * 11 + 1) % np];
+      B[k][j] = v;
+      b[j + M * (k / mc->kpl)] |= menc(mc->ty, v) << (k % mc->kpl * bits);
+    }
+  for (unsigned i = 0; i < M; i++)
+    for (unsigned j = 0; j < M; j++) {
+      unsigned reg, lane;
+      mpos(mc, i, j, &reg, &lane);
+      double v = integer ? pool_ci[(i * 3 + j) % OP_N(pool_ci)] : pool_c[(i * 3 + j) % OP_N(pool_c)];
+      C[i][j] = v;
+      uint64_t e = integer ? (uint32_t)(int32_t)v : mc->ty == M_F64 ? UD(v) : U((float)v);
+      c[reg * 64 + lane] = (uint32_t)e;
+      if (mc->ty == M_F64)
+        c[(reg + 1) * 64 + lane] = (uint32_t)(e >> 32);
+    }
+  void *args[4] = {x.a, x.b, c, o};
+  struct harness_launch l = {.name = mc->k, .grid = {64, 1, 1}, .block = {64, 1, 1},
+                             .kernarg = args, .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&x.h, &l, &r), 0, "kernel %s not found", mc->k);
+  cr_assert_eq(r.status, ISA_OK, "%s: status %d: %s", mc->k, r.status, r.message);
+  for (unsigned i = 0; i < M; i++)
+    for (unsigned j = 0; j < M; j++) {
+      long double s = C[i][j];
+      for (unsigned k = 0; k < K; k++)
+        s += (long double)A[i][k] * B[k][j];
+      unsigned reg, lane;
+      mpos(mc, i, j, &reg, &lane);
+      uint64_t got = o[reg * 64 + lane], want;
+      bool ok;
+      if (mc->ty == M_F64) {
+        got |= (uint64_t)o[(reg + 1) * 64 + lane] << 32;
+        want = UD((double)s);
+        ok = same_f64(got, want);
+      } else if (integer) {
+        want = (uint32_t)(int32_t)(int64_t)s;
+        ok = got == want;
+      } else {
+        want = U((float)s);
+        ok = same_f32((uint32_t)got, (uint32_t)want);
+      }
+      cr_expect(ok, "%s (%s)%s: D[%u][%u] (reg %u lane %u): got 0x%llx want 0x%llx", mc->k,
+                op_target_name(t), special ? " inf/NaN" : "", i, j, reg, lane,
+                (unsigned long long)got, (unsigned long long)want);
+    }
+  op_close(&x);
+}
+
+static const struct mcase m_f32_16 = {"m_f32_16x16x4_f32", 16, 4, 1, M_F32};
+static const struct mcase m_f32_32 = {"m_f32_32x32x2_f32", 32, 2, 1, M_F32};
+static const struct mcase m_f16_16 = {"m_f32_16x16x16_f16", 16, 16, 4, M_F16};
+static const struct mcase m_f16_32 = {"m_f32_32x32x8_f16", 32, 8, 4, M_F16};
+static const struct mcase m_bf16_32 = {"m_f32_32x32x8_bf16", 32, 8, 4, M_BF16};
+static const struct mcase m_f64_16 = {"m_f64_16x16x4_f64", 16, 4, 1, M_F64};
+static const struct mcase m_i8_90a = {"m_i32_16x16x16_i8", 16, 16, 4, M_I8};
+static const struct mcase m_i8_942 = {"m_i32_16x16x32_i8", 16, 32, 8, M_I8};
+
+#define TM(name, mc)                                                                     \
+  Test(isa_op_vfp_gfx90a, name) { mfma_case(ISA_GFX90A, &mc, false); mfma_case(ISA_GFX90A, &mc, true); } \
+  Test(isa_op_vfp_gfx942, name) { mfma_case(ISA_GFX942, &mc, false); mfma_case(ISA_GFX942, &mc, true); }
+TM(mfma_f32_16x16x4_f32, m_f32_16)
+TM(mfma_f32_32x32x2_f32, m_f32_32)
+TM(mfma_f32_16x16x16_f16, m_f16_16)
+TM(mfma_f32_32x32x8_f16, m_f16_32)
+TM(mfma_f32_32x32x8_bf16_1k, m_bf16_32)
+TM(mfma_f64_16x16x4_f64, m_f64_16)
+/* the 8-bit integer MFMA of each target (gfx940 dropped 16x16x16i8 for 16x16x32_i8) */
+Test(isa_op_vfp_gfx90a, mfma_i32_16x16x16_i8) { mfma_case(ISA_GFX90A, &m_i8_90a, false); }
+Test(isa_op_vfp_gfx942, mfma_i32_16x16x32_i8) { mfma_case(ISA_GFX942, &m_i8_942, false); }
