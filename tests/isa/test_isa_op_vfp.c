@@ -357,6 +357,7 @@ static uint32_t r_fract(uint32_t a, uint32_t b, uint32_t c)
   float r = (float)(x - floor(x));
   return r >= 1.0f ? 0x3f7fffff : U(r);
 }
+static uint32_t r_fract_ftz(uint32_t a, uint32_t b, uint32_t c) { return r_fract(flush32(a), b, c); }
 static uint64_t r_ceil64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return UD(ceil(D(a))); }
 static uint64_t r_floor64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return UD(floor(D(a))); }
 static uint64_t r_rndne64(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return UD(nearbyint(D(a))); }
@@ -385,6 +386,8 @@ static uint32_t r_frexp_mant32(uint32_t a, uint32_t b, uint32_t c)
   int e;
   return isfinite(F(a)) ? U(frexpf(F(a), &e)) : a;
 }
+static uint32_t r_frexp_exp32_ftz(uint32_t a, uint32_t b, uint32_t c) { return r_frexp_exp32(flush32(a), b, c); }
+static uint32_t r_frexp_mant32_ftz(uint32_t a, uint32_t b, uint32_t c) { return r_frexp_mant32(flush32(a), b, c); }
 static uint64_t r_frexp_exp64(uint64_t a, uint64_t b, uint64_t c)
 {
   (void)b; (void)c;
@@ -544,6 +547,11 @@ TU(rcp_iflag_f32_e32, "f_rcp_iflag_f32_e32", F32E, NO32, NO32, r_rcp, r_rcp_ftz,
 TU(rsq_f32_e32, "f_rsq_f32_e32", F32E, NO32, NO32, r_rsq, r_rsq_ftz, V_ULP1)
 TU(rsq_f32_e64, "f_rsq_f32_e64", F32E, NO32, NO32, r_rsq, r_rsq_ftz, V_ULP1)
 TU(sqrt_f32_e64, "f_sqrt_f32_e64", F32E, NO32, NO32, r_sqrt, r_sqrt_ftz, V_ULP1)
+TU(exp_f32_e32_flush, "f_exp_f32_e32_ftz", F32E, NO32, NO32, r_exp_ftz, NULL, V_ULP1)
+TU(log_f32_e32_flush, "f_log_f32_e32_ftz", F32E, NO32, NO32, r_log_ftz, NULL, V_ULP1)
+TU(rcp_f32_e64_flush, "f_rcp_f32_e64_ftz", F32E, NO32, NO32, r_rcp_ftz, NULL, V_ULP1)
+TU(rsq_f32_e32_flush, "f_rsq_f32_e32_ftz", F32E, NO32, NO32, r_rsq_ftz, NULL, V_ULP1)
+TU(sqrt_f32_e64_flush, "f_sqrt_f32_e64_ftz", F32E, NO32, NO32, r_sqrt_ftz, NULL, V_ULP1)
 TD(rcp_f64_e64, "f_rcp_f64_e64", F64E, NO64, NO64, r_rcp_f64, V_F64R)
 TD(rsq_f64_e32, "f_rsq_f64_e32", F64E, NO64, NO64, r_rsq_f64, V_F64R)
 TD(rsq_f64_e64, "f_rsq_f64_e64", F64E, NO64, NO64, r_rsq_f64, V_F64R)
@@ -566,6 +574,7 @@ TU(rndne_f32_e64, "f_rndne_f32_e64", F32E, NO32, NO32, r_rndne, NULL, V_F32)
 TU(trunc_f32_e32, "f_trunc_f32_e32", F32E, NO32, NO32, r_trunc, NULL, V_F32)
 TU(trunc_f32_e64, "f_trunc_f32_e64", F32E, NO32, NO32, r_trunc, NULL, V_F32)
 TU(trunc_f32_e32_flush, "f_trunc_f32_e32_ftz", F32E, NO32, NO32, r_trunc_ftz, NULL, V_F32)
+TU(fract_f32_e64_flush, "f_fract_f32_e64_ftz", F32E, NO32, NO32, r_fract_ftz, NULL, V_F32)
 TD(ceil_f64_e32, "f_ceil_f64_e32", F64E, NO64, NO64, r_ceil64, V_F64)
 TD(ceil_f64_e64, "f_ceil_f64_e64", F64E, NO64, NO64, r_ceil64, V_F64)
 TD(floor_f64_e64, "f_floor_f64_e64", F64E, NO64, NO64, r_floor64, V_F64)
@@ -580,6 +589,8 @@ TU(frexp_exp_i32_f32_e32, "f_frexp_exp_i32_f32_e32", F32E, NO32, NO32, r_frexp_e
 TU(frexp_exp_i32_f32_e64, "f_frexp_exp_i32_f32_e64", F32E, NO32, NO32, r_frexp_exp32, NULL, V_BITS)
 TU(frexp_mant_f32_e32, "f_frexp_mant_f32_e32", F32E, NO32, NO32, r_frexp_mant32, NULL, V_F32)
 TU(frexp_mant_f32_e64, "f_frexp_mant_f32_e64", F32E, NO32, NO32, r_frexp_mant32, NULL, V_F32)
+TU(frexp_exp_i32_f32_e32_flush, "f_frexp_exp_i32_f32_e32_ftz", F32E, NO32, NO32, r_frexp_exp32_ftz, NULL, V_BITS)
+TU(frexp_mant_f32_e32_flush, "f_frexp_mant_f32_e32_ftz", F32E, NO32, NO32, r_frexp_mant32_ftz, NULL, V_F32)
 TD(frexp_exp_i32_f64_e32, "f_frexp_exp_i32_f64_e32", F64E, NO64, NO64, r_frexp_exp64, V_BITS)
 TD(frexp_exp_i32_f64_e64, "f_frexp_exp_i32_f64_e64", F64E, NO64, NO64, r_frexp_exp64, V_BITS)
 TD(frexp_mant_f64_e32, "f_frexp_mant_f64_e32", F64E, NO64, NO64, r_frexp_mant64, V_F64)

@@ -132,6 +132,12 @@ T32 f_sqrt_f32_e64, v_sqrt_f32_e64 v5, v2
 T32 f_sin_f32_e32, v_sin_f32_e32 v5, v2
 T32 f_sin_f32_e64, v_sin_f32_e64 v5, v2
 T64 f_rcp_f64_e64, v_rcp_f64_e64 v[8:9], v[2:3]
+// flush mode: denormal inputs read as zeros, denormal results written as zeros
+T32F f_exp_f32_e32_ftz, v_exp_f32_e32 v5, v2
+T32F f_log_f32_e32_ftz, v_log_f32_e32 v5, v2
+T32F f_rcp_f32_e64_ftz, v_rcp_f32_e64 v5, v2
+T32F f_rsq_f32_e32_ftz, v_rsq_f32_e32 v5, v2
+T32F f_sqrt_f32_e64_ftz, v_sqrt_f32_e64 v5, v2
 T64 f_rsq_f64_e32, v_rsq_f64_e32 v[8:9], v[2:3]
 T64 f_rsq_f64_e64, v_rsq_f64_e64 v[8:9], v[2:3]
 
@@ -145,6 +151,7 @@ T32 f_rndne_f32_e64, v_rndne_f32_e64 v5, v2
 T32 f_trunc_f32_e32, v_trunc_f32_e32 v5, v2
 T32 f_trunc_f32_e64, v_trunc_f32_e64 v5, v2
 T32F f_trunc_f32_e32_ftz, v_trunc_f32_e32 v5, v2
+T32F f_fract_f32_e64_ftz, v_fract_f32_e64 v5, v2
 T64 f_ceil_f64_e32, v_ceil_f64_e32 v[8:9], v[2:3]
 T64 f_ceil_f64_e64, v_ceil_f64_e64 v[8:9], v[2:3]
 T64 f_floor_f64_e64, v_floor_f64_e64 v[8:9], v[2:3]
@@ -160,6 +167,8 @@ T32 f_frexp_exp_i32_f32_e32, v_frexp_exp_i32_f32_e32 v5, v2
 T32 f_frexp_exp_i32_f32_e64, v_frexp_exp_i32_f32_e64 v5, v2
 T32 f_frexp_mant_f32_e32, v_frexp_mant_f32_e32 v5, v2
 T32 f_frexp_mant_f32_e64, v_frexp_mant_f32_e64 v5, v2
+T32F f_frexp_exp_i32_f32_e32_ftz, v_frexp_exp_i32_f32_e32 v5, v2
+T32F f_frexp_mant_f32_e32_ftz, v_frexp_mant_f32_e32 v5, v2
 T64 f_frexp_exp_i32_f64_e32, B_cvt_from64 v_frexp_exp_i32_f64_e32
 T64 f_frexp_exp_i32_f64_e64, B_cvt_from64 v_frexp_exp_i32_f64_e64
 T64 f_frexp_mant_f64_e32, v_frexp_mant_f64_e32 v[8:9], v[2:3]
