@@ -788,12 +788,13 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, C[l])); } return 0;
   case OP_V_FMAMK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), f32_of(in->literal), in32(w, B[l]))); } return 0;
+  /* the literal forms of v_mad_f32 (gfx90a): the same unfused, always-flushing arithmetic */
   case OP_V_MADMK_F32:
-    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * f32_of(in->literal) + in32(w, B[l])); } return 0;
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(in->literal), f32_of(B[l]))); } return 0;
   case OP_V_FMAAK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), f32_of(in->literal))); } return 0;
   case OP_V_MADAK_F32:
-    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + f32_of(in->literal)); } return 0;
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(in->literal))); } return 0;
   case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fminf(fminf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmaxf(fmaxf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MED3_F32: FOR_LANES(m) { R[l] = out32(w, med3f(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
@@ -1133,17 +1134,21 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
         if (in->neg >> i & 1) lo[i] ^= 0x80000000u;
         if (in->neg_hi >> i & 1) hi[i] ^= 0x80000000u;
       }
-      float rl, rh;
+      /* the arithmetic ones follow MODE's f32 denormal mode like any f32 VALU operation */
+      float x[3], y[3];
+      for (int i = 0; i < 3; i++) {
+        x[i] = in32(w, lo[i]);
+        y[i] = in32(w, hi[i]);
+      }
       switch (in->op) {
-      case OP_V_PK_FMA_F32: rl = fmaf(f32_of(lo[0]), f32_of(lo[1]), f32_of(lo[2])); rh = fmaf(f32_of(hi[0]), f32_of(hi[1]), f32_of(hi[2])); break;
-      case OP_V_PK_MUL_F32: rl = f32_of(lo[0]) * f32_of(lo[1]); rh = f32_of(hi[0]) * f32_of(hi[1]); break;
-      case OP_V_PK_ADD_F32: rl = f32_of(lo[0]) + f32_of(lo[1]); rh = f32_of(hi[0]) + f32_of(hi[1]); break;
-      default: /* v_pk_mov_b32: low from src0 (op_sel[0]), high from src1 (op_sel[1]) */
-        rl = f32_of((in->opsel & 1) ? S[0][l] >> 32 : S[0][l]);
-        rh = f32_of((in->opsel & 2) ? S[1][l] >> 32 : S[1][l]);
+      case OP_V_PK_FMA_F32: R[l] = out32(w, fmaf(x[0], x[1], x[2])) | out32(w, fmaf(y[0], y[1], y[2])) << 32; break;
+      case OP_V_PK_MUL_F32: R[l] = out32(w, x[0] * x[1]) | out32(w, y[0] * y[1]) << 32; break;
+      case OP_V_PK_ADD_F32: R[l] = out32(w, x[0] + x[1]) | out32(w, y[0] + y[1]) << 32; break;
+      default: /* v_pk_mov_b32: bits unchanged, low from src0 (op_sel[0]), high from src1 (op_sel[1]) */
+        R[l] = (uint32_t)((in->opsel & 1) ? S[0][l] >> 32 : S[0][l]) |
+               ((in->opsel & 2) ? S[1][l] >> 32 : S[1][l] & 0xffffffffu) << 32;
         break;
       }
-      R[l] = bits_f32(rl) | (uint64_t)bits_f32(rh) << 32;
     }
     uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
     FOR_LANES(m) { lo[l] = (uint32_t)R[l]; hi[l] = (uint32_t)(R[l] >> 32); }

@@ -282,6 +282,10 @@ static uint32_t r_mac(uint32_t a, uint32_t b, uint32_t c)
   return flush32(U(s));
 }
 
+static uint32_t r_madak(uint32_t a, uint32_t b, uint32_t c) { (void)c; return r_mac(a, b, 0x3fc00000); }
+/* the literal is a denormal (2^-127) here: read as zero */
+static uint32_t r_madmk(uint32_t a, uint32_t b, uint32_t c) { (void)c; return r_mac(a, 0x00400000, b); }
+
 /* ---- integer mads ---- */
 static int32_t s24(uint32_t v) { return (int32_t)(v << 8) >> 8; }
 static uint32_t r_mad_i24(uint32_t a, uint32_t b, uint32_t c) { return (uint32_t)((int64_t)s24(a) * s24(b) + (int32_t)c); }
@@ -474,6 +478,13 @@ static uint64_t r_pk_fma(uint64_t a, uint64_t b, uint64_t c) { return PK(fmaf(LO
 /* op_sel:[0,0,1] op_sel_hi:[1,1,0] */
 static uint64_t r_pk_fma_sel(uint64_t a, uint64_t b, uint64_t c) { return PK(fmaf(LO(a), LO(b), HI(c)), fmaf(HI(a), HI(b), LO(c))); }
 /* v_pk_mov_b32: D.lo = S0[op_sel[0]], D.hi = S1[op_sel[1]], bits unchanged */
+/* flush mode: each half's inputs and result flushed */
+static float FZ(float f) { return F(flush32(U(f))); }
+static uint64_t r_pk_fma_ftz(uint64_t a, uint64_t b, uint64_t c)
+{
+  return PK(FZ(fmaf(FZ(LO(a)), FZ(LO(b)), FZ(LO(c)))), FZ(fmaf(FZ(HI(a)), FZ(HI(b)), FZ(HI(c)))));
+}
+static uint64_t r_pk_mul_ftz(uint64_t a, uint64_t b, uint64_t c) { (void)c; return PK(FZ(FZ(LO(a)) * FZ(LO(b))), FZ(FZ(HI(a)) * FZ(HI(b)))); }
 static uint64_t r_pk_mov(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (uint32_t)a | (b >> 32) << 32; }
 static uint64_t r_pk_mov_sel(uint64_t a, uint64_t b, uint64_t c) { (void)c; return (a >> 32) | (uint64_t)(uint32_t)b << 32; }
 
@@ -509,6 +520,8 @@ TD(fmac_f64_e64, "f_fmac_f64_e64", F64E, F64E, F64E, r_fma64, V_F64)
 TU90(mac_f32_e32, "f_mac_f32_e32", F32E, F32E, F32E, r_mac, V_F32)
 TU90(mac_f32_e64, "f_mac_f32_e64", F32E, F32E, F32E, r_mac, V_F32)
 TU90(mac_f32_e32_flush_mode, "f_mac_f32_e32_ftz", F32E, F32E, F32E, r_mac, V_F32)
+TU90(madak_f32, "f_madak_f32", F32E, F32E, NO32, r_madak, V_F32)
+TU90(madmk_f32_denormal_literal, "f_madmk_f32", F32E, F32E, NO32, r_madmk, V_F32)
 /* integer mads, med3 */
 TU(mad_i32_i24, "f_mad_i32_i24", I32E, I32E, I32E, r_mad_i24, NULL, V_BITS)
 TU(mad_u32_u24, "f_mad_u32_u24", I32E, I32E, I32E, r_mad_u24, NULL, V_BITS)
@@ -617,6 +630,8 @@ TD(pk_mul_f32, "f_pk_mul_f32", PK64, PK64, NO64, r_pk_mul, V_PK32)
 TD(pk_mul_f32_opsel_neg, "f_pk_mul_f32_sel", PK64, PK64, NO64, r_pk_mul_sel, V_PK32)
 TD(pk_fma_f32, "f_pk_fma_f32", PK64, PK64, PK64, r_pk_fma, V_PK32)
 TD(pk_fma_f32_opsel, "f_pk_fma_f32_sel", PK64, PK64, PK64, r_pk_fma_sel, V_PK32)
+TD(pk_fma_f32_flush, "f_pk_fma_f32_ftz", PK64, PK64, PK64, r_pk_fma_ftz, V_PK32)
+TD(pk_mul_f32_flush, "f_pk_mul_f32_ftz", PK64, PK64, NO64, r_pk_mul_ftz, V_PK32)
 TD(pk_mov_b32, "f_pk_mov_b32", PK64, PK64, NO64, r_pk_mov, V_BITS)
 TD(pk_mov_b32_opsel, "f_pk_mov_b32_sel", PK64, PK64, NO64, r_pk_mov_sel, V_BITS)
 

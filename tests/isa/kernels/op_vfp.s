@@ -81,6 +81,8 @@ T64 f_fmac_f64_e64, B_fmac_f64_e64
 T32 f_mac_f32_e32, B_mac_f32_e32
 T32 f_mac_f32_e64, B_mac_f32_e64
 T32F f_mac_f32_e32_ftz, B_mac_f32_e32
+T32 f_madak_f32, v_madak_f32 v5, v2, v3, 0x3fc00000
+T32 f_madmk_f32, v_madmk_f32 v5, v2, 0x00400000, v3
 .endif
 
 // ---- integer mads and med3 that share the list ----
@@ -244,6 +246,8 @@ T64 f_pk_mul_f32, v_pk_mul_f32 v[8:9], v[2:3], v[4:5]
 T64 f_pk_mul_f32_sel, v_pk_mul_f32 v[8:9], v[2:3], v[4:5] op_sel:[0,1] op_sel_hi:[1,0] neg_hi:[1,0]
 T64 f_pk_fma_f32, v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[6:7]
 T64 f_pk_fma_f32_sel, v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[6:7] op_sel:[0,0,1] op_sel_hi:[1,1,0]
+T64F f_pk_fma_f32_ftz, v_pk_fma_f32 v[8:9], v[2:3], v[4:5], v[6:7]
+T64F f_pk_mul_f32_ftz, v_pk_mul_f32 v[8:9], v[2:3], v[4:5]
 T64 f_pk_mov_b32, v_pk_mov_b32 v[8:9], v[2:3], v[4:5] op_sel:[0,1]
 T64 f_pk_mov_b32_sel, v_pk_mov_b32 v[8:9], v[2:3], v[4:5] op_sel:[1,0]
 
