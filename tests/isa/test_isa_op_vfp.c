@@ -755,6 +755,8 @@ static const struct mcase m_f16_16 = {"m_f32_16x16x16_f16", 16, 16, 4, M_F16};
 static const struct mcase m_f16_32 = {"m_f32_32x32x8_f16", 32, 8, 4, M_F16};
 static const struct mcase m_bf16_32 = {"m_f32_32x32x8_bf16", 32, 8, 4, M_BF16};
 static const struct mcase m_f64_16 = {"m_f64_16x16x4_f64", 16, 4, 1, M_F64};
+static const struct mcase m_f16_32_acc = {"m_f32_32x32x8_f16_acc", 32, 8, 4, M_F16};
+static const struct mcase m_f64_16_acc = {"m_f64_16x16x4_f64_acc", 16, 4, 1, M_F64};
 static const struct mcase m_i8_90a = {"m_i32_16x16x16_i8", 16, 16, 4, M_I8};
 static const struct mcase m_i8_942 = {"m_i32_16x16x32_i8", 16, 32, 8, M_I8};
 
@@ -767,6 +769,8 @@ TM(mfma_f32_16x16x16_f16, m_f16_16)
 TM(mfma_f32_32x32x8_f16, m_f16_32)
 TM(mfma_f32_32x32x8_bf16_1k, m_bf16_32)
 TM(mfma_f64_16x16x4_f64, m_f64_16)
+TM(mfma_f32_32x32x8_f16_in_place, m_f16_32_acc)
+TM(mfma_f64_16x16x4_f64_in_place, m_f64_16_acc)
 /* the 8-bit integer MFMA of each target (gfx940 dropped 16x16x16i8 for 16x16x32_i8) */
 Test(isa_op_vfp_gfx90a, mfma_i32_16x16x16_i8) { mfma_case(ISA_GFX90A, &m_i8_90a, false); }
 Test(isa_op_vfp_gfx942, mfma_i32_16x16x32_i8) { mfma_case(ISA_GFX942, &m_i8_942, false); }

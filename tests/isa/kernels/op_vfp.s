@@ -254,7 +254,7 @@ T64 f_pk_mov_b32_sel, v_pk_mov_b32 v[8:9], v[2:3], v[4:5] op_sel:[1,0]
 // ---- MFMA: A = a[] (2 dwords a lane), B = b[] (2 dwords a lane), C = c[] register-major
 // (c[reg * 64 + lane], 16 registers), D stored the same way to out[]. EXEC is all ones: the
 // matrix spans the whole wave. ----
-.macro MF name, op, nregs
+.macro MF name, op, d=48
   .text
   .globl \name
   .p2align 8
@@ -276,7 +276,7 @@ T64 f_pk_mov_b32_sel, v_pk_mov_b32 v[8:9], v[2:3], v[4:5] op_sel:[1,0]
   s_nop 7
   s_nop 7
   .irp r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
-    global_store_dword v1, v[48 + \r], s[10:11] offset:256*\r
+    global_store_dword v1, v[\d + \r], s[10:11] offset:256*\r
   .endr
   s_endpgm
   .rodata
@@ -292,7 +292,7 @@ T64 f_pk_mov_b32_sel, v_pk_mov_b32 v[8:9], v[2:3], v[4:5] op_sel:[1,0]
 .endm
 
 // D in v[48:63], C in v[32:47]; every kernel stores 16 registers (unused ones hold junk the
-// test ignores)
+// test ignores). The *_acc kernels accumulate in place (D = C = v[32:47]), as compiled loops do.
 .if .amdgcn.gfx_generation_minor == 4
 MF m_f32_16x16x4_f32, "v_mfma_f32_16x16x4_f32 v[48:51], v2, v4, v[32:35]"
 MF m_f32_32x32x2_f32, "v_mfma_f32_32x32x2_f32 v[48:63], v2, v4, v[32:47]"
@@ -301,6 +301,8 @@ MF m_f32_32x32x8_f16, "v_mfma_f32_32x32x8_f16 v[48:63], v[2:3], v[4:5], v[32:47]
 MF m_f32_32x32x8_bf16, "v_mfma_f32_32x32x8_bf16 v[48:63], v[2:3], v[4:5], v[32:47]"
 MF m_f64_16x16x4_f64, "v_mfma_f64_16x16x4_f64 v[48:55], v[2:3], v[4:5], v[32:39]"
 MF m_i32_16x16x32_i8, "v_mfma_i32_16x16x32_i8 v[48:51], v[2:3], v[4:5], v[32:35]"
+MF m_f32_32x32x8_f16_acc, "v_mfma_f32_32x32x8_f16 v[32:47], v[2:3], v[4:5], v[32:47]", 32
+MF m_f64_16x16x4_f64_acc, "v_mfma_f64_16x16x4_f64 v[32:39], v[2:3], v[4:5], v[32:39]", 32
 .else
 MF m_f32_16x16x4_f32, "v_mfma_f32_16x16x4f32 v[48:51], v2, v4, v[32:35]"
 MF m_f32_32x32x2_f32, "v_mfma_f32_32x32x2f32 v[48:63], v2, v4, v[32:47]"
@@ -309,4 +311,6 @@ MF m_f32_32x32x8_f16, "v_mfma_f32_32x32x8f16 v[48:63], v[2:3], v[4:5], v[32:47]"
 MF m_f32_32x32x8_bf16, "v_mfma_f32_32x32x8bf16_1k v[48:63], v[2:3], v[4:5], v[32:47]"
 MF m_f64_16x16x4_f64, "v_mfma_f64_16x16x4f64 v[48:55], v[2:3], v[4:5], v[32:39]"
 MF m_i32_16x16x16_i8, "v_mfma_i32_16x16x16i8 v[48:51], v2, v4, v[32:35]"
+MF m_f32_32x32x8_f16_acc, "v_mfma_f32_32x32x8f16 v[32:47], v[2:3], v[4:5], v[32:47]", 32
+MF m_f64_16x16x4_f64_acc, "v_mfma_f64_16x16x4f64 v[32:39], v[2:3], v[4:5], v[32:39]", 32
 .endif
