@@ -7,9 +7,15 @@
  *
  * Transcendentals are approximations on hardware: they are compared within the bound LLVM's
  * AMDGPU backend documents (1 ulp for f32 rcp/rsq/sqrt/exp/log; 2^29 ulp for f64 rcp/rsq),
- * with NaN, infinities and zeros exact. For f32 transcendentals a denormal input or result may
- * also be flushed (LLVM: "v_rcp_f32 ... no denormal handling"; its log2/exp2 lowering scales
- * around denormals because the instructions do not produce them), so both are accepted. */
+ * with NaN, infinities and zeros exact. With f32 denormals on, a denormal input or result of
+ * an f32 transcendental may be exact or flushed: both are accepted, because the public sources
+ * say the hardware flushes (LLVM AMDGPUISelLowering.h: RCP/RSQ f32 "no denormal handling"; the
+ * rcp constant-fold TODO: "the instruction always flushes denormal results"; ocml's exp2/log2/
+ * rsqrt scale around denormals when DAZ is off) while the interpreter follows MODE. In flush
+ * mode (the *_ftz kernels) the flushed result is the only one accepted.
+ *
+ * The MFMA cases run with EXEC all ones (the matrix spans the wave; partial EXEC is not
+ * exercised) and compare every element of D. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
