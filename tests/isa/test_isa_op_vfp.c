@@ -470,6 +470,16 @@ static uint64_t r_class64(uint64_t a, uint64_t b, uint64_t c)
   return b >> bit & 1;
 }
 
+/* the SGPR-operand kernels: constants as the kernels load them */
+static uint32_t r_lt_abs_inf(uint32_t a, uint32_t b, uint32_t c) { (void)b; (void)c; return fabsf(F(a)) < INFINITY; }
+static uint32_t r_nlt_abs_inf(uint32_t a, uint32_t b, uint32_t c) { (void)b; (void)c; return !(fabsf(F(a)) < INFINITY); }
+static uint32_t r_class_264(uint32_t a, uint32_t b, uint32_t c) { (void)b; return r_class32(a, 0x264, c); }
+static uint64_t r_class64_90(uint64_t a, uint64_t b, uint64_t c) { (void)b; return r_class64(a, 0x90, c); }
+static uint64_t r_lt64_one(uint64_t a, uint64_t b, uint64_t c) { (void)b; (void)c; return D(a) < 1.0; }
+static uint32_t r_fmac_m3(uint32_t a, uint32_t b, uint32_t c) { (void)b; return U(fmaf(F(a), -3.0f, F(c))); }
+static uint64_t r_fmac64_mhalf(uint64_t a, uint64_t b, uint64_t c) { (void)b; return UD(fma(D(a), -0.5, D(c))); }
+static uint32_t r_sub_from_1e30(uint32_t a, uint32_t b, uint32_t c) { (void)b; (void)c; return U(F(0x7149f2ca) - F(a)); }
+
 /* ---- packed f32: lo/hi halves with op_sel, op_sel_hi, neg_lo, neg_hi as each kernel sets ---- */
 static float LO(uint64_t v) { return F((uint32_t)v); }
 static float HI(uint64_t v) { return F((uint32_t)(v >> 32)); }
@@ -629,6 +639,15 @@ TU(cmp_lt_f32_e32_flush, "f_cmp_lt_f32_e32_ftz", F32E, F32E, NO32, r_cmp_lt_ftz,
 TU(cmp_class_f32_e64, "f_cmp_class_f32_e64", F32E, S32(class_masks), NO32, r_class32, NULL, V_BITS)
 TD(cmp_class_f64_e32, "f_cmp_class_f64_e32", F64E, S64(class_masks64), NO64, r_class64, V_BITS)
 TD(cmp_class_f64_e64, "f_cmp_class_f64_e64", F64E, S64(class_masks64), NO64, r_class64, V_BITS)
+/* SGPR operands, modifiers */
+TU(cmp_lt_f32_e64_abs_sgpr, "f_cmp_lt_f32_e64_abs_sgpr", F32E, NO32, NO32, r_lt_abs_inf, NULL, V_BITS)
+TU(cmp_nlt_f32_e64_abs_sgpr, "f_cmp_nlt_f32_e64_abs_sgpr", F32E, NO32, NO32, r_nlt_abs_inf, NULL, V_BITS)
+TU(cmp_class_f32_e64_vcc_sgpr, "f_cmp_class_f32_e64_vcc_sgpr", F32E, NO32, NO32, r_class_264, NULL, V_BITS)
+TD(cmp_class_f64_e64_sgpr, "f_cmp_class_f64_e64_sgpr", F64E, NO64, NO64, r_class64_90, V_BITS)
+TD(cmp_lt_f64_e64_sgpr, "f_cmp_lt_f64_e64_sgpr", F64E, NO64, NO64, r_lt64_one, V_BITS)
+TU(fmac_f32_e64_sgpr, "f_fmac_f32_e64_sgpr", F32E, NO32, F32E, r_fmac_m3, NULL, V_F32)
+TD(fmac_f64_e64_sgpr, "f_fmac_f64_e64_sgpr", F64E, NO64, F64E, r_fmac64_mhalf, V_F64)
+TU(sub_f32_e64_sgpr, "f_sub_f32_e64_sgpr", F32E, NO32, NO32, r_sub_from_1e30, NULL, V_F32)
 /* packed f32 */
 TD(pk_add_f32, "f_pk_add_f32", PK64, PK64, NO64, r_pk_add, V_PK32)
 TD(pk_add_f32_opsel_neg, "f_pk_add_f32_sel", PK64, PK64, NO64, r_pk_add_sel, V_PK32)

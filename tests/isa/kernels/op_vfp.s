@@ -239,6 +239,72 @@ T32 f_cmp_class_f32_e64, C32E64 v_cmp_class_f32_e64
 T64 f_cmp_class_f64_e32, C64CLS32 v_cmp_class_f64_e32
 T64 f_cmp_class_f64_e64, C64CLS v_cmp_class_f64_e64
 
+// SGPR operands and source modifiers, the forms compiled code uses (ocml's isinf/isfinite
+// tests compare |x| with an SGPR holding +inf; class masks come from SGPRs)
+.macro MASK32 m
+  v_cndmask_b32_e64 v5, 0, 1, \m
+  s_andn2_b64 s[14:15], \m, exec
+  s_cselect_b32 s16, 2, 0
+  v_or_b32_e32 v5, s16, v5
+.endm
+.macro MASK64 m
+  v_cndmask_b32_e64 v8, 0, 1, \m
+  s_andn2_b64 s[14:15], \m, exec
+  s_cselect_b32 s16, 2, 0
+  v_or_b32_e32 v8, s16, v8
+  v_mov_b32 v9, 0
+.endm
+.macro B_cmp_lt_abs_inf
+  s_mov_b32 s17, 0x7f800000
+  v_cmp_lt_f32_e64 s[12:13], |v2|, s17
+  MASK32 s[12:13]
+.endm
+.macro B_cmp_nlt_abs_inf
+  s_mov_b32 s17, 0x7f800000
+  v_cmp_nlt_f32_e64 s[12:13], |v2|, s17
+  MASK32 s[12:13]
+.endm
+.macro B_cmp_class_vcc_sgpr
+  s_mov_b32 s17, 0x264
+  v_cmp_class_f32_e64 vcc, v2, s17
+  MASK32 vcc
+.endm
+.macro B_cmp_class64_sgpr
+  s_mov_b32 s17, 0x90
+  v_cmp_class_f64_e64 s[12:13], v[2:3], s17
+  MASK64 s[12:13]
+.endm
+.macro B_cmp_lt64_sgpr
+  s_mov_b32 s18, 0
+  s_mov_b32 s19, 0x3ff00000
+  v_cmp_lt_f64_e64 s[12:13], v[2:3], s[18:19]
+  MASK64 s[12:13]
+.endm
+.macro B_fmac_sgpr
+  v_mov_b32 v5, v4
+  s_mov_b32 s17, 0xc0400000
+  v_fmac_f32_e64 v5, v2, s17
+.endm
+.macro B_fmac64_sgpr
+  v_mov_b32 v8, v6
+  v_mov_b32 v9, v7
+  s_mov_b32 s18, 0
+  s_mov_b32 s19, 0xbfe00000
+  v_fmac_f64_e64 v[8:9], v[2:3], s[18:19]
+.endm
+.macro B_sub_sgpr
+  s_mov_b32 s17, 0x7149f2ca
+  v_sub_f32_e64 v5, s17, v2
+.endm
+T32 f_cmp_lt_f32_e64_abs_sgpr, B_cmp_lt_abs_inf
+T32 f_cmp_nlt_f32_e64_abs_sgpr, B_cmp_nlt_abs_inf
+T32 f_cmp_class_f32_e64_vcc_sgpr, B_cmp_class_vcc_sgpr
+T64 f_cmp_class_f64_e64_sgpr, B_cmp_class64_sgpr
+T64 f_cmp_lt_f64_e64_sgpr, B_cmp_lt64_sgpr
+T32 f_fmac_f32_e64_sgpr, B_fmac_sgpr
+T64 f_fmac_f64_e64_sgpr, B_fmac64_sgpr
+T32 f_sub_f32_e64_sgpr, B_sub_sgpr
+
 // ---- packed f32 (register pairs: low element in the even register) ----
 T64 f_pk_add_f32, v_pk_add_f32 v[8:9], v[2:3], v[4:5]
 T64 f_pk_add_f32_sel, v_pk_add_f32 v[8:9], v[2:3], v[4:5] op_sel:[1,0] op_sel_hi:[0,1] neg_lo:[0,1]
