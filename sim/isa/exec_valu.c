@@ -326,11 +326,11 @@ static float fmax_ieee(float a, float b) { return fmax_hw(a, b); }
 static float med3f(float a, float b, float c)
 {
   if (isnan(a) || isnan(b) || isnan(c))
-    return fminf(fminf(a, b), c);
-  float mx = fmaxf(fmaxf(a, b), c);
-  if (mx == a) return fmaxf(b, c);
-  if (mx == b) return fmaxf(a, c);
-  return fmaxf(a, b);
+    return fmin_hw(fmin_hw(a, b), c);
+  float mx = fmax_hw(fmax_hw(a, b), c);
+  if (mx == a) return fmax_hw(b, c);
+  if (mx == b) return fmax_hw(a, c);
+  return fmax_hw(a, b);
 }
 
 /* v_mad_f32 / v_mac_f32: product rounded, then added; denormal inputs, the product and the
@@ -795,8 +795,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), f32_of(in->literal))); } return 0;
   case OP_V_MADAK_F32:
     FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(in->literal))); } return 0;
-  case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fminf(fminf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
-  case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmaxf(fmaxf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
+  case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fmin_hw(fmin_hw(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
+  case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmax_hw(fmax_hw(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MED3_F32: FOR_LANES(m) { R[l] = out32(w, med3f(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
   case OP_V_DIV_SCALE_F32: {
     uint64_t v = 0;
@@ -848,8 +848,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_SUB_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) - h2f(B[l])); } return 0;
   case OP_V_SUBREV_F16: FOR_LANES(m) { R[l] = f2h(h2f(B[l]) - h2f(A[l])); } return 0;
   case OP_V_MUL_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) * h2f(B[l])); } return 0;
-  case OP_V_MIN_F16: FOR_LANES(m) { R[l] = f2h(fminf(h2f(A[l]), h2f(B[l]))); } return 0;
-  case OP_V_MAX_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(h2f(A[l]), h2f(B[l]))); } return 0;
+  case OP_V_MIN_F16: FOR_LANES(m) { R[l] = f2h(fmin_hw(h2f(A[l]), h2f(B[l]))); } return 0;
+  case OP_V_MAX_F16: FOR_LANES(m) { R[l] = f2h(fmax_hw(h2f(A[l]), h2f(B[l]))); } return 0;
   case OP_V_LDEXP_F16: FOR_LANES(m) { R[l] = f2h(ldexpf(h2f(A[l]), (int16_t)B[l])); } return 0;
   case OP_V_MAD_F16: case OP_V_FMA_F16: case OP_V_MAD_LEGACY_F16: case OP_V_FMA_LEGACY_F16:
     FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
@@ -861,8 +861,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* v_div_fixup_f16: the special cases of num/den around the quotient S0 (den S1, num S2) */
   case OP_V_DIV_FIXUP_F16: case OP_V_DIV_FIXUP_LEGACY_F16:
     FOR_LANES(m) { R[l] = f2h((float)div_fixup(h2f(A[l]), h2f(B[l]), h2f(C[l]), false)); } return 0;
-  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fminf(fminf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
-  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(fmaxf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fmin_hw(fmin_hw(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmax_hw(fmax_hw(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
   case OP_V_MED3_F16: FOR_LANES(m) { R[l] = f2h(med3f(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
   case OP_V_MIN3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a < b ? a : b; R[l] = (uint16_t)(r < c ? r : c); }
     return 0;
@@ -1211,8 +1211,8 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
       case OP_V_PK_FMA_F16: r = f32_to_f16((float)fma(h2f(x[0]), h2f(x[1]), h2f(x[2]))); break;
       case OP_V_PK_ADD_F16: r = f32_to_f16(h2f(x[0]) + h2f(x[1])); break;
       case OP_V_PK_MUL_F16: r = f32_to_f16(h2f(x[0]) * h2f(x[1])); break;
-      case OP_V_PK_MIN_F16: r = f32_to_f16(fminf(h2f(x[0]), h2f(x[1]))); break;
-      case OP_V_PK_MAX_F16: r = f32_to_f16(fmaxf(h2f(x[0]), h2f(x[1]))); break;
+      case OP_V_PK_MIN_F16: r = f32_to_f16(fmin_hw(h2f(x[0]), h2f(x[1]))); break;
+      case OP_V_PK_MAX_F16: r = f32_to_f16(fmax_hw(h2f(x[0]), h2f(x[1]))); break;
       case OP_V_PK_ADD_U16: case OP_V_PK_ADD_I16: r = (x[0] + x[1]) & 0xffff; break;
       case OP_V_PK_SUB_U16: case OP_V_PK_SUB_I16: r = (x[0] - x[1]) & 0xffff; break;
       case OP_V_PK_MUL_LO_U16: r = (x[0] * x[1]) & 0xffff; break;

@@ -77,10 +77,11 @@ static inline float bf16_to_f32(uint16_t h)
   return f32_of((uint32_t)h << 16);
 }
 
-/* v_min and v_max of f32 and f64 in IEEE mode: a signalling NaN gives a quiet NaN, a quiet NaN
- * gives the other operand (libm's fmin/fmax do both), and -0 orders below +0, which libm
- * leaves open: the AMDGPU instructions follow IEEE-754 2019 minimumNumber/maximumNumber (LLVM
- * defines FMINNUM_IEEE so for AMDGPU, llvm-project #85195). */
+/* v_min/v_max (and the min3/max3/med3 built on them; f16 through f32) in IEEE mode: a
+ * signalling NaN gives a quiet NaN, a quiet NaN gives the other operand (libm's fmin/fmax do
+ * both), and -0 orders below +0, which libm leaves open: the AMDGPU instructions follow
+ * IEEE-754 2019 minimumNumber/maximumNumber (LLVM defines FMINNUM_IEEE so for AMDGPU,
+ * llvm-project #85195). */
 static inline float fmin_hw(float a, float b)
 {
   return a == 0 && b == 0 ? (signbit(a) ? a : b) : fminf(a, b);

@@ -266,7 +266,38 @@ static uint64_t minmax64(uint64_t a, uint64_t b, bool max)
   return (max ? x > y : x < y) ? a : b;
 }
 
+static bool snan16(uint32_t h) { return nan16(h) && !(h & 0x200); }
+static uint32_t minmax16(uint32_t a, uint32_t b, bool max)
+{
+  a &= 0xffff;
+  b &= 0xffff;
+  if (snan16(a)) return a | 0x200;
+  if (snan16(b)) return b | 0x200;
+  if (nan16(a)) return b;
+  if (nan16(b)) return a;
+  double x = H(a), y = H(b);
+  if (x == y)
+    return max ? ((a >> 15) ? b : a) : ((a >> 15) ? a : b);
+  return (max ? x > y : x < y) ? a : b;
+}
+/* v_med3_f32 (ISA pseudocode): min3 when any input is NaN; else the max of the two inputs
+ * other than the first one equal (as a number) to max3 */
+static uint32_t med3_32(uint32_t a, uint32_t b, uint32_t c)
+{
+  if (nan32(a) || nan32(b) || nan32(c))
+    return minmax32(minmax32(a, b, false), c, false);
+  float mx = F(minmax32(minmax32(a, b, true), c, true));
+  if (mx == F(a)) return minmax32(b, c, true);
+  if (mx == F(b)) return minmax32(a, c, true);
+  return minmax32(a, b, true);
+}
+
 /* ---- references: f16, f32 arithmetic ---- */
+static uint32_t r_min3_f32(uint32_t a, uint32_t b, uint32_t c) { return minmax32(minmax32(a, b, false), c, false); }
+static uint32_t r_max3_f32(uint32_t a, uint32_t b, uint32_t c) { return minmax32(minmax32(a, b, true), c, true); }
+static uint32_t r_med3_f32(uint32_t a, uint32_t b, uint32_t c) { return med3_32(a, b, c); }
+static uint32_t r_min_f16(uint32_t a, uint32_t b, uint32_t c) { (void)c; return minmax16(a, b, false); }
+static uint32_t r_max_f16(uint32_t a, uint32_t b, uint32_t c) { (void)c; return minmax16(a, b, true); }
 static uint32_t r_add_f16(uint32_t a, uint32_t b, uint32_t c) { (void)c; return d2h(H(a) + H(b)); }
 static uint32_t r_add_f16_neg(uint32_t a, uint32_t b, uint32_t c) { (void)c; return d2h(-H(a) + fabs(H(b))); }
 static uint32_t r_mul_f16(uint32_t a, uint32_t b, uint32_t c) { (void)c; return d2h(H(a) * H(b)); }
@@ -528,6 +559,11 @@ TU(sub_f32_e64_abs_neg, "f_sub_f32_e64_abs", F32E, F32E, NO32, r_sub_f32_abs, NU
 TU(min_f32_e64, "f_min_f32_e64", F32E, F32E, NO32, r_min_f32, NULL, V_F32)
 TU(max_f32_e64, "f_max_f32_e64", F32E, F32E, NO32, r_max_f32, NULL, V_F32)
 TU(min_f32_e64_flush, "f_min_f32_e64_ftz", F32E, F32E, NO32, r_min_f32_ftz, NULL, V_F32)
+TU(min3_f32, "f_min3_f32", F32E, F32E, F32E, r_min3_f32, NULL, V_F32)
+TU(max3_f32, "f_max3_f32", F32E, F32E, F32E, r_max3_f32, NULL, V_F32)
+TU(med3_f32, "f_med3_f32", F32E, F32E, F32E, r_med3_f32, NULL, V_F32)
+TU(min_f16_e32, "f_min_f16_e32", F16E, F16E, NO32, r_min_f16, NULL, V_H16)
+TU(max_f16_e32, "f_max_f16_e32", F16E, F16E, NO32, r_max_f16, NULL, V_H16)
 TD(min_f64, "f_min_f64", F64E, F64E, NO64, r_min64, V_F64)
 TD(min_f64_neg, "f_min_f64_neg", F64E, F64E, NO64, r_min64_neg, V_F64)
 TU942(fmaak_f32, "f_fmaak_f32", F32E, F32E, NO32, r_fmaak, V_F32)

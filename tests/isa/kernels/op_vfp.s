@@ -51,6 +51,12 @@ T32 f_sub_f32_e64_abs, v_sub_f32_e64 v5, |v2|, -v3
 T32 f_min_f32_e64, v_min_f32_e64 v5, v2, v3
 T32 f_max_f32_e64, v_max_f32_e64 v5, v2, v3
 T32F f_min_f32_e64_ftz, v_min_f32_e64 v5, v2, v3
+// min3/max3/med3 are defined through v_min/v_max (same NaN and signed-zero rules)
+T32 f_min3_f32, v_min3_f32 v5, v2, v3, v4
+T32 f_max3_f32, v_max3_f32 v5, v2, v3, v4
+T32 f_med3_f32, v_med3_f32 v5, v2, v3, v4
+T32 f_min_f16_e32, v_min_f16_e32 v5, v2, v3
+T32 f_max_f16_e32, v_max_f16_e32 v5, v2, v3
 T64 f_min_f64, v_min_f64 v[8:9], v[2:3], v[4:5]
 T64 f_min_f64_neg, v_min_f64 v[8:9], -v[2:3], v[4:5]
 // v_fmaak_f32 is gfx940+ (gfx90a has v_madak_f32)
