@@ -702,10 +702,15 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_RNDNE_F32: FOR_LANES(m) { R[l] = out32(w, nearbyintf(in32(w, A[l]))); } return 0;
   case OP_V_FLOOR_F32: FOR_LANES(m) { R[l] = out32(w, floorf(in32(w, A[l]))); } return 0;
   case OP_V_FRACT_F32: FOR_LANES(m) { R[l] = out32(w, fract_f32(in32(w, A[l]))); } return 0;
-  case OP_V_EXP_F32: case OP_V_EXP_LEGACY_F32: FOR_LANES(m) { R[l] = out32(w, exp2f(in32(w, A[l]))); } return 0;
-  case OP_V_LOG_F32: case OP_V_LOG_LEGACY_F32: FOR_LANES(m) { R[l] = out32(w, log2f(in32(w, A[l]))); } return 0;
+  /* The f32 exp, log and rsq do not handle denormals whatever MODE says: a denormal input
+   * reads as zero and a denormal result is written as zero. AMD's code relies on it: with
+   * denormals on, ocml's exp2f adds 64 to inputs below -126 and scales the result by 2^-64,
+   * its log2f scales denormal inputs by 2^32, and LLVM documents RSQ f32 as having "no
+   * denormal handling" (AMDGPUISelLowering.h). */
+  case OP_V_EXP_F32: case OP_V_EXP_LEGACY_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(exp2f(flush_f32(f32_of(A[l]))))); } return 0;
+  case OP_V_LOG_F32: case OP_V_LOG_LEGACY_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(log2f(flush_f32(f32_of(A[l]))))); } return 0;
   case OP_V_RCP_F32: case OP_V_RCP_IFLAG_F32: FOR_LANES(m) { R[l] = out32(w, 1.0f / in32(w, A[l])); } return 0;
-  case OP_V_RSQ_F32: FOR_LANES(m) { R[l] = out32(w, 1.0f / sqrtf(in32(w, A[l]))); } return 0;
+  case OP_V_RSQ_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(1.0f / sqrtf(flush_f32(f32_of(A[l]))))); } return 0;
   case OP_V_SQRT_F32: FOR_LANES(m) { R[l] = out32(w, sqrtf(in32(w, A[l]))); } return 0;
   case OP_V_SIN_F32: FOR_LANES(m) { R[l] = out32(w, (float)sin(2.0 * M_PI * in32(w, A[l]))); } return 0;
   case OP_V_COS_F32: FOR_LANES(m) { R[l] = out32(w, (float)cos(2.0 * M_PI * in32(w, A[l]))); } return 0;

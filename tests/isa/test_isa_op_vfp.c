@@ -7,12 +7,13 @@
  *
  * Transcendentals are approximations on hardware: they are compared within the bound LLVM's
  * AMDGPU backend documents (1 ulp for f32 rcp/rsq/sqrt/exp/log; 2^29 ulp for f64 rcp/rsq),
- * with NaN, infinities and zeros exact. With f32 denormals on, a denormal input or result of
- * an f32 transcendental may be exact or flushed: both are accepted, because the public sources
- * say the hardware flushes (LLVM AMDGPUISelLowering.h: RCP/RSQ f32 "no denormal handling"; the
- * rcp constant-fold TODO: "the instruction always flushes denormal results"; ocml's exp2/log2/
- * rsqrt scale around denormals when DAZ is off) while the interpreter follows MODE. In flush
- * mode (the *_ftz kernels) the flushed result is the only one accepted.
+ * with NaN, infinities and zeros exact. v_exp_f32, v_log_f32 and v_rsq_f32 flush denormal
+ * inputs and results whatever MODE says (AMD's ocml scales around them when denormals are on;
+ * LLVM AMDGPUISelLowering.h: RSQ f32 has "no denormal handling"). v_rcp_f32 is documented the
+ * same way (and LLVM's rcp fold: "the instruction always flushes denormal results") but the
+ * interpreter still follows MODE for it, as do v_sqrt_f32 and v_sin_f32, whose behaviour the
+ * sources leave open: for those, with denormals on, the exact and the flushed result are both
+ * accepted. In flush mode (the *_ftz kernels) only the flushed result is.
  *
  * The MFMA cases run with EXEC all ones (the matrix spans the wave; partial EXEC is not
  * exercised) and compare every element of D. */
@@ -603,14 +604,14 @@ TD(cvt_f64_i32_e64, "f_cvt_f64_i32_e64", I32IN64, NO64, NO64, r_cvt_f64_i32, V_B
 TD(cvt_f64_u32_e32, "f_cvt_f64_u32_e32", I32IN64, NO64, NO64, r_cvt_f64_u32, V_BITS)
 TD(cvt_f64_u32_e64, "f_cvt_f64_u32_e64", I32IN64, NO64, NO64, r_cvt_f64_u32, V_BITS)
 /* transcendentals */
-TU(exp_f32_e32, "f_exp_f32_e32", F32E, NO32, NO32, r_exp, r_exp_ftz, V_ULP1)
-TU(exp_f32_e64, "f_exp_f32_e64", F32E, NO32, NO32, r_exp, r_exp_ftz, V_ULP1)
-TU(log_f32_e32, "f_log_f32_e32", F32E, NO32, NO32, r_log, r_log_ftz, V_ULP1)
-TU(log_f32_e64, "f_log_f32_e64", F32E, NO32, NO32, r_log, r_log_ftz, V_ULP1)
+TU(exp_f32_e32, "f_exp_f32_e32", F32E, NO32, NO32, r_exp_ftz, NULL, V_ULP1)
+TU(exp_f32_e64, "f_exp_f32_e64", F32E, NO32, NO32, r_exp_ftz, NULL, V_ULP1)
+TU(log_f32_e32, "f_log_f32_e32", F32E, NO32, NO32, r_log_ftz, NULL, V_ULP1)
+TU(log_f32_e64, "f_log_f32_e64", F32E, NO32, NO32, r_log_ftz, NULL, V_ULP1)
 TU(rcp_f32_e64, "f_rcp_f32_e64", F32E, NO32, NO32, r_rcp, r_rcp_ftz, V_ULP1)
 TU(rcp_iflag_f32_e32, "f_rcp_iflag_f32_e32", F32E, NO32, NO32, r_rcp, r_rcp_ftz, V_ULP1)
-TU(rsq_f32_e32, "f_rsq_f32_e32", F32E, NO32, NO32, r_rsq, r_rsq_ftz, V_ULP1)
-TU(rsq_f32_e64, "f_rsq_f32_e64", F32E, NO32, NO32, r_rsq, r_rsq_ftz, V_ULP1)
+TU(rsq_f32_e32, "f_rsq_f32_e32", F32E, NO32, NO32, r_rsq_ftz, NULL, V_ULP1)
+TU(rsq_f32_e64, "f_rsq_f32_e64", F32E, NO32, NO32, r_rsq_ftz, NULL, V_ULP1)
 TU(sqrt_f32_e64, "f_sqrt_f32_e64", F32E, NO32, NO32, r_sqrt, r_sqrt_ftz, V_ULP1)
 TU(exp_f32_e32_flush, "f_exp_f32_e32_ftz", F32E, NO32, NO32, r_exp_ftz, NULL, V_ULP1)
 TU(log_f32_e32_flush, "f_log_f32_e32_ftz", F32E, NO32, NO32, r_log_ftz, NULL, V_ULP1)
