@@ -83,7 +83,9 @@ function(_hipkfd_device_libs)
        "target triple = \"amdgcn-amd-amdhsa\"\n"
        "@__oclc_ISA_version = linkonce_odr protected local_unnamed_addr addrspace(4) constant i32 9402, align 4\n")
   set(out "${HIPKFD_DEVICE_LIB_DIR}/oclc_isa_version_942.bc")
-  file(REMOVE "${out}")   # a stale link from an older configure must not shadow the output
+  if(IS_SYMLINK "${out}")
+    file(REMOVE "${out}")   # a stale link from an older configure must not shadow the output
+  endif()
   add_custom_command(OUTPUT "${out}"
                      COMMAND "${HIPKFD_LLVM_AS}" "${ll}" -o "${out}"
                      DEPENDS "${ll}"

@@ -5,6 +5,7 @@
 #   <prefix>/include/hip/...                  every public header
 #   <prefix>/lib/cmake/hip/                   find_package(hip): hip::amdhip64, hip::host, hip::device
 #   <prefix>/lib/pkgconfig/hip.pc, amdhip64.pc
+#   <prefix>/share/hipkfd/device-libs/        device bitcode for hiprtc (links to Debian's + gfx942)
 include(CMakePackageConfigHelpers)
 
 set(HIPKFD_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hip)
@@ -38,3 +39,8 @@ foreach(pc hip amdhip64)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${pc}.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
           COMPONENT devel)
 endforeach()
+
+# hiprtc's device libraries (src/api/hiprtc.c looks here once installed). Absent when the HIP
+# toolchain was not found at configure time.
+install(DIRECTORY ${CMAKE_BINARY_DIR}/device-libs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hipkfd/device-libs
+        COMPONENT runtime OPTIONAL)

@@ -179,11 +179,13 @@ static void fetch(struct isa_wave *w, const struct isa_inst *in, int i, uint64_t
       for (unsigned l = 0; l < WAVE_SIZE; l++)
         out[l] = lo[l] | (uint64_t)hi[l] << 32;
     } else if (i == 0 && in->dpp_kind == DPP_DPP) {
-      uint64_t valid = 0;
+      uint64_t valid = 0, exec = wave_exec(w);
       for (unsigned l = 0; l < WAVE_SIZE; l++) {
         int s = dpp_lane(in->dpp_ctrl, l);
-        /* a source lane outside the row or wave reads 0 with bound_ctrl, else disables the lane */
-        if (s >= 0) { out[l] = lo[s]; valid |= 1ull << l; }
+        /* An invalid source lane (outside the row or wave, or off in EXEC: gfx9 has no FI bit to
+         * fetch inactive lanes) reads 0 with bound_ctrl, else leaves the destination lane
+         * unwritten (LLVM AMDGPUModifierSyntax, bound_ctrl and fi). */
+        if (s >= 0 && (exec >> s & 1)) { out[l] = lo[s]; valid |= 1ull << l; }
         else out[l] = 0;
       }
       if (!in->bound_ctrl)

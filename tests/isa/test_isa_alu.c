@@ -149,10 +149,16 @@ static uint32_t r_row_shr1(uint32_t a, uint32_t b, uint32_t c, unsigned l, const
 {
   (void)a; (void)b; (void)c;
   /* row_shr:1 without bound_ctrl: row lane 0 and lanes whose source is disabled keep v5 = 0 */
-  if ((l & 15) == 0) return 0;
+  if ((l & 15) == 0 || !(HOLES >> (l - 1) & 1)) return 0;
   return v[l - 1];
 }
-static uint32_t r_quad_perm(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)a; (void)c; return v[(l & ~3u) | (3 - (l & 3))] + b; }
+static uint32_t r_quad_perm(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)a; (void)c;
+  /* bound_ctrl: a source lane outside EXEC reads as 0 (gfx9 DPP has no fetch-inactive bit) */
+  unsigned s = (l & ~3u) | (3 - (l & 3));
+  return ((HOLES >> s & 1) ? v[s] : 0) + b;
+}
 static uint32_t r_sdwa_byte1(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return ((a >> 8) & 0xff) + (b & 0xffff); }
 static uint32_t r_sdwa_sext(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
 {
