@@ -1116,7 +1116,6 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   struct isa_inst plain = *in;
   plain.abs = plain.neg = 0;
   plain.enc = ENC_VOP3P;
-  plain.fp16 = 0;
   for (int i = 0; i < 3; i++)
     if (in->src[i] != OPD_NONE)
       fetch(w, &plain, i, S[i], &m);
@@ -1124,6 +1123,22 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   const char *name = isa_op_name(in->op);
   bool f32pk = !strcmp(name, "v_pk_fma_f32") || !strcmp(name, "v_pk_mul_f32") ||
                !strcmp(name, "v_pk_add_f32") || !strcmp(name, "v_pk_mov_b32");
+  /* Float inline constants take the type of the operand that reads them (LLVM's operand types
+   * OPERAND_REG_INLINE_C_V2FP16 / _V2FP32 / _FP32): a packed f16 operand gets the f16 value in its
+   * low half, a packed f32 operand (a 64-bit register pair) the f32 value in its low dword, and
+   * the f32 accumulator of v_dot2_f32_f16 the f32 value; the high half is 0 (the compiler selects
+   * the low half for the high lanes with op_sel_hi). */
+  for (int i = 0; i < 3; i++) {
+    unsigned code = in->src[i];
+    bool f32_operand = f32pk || (i == 2 && in->op == OP_V_DOT2_F32_F16);
+    if (code < 240 || code > 248 || !f32_operand)
+      continue;
+    struct isa_inst f32 = plain;
+    f32.fp16 = 0;
+    uint64_t v = (uint32_t)wave_scalar_src(w, &f32, code, 1);
+    for (unsigned l = 0; l < WAVE_SIZE; l++)
+      S[i][l] = v;
+  }
   if (in->op == OP_V_ACCVGPR_READ_B32 || in->op == OP_V_ACCVGPR_WRITE_B32 || in->op == OP_V_ACCVGPR_MOV_B32) {
     uint32_t *d = wave_vreg(w, in->dst);
     FOR_LANES(m) d[l] = (uint32_t)S[0][l];
