@@ -309,6 +309,7 @@ struct coop_out {
   int t16_any, t16_all, dyn_rank, dyn_size, dyn_meta, co_rank, co_size, co_shfl;
   unsigned long long co_ballot;
   int t4_of_t16_rank, generic_rank;
+  int cot_size, cot_rank, cot_meta, cob_size, cob_meta, tb_size;
 };
 
 __global__ void coop_kernel(coop_out *out) {
@@ -339,7 +340,15 @@ __global__ void coop_kernel(coop_out *out) {
     r.co_size = (int)co.size();
     r.co_shfl = co.shfl(rank, 0);
     r.co_ballot = co.ballot(rank % 2 == 0);
+    cg::coalesced_group cot = cg::tiled_partition(co, 8);  // by coalesced rank
+    r.cot_size = (int)cot.size();
+    r.cot_rank = (int)cot.thread_rank();
+    r.cot_meta = (int)cot.meta_group_rank();
+    cg::coalesced_group cob = cg::binary_partition(co, rank % 2 == 0);
+    r.cob_size = (int)cob.size();
+    r.cob_meta = (int)cob.meta_group_rank();
   }
+  r.tb_size = (int)cg::binary_partition(t16, t16.thread_rank() < 5).size();
   b.sync();
   cg::thread_group generic = b;
   r.generic_rank = (int)generic.thread_rank();
@@ -384,7 +393,14 @@ static void test_coop() {
       CHECK_EQ("coalesced.size", t, r.co_size, count);
       CHECK_EQ("coalesced.shfl", t, r.co_shfl, first);
       CHECK_EQ("coalesced.ballot", t, r.co_ballot, ballot);
+      int evens = __builtin_popcountll(ballot);
+      CHECK_EQ("tiled_partition(coalesced, 8).size", t, r.cot_size, rank / 8 == count / 8 ? count % 8 : 8);
+      CHECK_EQ("tiled_partition(coalesced, 8).thread_rank", t, r.cot_rank, rank % 8);
+      CHECK_EQ("tiled_partition(coalesced, 8).meta_group_rank", t, r.cot_meta, rank / 8);
+      CHECK_EQ("binary_partition(coalesced).size", t, r.cob_size, t % 2 == 0 ? evens : count - evens);
+      CHECK_EQ("binary_partition(coalesced).meta_group_rank", t, r.cob_meta, t % 2 == 0);
     }
+    CHECK_EQ("binary_partition(tile<16>).size", t, r.tb_size, t % 16 < 5 ? 5 : 11);
   }
 }
 
