@@ -486,6 +486,32 @@ __global__ void misc_kernel(const int *in, misc_out *out) {
   out[t] = r;
 }
 
+// ---- memcpy and memset in device code ----
+struct memfunc_block { int v[37]; };
+__global__ void memfunc_kernel(int *out, const int *in, size_t n) {
+  memcpy(out, in, n * sizeof(int));
+  memset(out + 4, 0x01, 8);
+  memfunc_block a, b;
+  for (int i = 0; i < 37; ++i)
+    a.v[i] = i * 3 + (int)threadIdx.x;
+  memcpy(&b, &a, sizeof(b));
+  out[40] = b.v[36];
+}
+
+static void test_memfuncs() {
+  std::vector<int> init(64);
+  for (int i = 0; i < 64; ++i)
+    init[i] = i + 1;
+  device_buffer<int> in(64, init.data()), out(64);
+  memfunc_kernel<<<1, 1>>>(out.ptr, in.ptr, 10);
+  sync();
+  std::vector<int> h = out.read();
+  for (int i = 0; i < 10; ++i)
+    CHECK_EQ("device memcpy/memset", i, h[i], (i == 4 || i == 5) ? 0x01010101 : i + 1);
+  CHECK_EQ("device memcpy past the count", 10, h[10], 0);
+  CHECK_EQ("device memcpy of a struct", 40, h[40], 108);
+}
+
 static void test_misc() {
   std::vector<int> in(64);
   for (int i = 0; i < 64; ++i) in[i] = i * i - 7;
@@ -600,7 +626,8 @@ int main(int argc, char **argv) {
     void (*run)();
   } groups[] = {{"index", test_index},       {"warp", test_warp},   {"sync", test_sync},
                 {"atomics", test_atomics},   {"coop", test_coop},   {"intrinsics", test_intrinsics},
-                {"misc", test_misc},         {"grid", test_grid},   {"malloc", test_malloc},
+                {"misc", test_misc},         {"memfuncs", test_memfuncs},
+                        {"grid", test_grid},   {"malloc", test_malloc},
                 {"assert", test_assert},     {"printf", test_printf}};
   for (const auto &g : groups) {
     if (only && std::strcmp(only, "core") == 0) {
