@@ -269,8 +269,9 @@ hipError_t hipSetDeviceFlags(unsigned flags)
 				 sched != hipDeviceScheduleYield &&
 				 sched != hipDeviceScheduleBlockingSync))
 		HIP_RETURN(hipErrorInvalidValue);
+	/* clr keeps (and hipGetDeviceFlags returns) the scheduling bits only. */
 	pthread_mutex_lock(&d->lock);
-	d->flags = flags;
+	d->flags = flags & hipDeviceScheduleMask;
 	pthread_mutex_unlock(&d->lock);
 	HIP_RETURN(hipSuccess);
 }
