@@ -34,6 +34,14 @@ struct module_device {
   struct loader_image *image;       /* owned */
 };
 
+/* A __managed__ variable of a loaded module: one managed allocation shared by every device's
+ * copy of the code (clr's DynCO::initDynManagedVars). */
+struct module_managed {
+  char *name;                       /* the variable holding the pointer (`<v>` of `<v>.managed`) */
+  void *ptr;
+  size_t size;
+};
+
 struct ihipModule_t {
   uint32_t magic;
   const void *data;                 /* fat binary / bundle / ELF bytes */
@@ -43,6 +51,8 @@ struct ihipModule_t {
   pthread_mutex_t lock;             /* protects dev[] and functions */
   struct module_device dev[HIP_MODULE_MAX_DEVICES];
   struct ihipModuleSymbol_t *functions; /* every function handed out (freed with the module) */
+  struct module_managed *managed;   /* loaded modules' managed variables; protected by lock */
+  unsigned nmanaged;
 };
 
 /* The resolved kernel of a function on one device. */
@@ -94,6 +104,10 @@ int hip_function_create(struct ihipModule_t *m, const char *name, const void *ho
                         struct ihipModuleSymbol_t **out);
 
 bool hip_module_valid(const struct ihipModule_t *m);
+
+/* The managed allocation of __managed__ variable [in] name of loaded module [in] m (made when
+ * the module was first loaded on a device). 0 or -ENOENT. */
+int hip_module_managed(struct ihipModule_t *m, const char *name, void **ptr, size_t *size);
 bool hip_function_valid(const struct ihipModuleSymbol_t *f);
 
 /* ---- register.c ---- */

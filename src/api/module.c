@@ -63,10 +63,90 @@ void hip_module_destroy(struct ihipModule_t *m)
     free(f->name);
     free(f);
   }
+  for (unsigned i = 0; i < m->nmanaged; i++) {
+    (void)hipFree(m->managed[i].ptr);
+    free(m->managed[i].name);
+  }
+  free(m->managed);
   m->magic = 0;
   pthread_mutex_destroy(&m->lock);
   free(m->owned);
   free(m);
+}
+
+#define MANAGED_SUFFIX ".managed"
+
+/* The module's allocation for managed variable [in] name, made from [in] init (the initial value
+ * in a device image) on first use. Called with m->lock held. */
+static int managed_of(struct ihipModule_t *m, const char *name, const void *init, size_t size,
+                      void **ptr)
+{
+  for (unsigned i = 0; i < m->nmanaged; i++)
+    if (strcmp(m->managed[i].name, name) == 0) {
+      *ptr = m->managed[i].ptr;
+      return 0;
+    }
+  struct module_managed *v = realloc(m->managed, sizeof(*v) * (m->nmanaged + 1));
+  if (!v)
+    return -ENOMEM;
+  m->managed = v;
+  v += m->nmanaged;
+  *v = (struct module_managed){.name = strdup(name), .size = size};
+  if (!v->name)
+    return -ENOMEM;
+  if (hipMallocManaged(&v->ptr, size ? size : 1, hipMemAttachGlobal) != hipSuccess ||
+      hipMemcpy(v->ptr, init, size, hipMemcpyDeviceToHost) != hipSuccess) {
+    (void)hipFree(v->ptr);
+    free(v->name);
+    return -ENOMEM;
+  }
+  m->nmanaged++;
+  *ptr = v->ptr;
+  return 0;
+}
+
+/* Points every `<v>` of a `<v>.managed` pair in a freshly loaded image at the module's managed
+ * allocation for it (the compiler emits the pair for `__managed__ T v`; the code reads v's value
+ * as the address). Loaded modules only: registered ones are bound by register.c. */
+static int module_bind_managed(struct ihipModule_t *m, struct module_device *md)
+{
+  const size_t sl = strlen(MANAGED_SUFFIX);
+  for (uint32_t i = 0; i < md->co->nvariables; i++) {
+    const struct loader_variable *init = &md->co->variables[i];
+    size_t n = strlen(init->name);
+    if (n <= sl || strcmp(init->name + n - sl, MANAGED_SUFFIX) != 0)
+      continue;
+    char name[256];
+    if (n - sl >= sizeof(name))
+      continue;
+    memcpy(name, init->name, n - sl);
+    name[n - sl] = 0;
+    const struct loader_variable *slot = loader_find_variable(md->co, name);
+    if (!slot || slot->size != sizeof(void *))
+      continue;
+    void *ptr;
+    int err = managed_of(m, name, loader_variable_address(md->image, init), init->size, &ptr);
+    if (err)
+      return err;
+    if (hipMemcpy(loader_variable_address(md->image, slot), &ptr, sizeof(ptr),
+                  hipMemcpyHostToDevice) != hipSuccess)
+      return -EIO;
+  }
+  return 0;
+}
+
+int hip_module_managed(struct ihipModule_t *m, const char *name, void **ptr, size_t *size)
+{
+  int err = -ENOENT;
+  pthread_mutex_lock(&m->lock);
+  for (unsigned i = 0; i < m->nmanaged; i++)
+    if (strcmp(m->managed[i].name, name) == 0) {
+      *ptr = m->managed[i].ptr;
+      *size = m->managed[i].size;
+      err = 0;
+    }
+  pthread_mutex_unlock(&m->lock);
+  return err;
 }
 
 /* Picks, parses and uploads the code object for [in] d. Called with m->lock held. */
@@ -100,7 +180,8 @@ static int module_load_device(struct ihipModule_t *m, struct hip_device *d, stru
   err = loader_load(d->gpu, md->co, &md->image);
   if (err)
     goto fail_co;
-  if (m->registered && (err = hip_registered_vars_bind(m, md->co, md->image))) {
+  if (m->registered ? (err = hip_registered_vars_bind(m, md->co, md->image))
+                    : (err = module_bind_managed(m, md))) {
     loader_unload(md->image);
     md->image = NULL;
     goto fail_co;

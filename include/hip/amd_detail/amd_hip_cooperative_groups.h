@@ -374,7 +374,7 @@ __CG_QUALIFIER__ thread_block_tile<N, ParentT> tiled_partition(const ParentT &pa
 }
 
 /* ---- free functions ---- */
-template <class GroupT> __CG_QUALIFIER__ void sync(GroupT &group) { group.sync(); }
+template <class GroupT> __CG_QUALIFIER__ void sync(const GroupT &group) { group.sync(); }
 template <class GroupT> __CG_QUALIFIER__ unsigned int group_size(const GroupT &group) {
   return group.size();
 }
