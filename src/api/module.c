@@ -336,8 +336,8 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
   size_t size = 0;
   struct ihipModule_t *m;
 
-  if (!module || !fname)
-    HIP_RETURN(hipErrorInvalidValue);
+  if (!module || !fname || !*fname)
+    HIP_RETURN(hipErrorInvalidValue); /* clr: an empty name is a bad value, not a missing file */
   *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)
