@@ -38,7 +38,11 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
     return -EINVAL; /* registered memory comes from mem_host_register() */
   if (mem_suballoc_fits(size, kind, flags))
     return mem_suballoc(gpu, size, kind, flags, out);
-  return alloc_block(gpu, size, kind, flags, out);
+  int err = alloc_block(gpu, size, kind, flags, out);
+  /* Empty cached chunks count as free memory (mem_get_info): give them back and try again. */
+  if (err == -ENOMEM && mem_suballoc_trim(gpu))
+    err = alloc_block(gpu, size, kind, flags, out);
+  return err;
 }
 
 int mem_free(void *ptr)
@@ -181,6 +185,7 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
   err = kfd_available_memory(gpu, &avail);
   if (err)
     return err;
+  avail += mem_suballoc_cached_vram(gpu);
   *free_bytes = avail < *total_bytes ? avail : *total_bytes;
   return 0;
 }

@@ -86,6 +86,7 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
 int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);
+size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
 
 /* All GPUs whose state is open (for MEM_FLAG_ALL_GPUS). Returns the count. */
 int mem_open_gpus(struct kfd_gpu **out, int cap);
