@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "runtime.h"
+#include "../queues/aql.h"
 
 /* hipStreamLegacy is ROCm 6.1+; older headers name only the per-thread stream. */
 #ifndef hipStreamLegacy
@@ -102,6 +103,22 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps);
  * is ordered by its barrier bit alone). Drops the deps' references and releases s->lock. */
 void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
 		    bool on_queue);
+/* hip_stream_dispatch in two steps, for a launch that writes its kernarg block straight into
+ * the queue's kernarg slot: reserve begins the operation (s->lock held), submits the
+ * dependencies and claims the packet slot (x->slot.kernarg: where the kernarg block goes);
+ * commit publishes the packet and ends the operation. Nothing between the two may fail or wait.
+ * reserve returns 0 or -errno (then nothing is held). */
+struct hip_stream_dispatch {
+	struct hip_stream_deps deps;
+	struct aql_queue *q;
+	struct aql_slot slot;
+	struct hip_fence *fence;
+	bool shared;             /* fence is the stream's tail, re-armed for this packet */
+};
+int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x);
+void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x);
 /* Abort an operation begun with hip_stream_begin without changing the tail. */
 void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps);
 /* Wait on the host for every dependency (used before CPU and SDMA work). 0 or -errno. */

@@ -59,7 +59,10 @@ void hip_module_destroy(struct ihipModule_t *m)
   for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
     next = f->next;
     f->magic = 0;
-    free(atomic_load_explicit(&f->resolved, memory_order_relaxed));
+    struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_relaxed);
+    for (int i = 0; slots && i < HIP_MODULE_MAX_DEVICES; i++)
+      hip_launch_plan_free(atomic_load_explicit(&slots[i].plan, memory_order_relaxed));
+    free(slots);
     free(f->name);
     free(f);
   }
@@ -167,6 +170,15 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
     return 0;
   }
   return function_resolve_slow(f, d, out);
+}
+
+struct hip_kernel_slot *hip_function_slot(struct ihipModuleSymbol_t *f, const struct hip_device *d)
+{
+  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
+  if (slots && d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES &&
+      atomic_load_explicit(&slots[d->ordinal].ready, memory_order_acquire))
+    return &slots[d->ordinal];
+  return NULL;
 }
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,

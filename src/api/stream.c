@@ -275,15 +275,18 @@ static bool null_stream_known_idle(struct hip_device *d)
 	return !n || hip_stream_known_idle(n);
 }
 
-void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
+/* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
+ * the stream's queue, which orders it after a tail from that queue by itself: no reference to
+ * the own tail is taken then (deps->own stays NULL). */
+static void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
 {
 	struct hip_device *d = s->device;
-	bool blocking = hip_device_blocking(d);
 
 	deps->n = 0;
 	pthread_mutex_lock(&s->lock);
 
 	if (s->is_null) {
+		bool blocking = hip_device_blocking(d);
 		pthread_mutex_lock(&d->lock);
 		for (struct hip_stream *t = d->streams; t; t = t->next)
 			if (t != s && stream_blocking(t))
@@ -293,32 +296,49 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 		pthread_mutex_lock(&d->lock);
 		struct hip_stream *null_stream = d->null_stream;
 		if (null_stream)
-			deps_add(deps, hip_stream_tail(null_stream), blocking);
+			deps_add(deps, hip_stream_tail(null_stream), hip_device_blocking(d));
 		pthread_mutex_unlock(&d->lock);
 	}
-	for (int i = 0; i < s->nwaits; i++)
-		deps_add(deps, s->waits[i], blocking);
-	s->nwaits = 0;
+	if (s->nwaits) {
+		bool blocking = hip_device_blocking(d);
+		for (int i = 0; i < s->nwaits; i++)
+			deps_add(deps, s->waits[i], blocking);
+		s->nwaits = 0;
+	}
 
 	/* The stream's own tail. No tail lock: the tail only changes under s->lock, which we hold
 	 * (the tail lock is for readers that do not hold s->lock). */
-	struct hip_fence *own = hip_fence_get(s->tail);
-	bool own_on_queue = s->tail_on_queue;
-	deps->own_on_queue = own_on_queue;
+	struct hip_fence *own = s->tail;
+	deps->own_on_queue = s->tail_on_queue;
 	deps->own = NULL;
-	if (own && !hip_fence_done(own) && own != hip_callback_fence)
-		deps->own = own;
-	else
-		hip_fence_put(own);
+	if (!own || (queue_ordered && s->tail_on_queue))
+		return;
+	if (!hip_fence_done(own) && own != hip_callback_fence)
+		deps->own = hip_fence_get(own);
+}
+
+void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	stream_begin(s, deps, false);
 }
 
 static void deps_release(struct hip_stream_deps *deps)
 {
+	if (!deps->n && !deps->own)
+		return;
 	for (int i = 0; i < deps->n; i++)
 		hip_fence_put(deps->f[i]);
 	deps->n = 0;
 	hip_fence_put(deps->own);
 	deps->own = NULL;
+}
+
+/* One more operation submitted. Only holders of s->lock write the count, so a plain increment
+ * suffices; the release store publishes the operation to the lock-free idle checks. */
+static void stream_count_submitted(struct hip_stream *s)
+{
+	uint64_t n = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	atomic_store_explicit(&s->submitted, n + 1, memory_order_release);
 }
 
 void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
@@ -328,7 +348,7 @@ void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct h
 	struct hip_fence *old = s->tail;
 	s->tail = tail;
 	s->tail_on_queue = on_queue;
-	atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
+	stream_count_submitted(s);
 	pthread_mutex_unlock(&s->tail_lock);
 	hip_fence_put(old);
 	deps_release(deps);
@@ -407,6 +427,8 @@ static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool
 
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
 {
+	if (!deps->n && !deps->own)
+		return 0;
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
 	int n = deps_signals(s, deps, false, sigs);
 	if (n == 0)
@@ -453,74 +475,97 @@ int hip_stream_error(struct hip_stream *s)
  * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
  * and nobody ever took through hip_stream_tail() (sealed) is extended: an event, a synchronize
  * or another stream's dependency (even one already submitted as a barrier packet, which holds no
- * reference) must keep seeing the work it was taken for, not later work. The stream lock is held (no other
- * submitter); the tail lock keeps hip_stream_tail() from taking a reference meanwhile. Returns
- * the fence with a new reference, or NULL when a fresh fence is needed. */
-static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
-					   const struct hip_stream_deps *deps)
+ * reference) must keep seeing the work it was taken for, not later work. The stream lock is held
+ * (no other submitter, and the stream's reference keeps the fence alive); the tail lock keeps
+ * hip_stream_tail() from taking a reference meanwhile. Returns true when the tail fence was
+ * re-armed for one more packet. */
+static bool shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
+			      const struct hip_stream_deps *deps)
 {
-	pthread_mutex_lock(&s->tail_lock);
 	struct hip_fence *f = s->tail;
+	if (!f || !s->tail_on_queue || f->queue != q || !f->timestamped || f->sealed)
+		return false; /* unlocked pre-check: sealed only ever turns true */
+	pthread_mutex_lock(&s->tail_lock);
 	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
-	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped && !f->sealed &&
-		  atomic_load_explicit(&f->refs, memory_order_acquire) == held;
+	bool ok = !f->sealed && atomic_load_explicit(&f->refs, memory_order_acquire) == held;
 	if (ok) {
 		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
 		 * no one else holds it. */
 		signal_add(f->sig, 1);
 		atomic_store_explicit(&f->done, false, memory_order_relaxed);
-		hip_fence_get(f);
 	}
 	pthread_mutex_unlock(&s->tail_lock);
-	return ok ? f : NULL;
+	return ok;
 }
 
-int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
+int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x)
 {
-	struct hip_stream_deps deps;
-	struct hip_fence *f = NULL;
 	int err;
 
-	hip_stream_begin(s, &deps);
-	struct aql_queue *q = hip_stream_queue(s, &err);
-	if (!q)
+	stream_begin(s, &x->deps, true);
+	x->q = hip_stream_queue(s, &err);
+	if (!x->q)
 		goto fail;
 	err = hip_stream_error(s);
 	if (err)
 		goto fail;
-	err = hip_stream_deps_submit(s, &deps);
+	err = hip_stream_deps_submit(s, &x->deps);
 	if (err)
 		goto fail;
-	bool shared;
-	f = shared_tail_fence(s, q, &deps);
-	shared = f != NULL;
-	if (!f && (err = hip_fence_create(s->device, &f)))
+	x->shared = shared_tail_fence(s, x->q, &x->deps);
+	if (x->shared)
+		x->fence = s->tail;
+	else if ((err = hip_fence_create(s->device, &x->fence)))
 		goto fail;
-	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
-	f->queue = q;
-	err = aql_submit_dispatch(q, d, f->sig, true, NULL);
+	err = aql_dispatch_reserve(x->q, d, &x->slot);
 	if (err)
-		goto fail_submit;
-	f->timestamped = true;
-	if (shared) {
-		/* The tail stays the same fence, already re-armed for this packet: only the count
-		 * moves (after the re-arm, so a synchronize that sees the count sees the fence armed). */
-		atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
-		hip_fence_put(f); /* shared_tail_fence's reference: the stream's own one remains */
-		deps_release(&deps);
-		pthread_mutex_unlock(&s->lock);
-		return 0;
-	}
-	hip_stream_end(s, &deps, f, true);
+		goto fail_fence;
 	return 0;
 
-fail_submit:
-	if (shared)
-		signal_add(f->sig, -1); /* the packet that would have completed it was not published */
-	hip_fence_put(f);
+fail_fence:
+	if (x->shared)
+		signal_add(x->fence->sig, -1); /* the packet that would have completed it never came */
+	else
+		hip_fence_put(x->fence);
 fail:
-	hip_stream_abort(s, &deps);
+	hip_stream_abort(s, &x->deps);
 	return err;
+}
+
+void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x)
+{
+	struct hip_fence *f = x->fence;
+
+	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
+	f->queue = x->q;
+	aql_dispatch_commit(x->q, &x->slot, d, f->sig, true);
+	f->timestamped = true;
+	if (!x->shared) {
+		hip_stream_end(s, &x->deps, f, true);
+		return;
+	}
+	/* The tail stays the same fence, already re-armed for this packet: only the count moves
+	 * (after the re-arm, so a synchronize that sees the count sees the fence armed). */
+	stream_count_submitted(s);
+	deps_release(&x->deps);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
+{
+	struct hip_stream_dispatch x;
+
+	if (d->kernarg_size && !d->kernarg)
+		return -EINVAL;
+	int err = hip_stream_dispatch_reserve(s, d, &x);
+	if (err)
+		return err;
+	if (d->kernarg_size)
+		memcpy(x.slot.kernarg, d->kernarg, d->kernarg_size);
+	hip_stream_dispatch_commit(s, d, &x);
+	return 0;
 }
 
 /* Idle fast path: every operation counted in `submitted` is known complete (no lock, no syscall). */

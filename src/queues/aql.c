@@ -308,8 +308,6 @@ static int check_dispatch(const struct aql_dispatch *d)
   }
   if (d->kernarg_size > AQL_KERNARG_SLOT_SIZE)
     return -E2BIG;
-  if (d->kernarg_size && !d->kernarg)
-    return -EINVAL;
   if (d->kernarg_align > 64 || (d->kernarg_align & (d->kernarg_align - 1)))
     return -EINVAL;
   return 0;
@@ -372,12 +370,9 @@ out:
   return err;
 }
 
-int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
-                        bool barrier, uint64_t *packet_id)
+/* Validation and scratch set-up a dispatch needs before it claims a slot. */
+static int prepare_dispatch(struct aql_queue *q, const struct aql_dispatch *d)
 {
-  struct aql_dispatch_packet *pkt;
-  uint8_t *kernarg;
-  uint64_t id;
   int err;
 
   if (!q)
@@ -385,35 +380,71 @@ int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struc
   err = check_dispatch(d);
   if (!err && d->private_segment_size)
     err = ensure_scratch(q, d->private_segment_size);
-  if (err)
-    return err;
-  err = claim_slot(q, &id);
-  if (err)
-    return err;
+  return err;
+}
+
+static void *slot_kernarg(const struct aql_queue *q, uint64_t id)
+{
   /* The slot's kernarg block is free exactly when its packet slot is: both are reused only
    * after the CP has moved read_dispatch_id past this packet's previous occupant. Slots are
    * 4 KiB aligned, which satisfies any kernarg_align <= 64. */
-  kernarg = q->kernargs + (size_t)(id & q->mask) * AQL_KERNARG_SLOT_SIZE;
-  if (d->kernarg_size)
-    memcpy(kernarg, d->kernarg, d->kernarg_size);
-  pkt = (struct aql_dispatch_packet *)(q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE);
+  return q->kernargs + (size_t)(id & q->mask) * AQL_KERNARG_SLOT_SIZE;
+}
+
+int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, struct aql_slot *slot)
+{
+  uint64_t id;
+  int err = prepare_dispatch(q, d);
+
+  if (!err)
+    err = claim_slot(q, &id);
+  if (err)
+    return err;
+  slot->id = id;
+  slot->packet = q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE;
+  slot->kernarg = slot_kernarg(q, id);
+  return 0;
+}
+
+void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
+                         const struct aql_dispatch *d, struct signal *completion, bool barrier)
+{
+  struct aql_dispatch_packet *pkt = slot->packet;
+
+  /* Unused dimensions are 1 (check_dispatch guarantees the caller's are 0 or 1 there). */
   pkt->workgroup_size[0] = d->block[0];
-  pkt->workgroup_size[1] = d->dims > 1 ? d->block[1] : 1;
-  pkt->workgroup_size[2] = d->dims > 2 ? d->block[2] : 1;
+  pkt->workgroup_size[1] = d->block[1] ? d->block[1] : 1;
+  pkt->workgroup_size[2] = d->block[2] ? d->block[2] : 1;
   pkt->reserved0 = 0;
   pkt->grid_size[0] = d->grid[0];
-  pkt->grid_size[1] = d->dims > 1 ? d->grid[1] : 1;
-  pkt->grid_size[2] = d->dims > 2 ? d->grid[2] : 1;
+  pkt->grid_size[1] = d->grid[1] ? d->grid[1] : 1;
+  pkt->grid_size[2] = d->grid[2] ? d->grid[2] : 1;
   pkt->private_segment_size = d->private_segment_size;
   pkt->group_segment_size = d->group_segment_size;
   pkt->kernel_object = d->kernel_object;
-  pkt->kernarg_address = (uint64_t)(uintptr_t)kernarg;
+  pkt->kernarg_address = (uint64_t)(uintptr_t)slot->kernarg;
   pkt->reserved2 = 0;
   pkt->completion_signal = completion ? signal_gpu_va(completion) : 0;
   publish(q, pkt, make_header(AQL_TYPE_KERNEL_DISPATCH, barrier),
-          (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), id);
+          (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), slot->id);
+}
+
+int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
+                        bool barrier, uint64_t *packet_id)
+{
+  struct aql_slot slot;
+  int err;
+
+  if (d && d->kernarg_size && !d->kernarg)
+    return -EINVAL;
+  err = aql_dispatch_reserve(q, d, &slot);
+  if (err)
+    return err;
+  if (d->kernarg_size)
+    memcpy(slot.kernarg, d->kernarg, d->kernarg_size);
+  aql_dispatch_commit(q, &slot, d, completion, barrier);
   if (packet_id)
-    *packet_id = id;
+    *packet_id = slot.id;
   return 0;
 }
 
@@ -436,6 +467,14 @@ static int submit_barrier(struct aql_queue *q, const uint64_t deps[5], struct si
   publish(q, pkt, make_header(AQL_TYPE_BARRIER_AND, true), 0, id);
   *id_out = id;
   return 0;
+}
+
+void aql_slot_cancel(struct aql_queue *q, const struct aql_slot *slot)
+{
+  struct aql_barrier_packet *pkt = slot->packet;
+
+  memset((char *)pkt + sizeof(uint32_t), 0, AQL_PACKET_SIZE - sizeof(uint32_t));
+  publish(q, pkt, make_header(AQL_TYPE_BARRIER_AND, true), 0, slot->id);
 }
 
 int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int ndeps,

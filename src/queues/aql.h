@@ -53,6 +53,28 @@ int aql_queue_destroy(struct aql_queue *q);
 int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
                         bool barrier, uint64_t *packet_id);
 
+/* Two-step submission for callers that write the kernarg block in place (no copy): reserve
+ * claims a slot after checking [in] d (its kernarg/kernarg_size fields are ignored; scratch is
+ * set up as aql_submit_dispatch does) and [out] slot says where its kernarg memory is
+ * (AQL_KERNARG_SLOT_SIZE bytes, 4 KiB aligned). The CP stops at the unpublished slot, so the
+ * caller must end with exactly one aql_dispatch_commit() or aql_slot_cancel() of it, promptly
+ * and without waiting on the GPU. Returns 0 or -errno as aql_submit_dispatch. */
+struct aql_slot {
+  uint64_t id;
+  void *packet;
+  void *kernarg;
+};
+int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, struct aql_slot *slot);
+
+/* Write the packet body of [in] d into [in] slot and publish it (header, then doorbell).
+ * [in] completion may be NULL; [in] barrier as aql_submit_dispatch. */
+void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
+                         const struct aql_dispatch *d, struct signal *completion, bool barrier);
+
+/* Publish a reserved slot as an empty barrier-AND packet (no dependency, no signal), for a
+ * caller that cannot complete the dispatch after reserving. */
+void aql_slot_cancel(struct aql_queue *q, const struct aql_slot *slot);
+
 /* Submit barrier-AND packets waiting for all of [in] deps ([in] ndeps >= 0; NULL entries are
  * skipped; more than 5 deps become a chain of packets). [in] completion: may be NULL.
  * [out] packet_id of the last packet. Returns 0 or -errno. */
