@@ -40,7 +40,10 @@ enum launch_value {
   LV_GROUP_SIZE_X, LV_GROUP_SIZE_Y, LV_GROUP_SIZE_Z,
   LV_REMAINDER_X, LV_REMAINDER_Y, LV_REMAINDER_Z,
   LV_DYNAMIC_LDS, LV_QUEUE_PTR, LV_MULTIGRID_SYNC,
-  LV_COUNT
+  LV_COUNT,
+  /* Plan entries only: x, y, z of one kind in consecutive slots (COV5 lays them out so), written
+   * with one store each. */
+  LV_BLOCK_COUNT_XYZ = LV_COUNT, LV_GROUP_SIZE_XYZ, LV_REMAINDER_XYZ
 };
 
 struct plan_arg {
@@ -52,6 +55,9 @@ struct plan_arg {
 struct hip_launch_plan {
   uint32_t kernarg_size;
   uint32_t ndyn;
+  uint32_t nalways;        /* dyn[0..nalways) always written; the rest (remainders and the
+                            * multigrid argument, 0 in the image) only for a grid counted in
+                            * work-items or a cooperative launch */
   bool multigrid;          /* has a hidden_multigrid_sync_arg (set per cooperative launch) */
   uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
   struct plan_arg dyn[];
@@ -110,6 +116,54 @@ static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64
   }
 }
 
+static struct plan_arg *plan_find(struct hip_launch_plan *p, int what)
+{
+  for (uint32_t i = 0; i < p->ndyn; i++)
+    if (p->dyn[i].what == what)
+      return &p->dyn[i];
+  return NULL;
+}
+
+static void plan_drop(struct hip_launch_plan *p, struct plan_arg *a)
+{
+  *a = p->dyn[--p->ndyn];
+}
+
+/* Replace the x, y, z entries of kind [in] x (each [in] size bytes) by one [in] xyz entry when
+ * they lie back to back. */
+static void plan_merge(struct hip_launch_plan *p, int x, uint8_t size, int xyz)
+{
+  struct plan_arg *ax = plan_find(p, x), *ay = plan_find(p, x + 1), *az = plan_find(p, x + 2);
+  if (!ax || !ay || !az || ax->size != size || ay->size != size || az->size != size ||
+      ay->offset != ax->offset + size || az->offset != ax->offset + 2u * size)
+    return;
+  ax->what = (uint8_t)xyz;
+  /* Drop the higher of the two first: plan_drop moves the last entry into the hole. */
+  struct plan_arg *hi = ay > az ? ay : az, *lo = ay > az ? az : ay;
+  plan_drop(p, hi);
+  plan_drop(p, lo);
+}
+
+static bool plan_optional(int what)
+{
+  return what == LV_MULTIGRID_SYNC || what == LV_REMAINDER_XYZ ||
+         (what >= LV_REMAINDER_X && what <= LV_REMAINDER_Z);
+}
+
+/* The always-written entries first. */
+static void plan_order(struct hip_launch_plan *p)
+{
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < p->ndyn; i++) {
+    if (plan_optional(p->dyn[i].what))
+      continue;
+    struct plan_arg t = p->dyn[n];
+    p->dyn[n++] = p->dyn[i];
+    p->dyn[i] = t;
+  }
+  p->nalways = n;
+}
+
 static int plan_build(const struct loader_kernel *k, struct hip_device *d,
                       struct hip_launch_plan **out)
 {
@@ -139,6 +193,10 @@ static int plan_build(const struct loader_kernel *k, struct hip_device *d,
     }
     put(p->image, a->offset, a->size, value);
   }
+  plan_merge(p, LV_BLOCK_COUNT_X, 4, LV_BLOCK_COUNT_XYZ);
+  plan_merge(p, LV_GROUP_SIZE_X, 2, LV_GROUP_SIZE_XYZ);
+  plan_merge(p, LV_REMAINDER_X, 2, LV_REMAINDER_XYZ);
+  plan_order(p);
   *out = p;
   return 0;
 }
@@ -292,16 +350,36 @@ static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k, const
   }
 }
 
-static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p, const uint64_t v[LV_COUNT])
+static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p, const uint64_t v[LV_COUNT],
+                         bool all)
 {
-  for (uint32_t i = 0; i < p->ndyn; i++) {
+  uint32_t n = all ? p->ndyn : p->nalways;
+  for (uint32_t i = 0; i < n; i++) {
     const struct plan_arg *a = &p->dyn[i];
+    uint8_t *dst = kernarg + a->offset;
+    switch (a->what) {
+    case LV_BLOCK_COUNT_XYZ: {
+      uint32_t x[3] = {(uint32_t)v[LV_BLOCK_COUNT_X], (uint32_t)v[LV_BLOCK_COUNT_Y],
+                       (uint32_t)v[LV_BLOCK_COUNT_Z]};
+      memcpy(dst, x, sizeof(x));
+      continue;
+    }
+    case LV_GROUP_SIZE_XYZ:
+    case LV_REMAINDER_XYZ: {
+      int base = a->what == LV_GROUP_SIZE_XYZ ? LV_GROUP_SIZE_X : LV_REMAINDER_X;
+      uint16_t x[3] = {(uint16_t)v[base], (uint16_t)v[base + 1], (uint16_t)v[base + 2]};
+      memcpy(dst, x, sizeof(x));
+      continue;
+    }
+    default:
+      break;
+    }
     uint64_t value = v[a->what];
     switch (a->size) {
-    case 2: { uint16_t x = (uint16_t)value; memcpy(kernarg + a->offset, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)value; memcpy(kernarg + a->offset, &x, 4); break; }
-    case 8: memcpy(kernarg + a->offset, &value, 8); break;
-    default: put(kernarg, a->offset, a->size, value); break;
+    case 2: { uint16_t x = (uint16_t)value; memcpy(dst, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)value; memcpy(dst, &x, 4); break; }
+    case 8: memcpy(dst, &value, 8); break;
+    default: memcpy(dst, &value, a->size); break;
     }
   }
 }
@@ -359,7 +437,7 @@ static hipError_t launch_on(const struct hip_launch *l, struct hip_stream *s, st
   v[LV_QUEUE_PTR] = aql_queue_va(x.q);
   memcpy(kernarg, p->image, p->kernarg_size);
   fill_explicit(kernarg, k, l);
-  fill_dynamic(kernarg, p, v);
+  fill_dynamic(kernarg, p, v, l->grid_in_workitems || l->cooperative);
   hip_stream_dispatch_commit(s, &disp, &x);
   return hipSuccess;
 }

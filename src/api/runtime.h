@@ -68,10 +68,11 @@ struct hip_stream {
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
 	int nwaits;                     /* protected by lock */
-	pthread_mutex_t tail_lock;      /* protects tail, tail_on_queue (taken inside lock or alone) */
+	_Atomic int tail_lock;          /* spin lock (held for a few instructions): protects tail,
+					 * tail_on_queue (taken inside lock or alone) */
 	struct hip_fence *tail;         /* the last enqueued work, NULL when none */
 	bool tail_on_queue;             /* tail came from `queue` (a barrier bit orders after it) */
-	_Atomic uint64_t submitted;     /* operations enqueued so far (written under tail_lock) */
+	_Atomic uint64_t submitted;     /* operations enqueued so far (written under lock) */
 	_Atomic uint64_t done_seq;      /* operations known complete: idle when == submitted */
 	struct hip_stream *next;        /* in device->streams; protected by device->lock */
 	struct hip_stream_callbacks *callbacks; /* host-callback worker (stream_callback.c), lazy */

@@ -253,6 +253,16 @@ int aql_queue_error(const struct aql_queue *q)
   return 0;
 }
 
+int aql_queue_error_known(const struct aql_queue *q)
+{
+  int64_t code = signal_load(q->inactive);
+  bool fault = event_memory_fault_known_on(q->gpu->gpu_id);
+
+  if (code != 0)
+    return (code & QERR_MEMORY_VIOLATION) || fault ? -EFAULT : -EIO;
+  return fault ? -EFAULT : 0;
+}
+
 /* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
  * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
 static int claim_slot(struct aql_queue *q, uint64_t *id_out)
@@ -299,12 +309,18 @@ static int check_dispatch(const struct aql_dispatch *d)
 {
   if (!d || d->dims < 1 || d->dims > 3 || !d->kernel_object)
     return -EINVAL;
-  for (int i = 0; i < 3; i++) {
-    bool used = i < d->dims;
-    if (used && (!d->grid[i] || !d->block[i]))
+  if (d->dims == 3) {
+    /* The HIP case: every dimension used, none may be 0. */
+    if (!d->grid[0] || !d->grid[1] || !d->grid[2] || !d->block[0] || !d->block[1] || !d->block[2])
       return -EINVAL;
-    if (!used && (d->grid[i] > 1 || d->block[i] > 1))
-      return -EINVAL;
+  } else {
+    for (int i = 0; i < 3; i++) {
+      bool used = i < d->dims;
+      if (used && (!d->grid[i] || !d->block[i]))
+        return -EINVAL;
+      if (!used && (d->grid[i] > 1 || d->block[i] > 1))
+        return -EINVAL;
+    }
   }
   if (d->kernarg_size > AQL_KERNARG_SLOT_SIZE)
     return -E2BIG;

@@ -92,6 +92,11 @@ bool aql_queue_idle(const struct aql_queue *q);
  * error (the queue_inactive_signal's value, as ROCr decodes it). */
 int aql_queue_error(const struct aql_queue *q);
 
+/* aql_queue_error() without asking the driver about memory faults: the queue's error signal and
+ * a fault some earlier poll (a wait, aql_queue_error) already saw. One or two loads, for the
+ * submission path; waits still poll, so a fault is reported by the next wait at the latest. */
+int aql_queue_error_known(const struct aql_queue *q);
+
 /* GPU VA of the amd_queue_t (what a kernel's queue_ptr holds). Scratch for dispatches with a
  * private segment is set up on demand by aql_submit_dispatch() (the amd_queue_t scratch fields,
  * as ROCr fills them); growing it waits for the queue to drain. */

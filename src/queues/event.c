@@ -189,6 +189,12 @@ bool event_memory_fault_seen(void)
   return wait_memory_event(0) == 0;
 }
 
+bool event_memory_fault_known_on(uint32_t gpu_id)
+{
+  return atomic_load_explicit(&fault_seen, memory_order_acquire) &&
+         (fault_gpu_id == gpu_id || fault_gpu_id == 0);
+}
+
 bool event_memory_fault_on(uint32_t gpu_id)
 {
   return event_memory_fault_seen() && (fault_gpu_id == gpu_id || fault_gpu_id == 0);

@@ -28,6 +28,8 @@ void event_signal_destroy(uint32_t event_id);
 int event_page_map(struct kfd_gpu *gpu);
 int event_memory_init(void);
 bool event_memory_fault_on(uint32_t gpu_id);
+/* The same without asking the driver: only a fault some poll already saw (one load). */
+bool event_memory_fault_known_on(uint32_t gpu_id);
 
 /* signal.c */
 int signal_wait_event(struct signal *s, uint32_t timeout_ms);
