@@ -56,6 +56,7 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 			return err;
 		}
 		f->device = d;
+		f->sig_va = signal_gpu_va(f->sig);
 	} else {
 		signal_store(f->sig, 1);
 	}

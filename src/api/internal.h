@@ -61,6 +61,7 @@ struct hip_fence {
 	_Atomic int refs;
 	struct hip_device *device;
 	struct signal *sig;
+	uint64_t sig_va;               /* signal_gpu_va(sig), for packets */
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
 	bool sealed;                   /* handed out by hip_stream_tail(): its signal may sit in

@@ -240,37 +240,63 @@ void hip_launch_plan_free(struct hip_launch_plan *p)
 /* Global size in work-items per dimension, with overflow checks (AQL grid sizes are u32). */
 static hipError_t global_size(const struct hip_launch *l, uint32_t global[3])
 {
-  const uint32_t grid[3] = {l->grid.x, l->grid.y, l->grid.z};
-  const uint32_t block[3] = {l->block.x, l->block.y, l->block.z};
-  for (int i = 0; i < 3; i++) {
-    if (grid[i] == 0 || block[i] == 0)
+  uint64_t g[3];
+  if (l->grid_in_workitems) {
+    g[0] = l->grid.x, g[1] = l->grid.y, g[2] = l->grid.z;
+    if (!l->block.x || !l->block.y || !l->block.z)
       return hipErrorInvalidConfiguration;
-    uint64_t g = l->grid_in_workitems ? grid[i] : (uint64_t)grid[i] * block[i];
-    if (g > UINT32_MAX)
-      return hipErrorInvalidConfiguration;
-    global[i] = (uint32_t)g;
+  } else {
+    /* 32 x 32 bits cannot overflow 64; a product is 0 exactly when a factor is. */
+    g[0] = (uint64_t)l->grid.x * l->block.x;
+    g[1] = (uint64_t)l->grid.y * l->block.y;
+    g[2] = (uint64_t)l->grid.z * l->block.z;
   }
+  if (!g[0] || !g[1] || !g[2] || (g[0] | g[1] | g[2]) > UINT32_MAX)
+    return hipErrorInvalidConfiguration;
+  global[0] = (uint32_t)g[0], global[1] = (uint32_t)g[1], global[2] = (uint32_t)g[2];
   return hipSuccess;
 }
 
-/* The per-launch hidden values, except the queue pointer (known once the slot is claimed). */
-static void launch_values(const struct hip_launch *l, const uint32_t global[3], uint64_t v[LV_COUNT])
+/* The values of the per-launch hidden arguments. */
+struct launch_values {
+  const struct hip_launch *l;
+  const uint32_t *global;
+  uint64_t queue_va;
+  uint64_t multigrid;
+};
+
+/* Dimension [in] i of what a hidden argument of kind [in] base (an _X kind) holds. A grid given
+ * in blocks covers the global size exactly: no division and no remainder on the common path. */
+static uint32_t dim_value(int base, int i, const struct launch_values *lv)
 {
+  const struct hip_launch *l = lv->l;
   const uint32_t grid[3] = {l->grid.x, l->grid.y, l->grid.z};
   const uint32_t block[3] = {l->block.x, l->block.y, l->block.z};
-  for (int i = 0; i < 3; i++) {
-    v[LV_GROUP_SIZE_X + i] = (uint16_t)block[i];
-    /* A grid given in blocks covers global exactly: no division on the common path. */
-    if (!l->grid_in_workitems) {
-      v[LV_BLOCK_COUNT_X + i] = grid[i];
-      v[LV_REMAINDER_X + i] = 0;
-      continue;
-    }
-    v[LV_BLOCK_COUNT_X + i] = global[i] / block[i] + (global[i] % block[i] != 0);
-    v[LV_REMAINDER_X + i] = (uint16_t)(global[i] % block[i]);
+  switch (base) {
+  case LV_GROUP_SIZE_X:
+    return (uint16_t)block[i];
+  case LV_BLOCK_COUNT_X:
+    if (!l->grid_in_workitems)
+      return grid[i];
+    return lv->global[i] / block[i] + (lv->global[i] % block[i] != 0);
+  default: /* LV_REMAINDER_X */
+    return l->grid_in_workitems ? (uint16_t)(lv->global[i] % block[i]) : 0;
   }
-  v[LV_DYNAMIC_LDS] = l->shared_mem;
-  v[LV_MULTIGRID_SYNC] = 0;
+}
+
+static uint64_t launch_value(int what, const struct launch_values *lv)
+{
+  switch (what) {
+  case LV_DYNAMIC_LDS: return lv->l->shared_mem;
+  case LV_QUEUE_PTR: return lv->queue_va;
+  case LV_MULTIGRID_SYNC: return lv->multigrid;
+  case LV_BLOCK_COUNT_X: case LV_BLOCK_COUNT_Y: case LV_BLOCK_COUNT_Z:
+    return dim_value(LV_BLOCK_COUNT_X, what - LV_BLOCK_COUNT_X, lv);
+  case LV_GROUP_SIZE_X: case LV_GROUP_SIZE_Y: case LV_GROUP_SIZE_Z:
+    return dim_value(LV_GROUP_SIZE_X, what - LV_GROUP_SIZE_X, lv);
+  default:
+    return dim_value(LV_REMAINDER_X, what - LV_REMAINDER_X, lv);
+  }
 }
 
 /* Configuration checks that need the kernel and the device (clr ihipLaunchKernel_validate). */
@@ -350,8 +376,8 @@ static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k, const
   }
 }
 
-static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p, const uint64_t v[LV_COUNT],
-                         bool all)
+static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p,
+                         const struct launch_values *lv, bool all)
 {
   uint32_t n = all ? p->ndyn : p->nalways;
   for (uint32_t i = 0; i < n; i++) {
@@ -359,22 +385,23 @@ static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p, cons
     uint8_t *dst = kernarg + a->offset;
     switch (a->what) {
     case LV_BLOCK_COUNT_XYZ: {
-      uint32_t x[3] = {(uint32_t)v[LV_BLOCK_COUNT_X], (uint32_t)v[LV_BLOCK_COUNT_Y],
-                       (uint32_t)v[LV_BLOCK_COUNT_Z]};
+      uint32_t x[3] = {dim_value(LV_BLOCK_COUNT_X, 0, lv), dim_value(LV_BLOCK_COUNT_X, 1, lv),
+                       dim_value(LV_BLOCK_COUNT_X, 2, lv)};
       memcpy(dst, x, sizeof(x));
       continue;
     }
     case LV_GROUP_SIZE_XYZ:
     case LV_REMAINDER_XYZ: {
       int base = a->what == LV_GROUP_SIZE_XYZ ? LV_GROUP_SIZE_X : LV_REMAINDER_X;
-      uint16_t x[3] = {(uint16_t)v[base], (uint16_t)v[base + 1], (uint16_t)v[base + 2]};
+      uint16_t x[3] = {(uint16_t)dim_value(base, 0, lv), (uint16_t)dim_value(base, 1, lv),
+                       (uint16_t)dim_value(base, 2, lv)};
       memcpy(dst, x, sizeof(x));
       continue;
     }
     default:
       break;
     }
-    uint64_t value = v[a->what];
+    uint64_t value = launch_value(a->what, lv);
     switch (a->size) {
     case 2: { uint16_t x = (uint16_t)value; memcpy(dst, &x, 2); break; }
     case 4: { uint32_t x = (uint32_t)value; memcpy(dst, &x, 4); break; }
@@ -410,13 +437,12 @@ static hipError_t launch_on(const struct hip_launch *l, struct hip_stream *s, st
                             const uint32_t global[3])
 {
   const struct loader_kernel *k = ref->kernel;
-  uint64_t v[LV_COUNT];
+  struct launch_values lv = {.l = l, .global = global};
   struct hip_stream_dispatch x;
 
-  launch_values(l, global, v);
   if (p->multigrid && l->cooperative) {
     int err = hip_multigrid_sync_arg(d, (uint64_t)global[0] * global[1] * global[2],
-                                     &v[LV_MULTIGRID_SYNC]);
+                                     &lv.multigrid);
     if (err)
       return hip_error_from_errno(err);
   }
@@ -434,10 +460,10 @@ static hipError_t launch_on(const struct hip_launch *l, struct hip_stream *s, st
   if (err)
     return hip_error_from_errno(err);
   uint8_t *kernarg = x.slot.kernarg;
-  v[LV_QUEUE_PTR] = aql_queue_va(x.q);
+  lv.queue_va = x.slot.queue_va;
   memcpy(kernarg, p->image, p->kernarg_size);
   fill_explicit(kernarg, k, l);
-  fill_dynamic(kernarg, p, v, l->grid_in_workitems || l->cooperative);
+  fill_dynamic(kernarg, p, &lv, l->grid_in_workitems || l->cooperative);
   hip_stream_dispatch_commit(s, &disp, &x);
   return hipSuccess;
 }

@@ -64,7 +64,9 @@ struct hip_stream {
 	bool is_per_thread;             /* hipStreamPerThread of some thread */
 	_Atomic bool live;              /* created and not destroyed (objects are recycled) */
 	struct hip_stream *next_free;   /* in the recycled-stream list (stream.c) */
-	pthread_mutex_t lock;           /* serialises enqueues: submission order is stream order */
+	_Atomic int lock;               /* serialises enqueues: submission order is stream order
+					 * (stream.c stream_lock: a futex lock, 0 free, 1 held,
+					 * 2 held with sleepers) */
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
 	int nwaits;                     /* protected by lock */

@@ -14,6 +14,9 @@
  * fence while holding a tail_lock or the device lock.
  */
 #include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +62,38 @@ static inline void tail_unlock(struct hip_stream *s)
 	atomic_store_explicit(&s->tail_lock, 0, memory_order_release);
 }
 
+/* ---- the stream lock ----------------------------------------------------------------------------
+ *
+ * Held by every enqueue, sometimes across a wait (a full ring, a host-side dependency), so
+ * contention sleeps in the kernel. A futex word rather than a pthread mutex: the uncontended
+ * path is one compare-exchange to take it and one exchange to drop it, inline, where the
+ * library calls cost about fifty instructions per launch. The classic three-state protocol:
+ * 0 free, 1 held, 2 held and someone may sleep (the unlocker then wakes one). */
+
+static void stream_lock_slow(struct hip_stream *s, int c)
+{
+	if (c != 2)
+		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
+	while (c != 0) {
+		syscall(SYS_futex, &s->lock, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
+	}
+}
+
+static inline void stream_lock(struct hip_stream *s)
+{
+	int c = 0;
+	if (!atomic_compare_exchange_strong_explicit(&s->lock, &c, 1, memory_order_acquire,
+						     memory_order_relaxed))
+		stream_lock_slow(s, c);
+}
+
+static inline void stream_unlock(struct hip_stream *s)
+{
+	if (atomic_exchange_explicit(&s->lock, 0, memory_order_release) == 2)
+		syscall(SYS_futex, &s->lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
 /* ---- objects ----------------------------------------------------------------------------------- */
 
 static struct hip_stream *stream_alloc(void)
@@ -77,7 +112,7 @@ static struct hip_stream *stream_alloc(void)
 		return NULL;
 	/* Initialised once: a recycled stream keeps its mutexes, so a late call on a destroyed
 	 * handle still finds valid ones. */
-	pthread_mutex_init(&s->lock, NULL);
+	atomic_init(&s->lock, 0);
 	atomic_init(&s->tail_lock, 0);
 	if (hip_handle_add(&hip_known_streams, s) != 0) {
 		free(s);
@@ -140,7 +175,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	hip_stream_callbacks_stop(s);
 	stream_unlink(s);
 
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
 	 * events, and their waits look at the queue's error state. */
 	if (s->queue && aql_queue_error(s->queue) == 0)
@@ -149,7 +184,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	for (int i = 0; i < s->nwaits; i++)
 		hip_fence_put(s->waits[i]);
 	s->nwaits = 0;
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 	hip_fence_put(s->tail);
 	s->tail = NULL;
 
@@ -310,7 +345,7 @@ static void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, boo
 	struct hip_device *d = s->device;
 
 	deps->n = 0;
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 
 	if (s->is_null) {
 		bool blocking = hip_device_blocking(d);
@@ -379,13 +414,13 @@ void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct h
 	tail_unlock(s);
 	hip_fence_put(old);
 	deps_release(deps);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	deps_release(deps);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking)
@@ -420,9 +455,9 @@ struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
 uint64_t hip_stream_queue_va(struct hip_stream *s)
 {
 	int err;
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	struct aql_queue *q = hip_stream_queue(s, &err);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 	return q ? aql_queue_va(q) : 0;
 }
 
@@ -475,7 +510,7 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 {
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	if (s->nwaits == HIP_STREAM_MAX_WAITS) {
 		/* Too many pending waits: fold the oldest into a host wait. */
 		hip_fence_wait(s->waits[0], hip_device_blocking(s->device));
@@ -484,7 +519,7 @@ void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 		s->nwaits--;
 	}
 	s->waits[s->nwaits++] = f;
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 /* ---- the contract verbs ------------------------------------------------------------------------ */
@@ -531,7 +566,7 @@ int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch 
 	int err;
 
 	stream_begin(s, &x->deps, true);
-	x->q = hip_stream_queue(s, &err);
+	x->q = s->queue ? s->queue : hip_stream_queue(s, &err);
 	if (!x->q)
 		goto fail;
 	/* No driver poll per launch: a fault is reported by the next wait (which polls) and sticks. */
@@ -568,7 +603,7 @@ void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch 
 
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
 	f->queue = x->q;
-	aql_dispatch_commit(x->q, &x->slot, d, f->sig, true);
+	aql_dispatch_commit(x->q, &x->slot, d, f->sig_va, true);
 	f->timestamped = true;
 	if (!x->shared) {
 		hip_stream_end(s, &x->deps, f, true);
@@ -578,7 +613,7 @@ void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch 
 	 * (after the re-arm, so a synchronize that sees the count sees the fence armed). */
 	stream_count_submitted(s);
 	deps_release(&x->deps);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)

@@ -419,11 +419,12 @@ int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, stru
   slot->id = id;
   slot->packet = q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE;
   slot->kernarg = slot_kernarg(q, id);
+  slot->queue_va = (uint64_t)(uintptr_t)q->amd;
   return 0;
 }
 
 void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
-                         const struct aql_dispatch *d, struct signal *completion, bool barrier)
+                         const struct aql_dispatch *d, uint64_t completion_va, bool barrier)
 {
   struct aql_dispatch_packet *pkt = slot->packet;
 
@@ -440,7 +441,7 @@ void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
   pkt->kernel_object = d->kernel_object;
   pkt->kernarg_address = (uint64_t)(uintptr_t)slot->kernarg;
   pkt->reserved2 = 0;
-  pkt->completion_signal = completion ? signal_gpu_va(completion) : 0;
+  pkt->completion_signal = completion_va;
   publish(q, pkt, make_header(AQL_TYPE_KERNEL_DISPATCH, barrier),
           (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), slot->id);
 }
@@ -458,7 +459,7 @@ int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struc
     return err;
   if (d->kernarg_size)
     memcpy(slot.kernarg, d->kernarg, d->kernarg_size);
-  aql_dispatch_commit(q, &slot, d, completion, barrier);
+  aql_dispatch_commit(q, &slot, d, completion ? signal_gpu_va(completion) : 0, barrier);
   if (packet_id)
     *packet_id = slot.id;
   return 0;

@@ -63,13 +63,15 @@ struct aql_slot {
   uint64_t id;
   void *packet;
   void *kernarg;
+  uint64_t queue_va;  /* aql_queue_va() of the queue, for a kernel's hidden queue_ptr */
 };
 int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, struct aql_slot *slot);
 
 /* Write the packet body of [in] d into [in] slot and publish it (header, then doorbell).
- * [in] completion may be NULL; [in] barrier as aql_submit_dispatch. */
+ * [in] completion_va: signal_gpu_va() of the completion signal, or 0 for none; [in] barrier as
+ * aql_submit_dispatch. */
 void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
-                         const struct aql_dispatch *d, struct signal *completion, bool barrier);
+                         const struct aql_dispatch *d, uint64_t completion_va, bool barrier);
 
 /* Publish a reserved slot as an empty barrier-AND packet (no dependency, no signal), for a
  * caller that cannot complete the dispatch after reserving. */
