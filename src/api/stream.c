@@ -569,12 +569,10 @@ int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch 
 	x->q = s->queue ? s->queue : hip_stream_queue(s, &err);
 	if (!x->q)
 		goto fail;
-	/* No driver poll per launch: a fault is reported by the next wait (which polls) and sticks. */
-	err = aql_queue_error_known(x->q);
-	if (err)
-		goto fail;
-	err = hip_stream_deps_submit(s, &x->deps);
-	if (err)
+	/* The queue's error state is checked by aql_dispatch_reserve (without a driver poll: a
+	 * fault is reported by the next wait, which polls, and sticks). */
+	if ((x->deps.n || x->deps.own) &&
+	    ((err = aql_queue_error_known(x->q)) || (err = hip_stream_deps_submit(s, &x->deps))))
 		goto fail;
 	x->shared = shared_tail_fence(s, x->q, &x->deps);
 	if (x->shared)

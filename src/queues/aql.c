@@ -31,6 +31,8 @@ struct aql_queue {
   volatile uint64_t *doorbell;
   uint32_t queue_id;
   struct signal *inactive;        /* amd_queue_t.queue_inactive_signal: error payload */
+  const _Atomic int64_t *inactive_value; /* its amd_signal_t value (pinned host memory: the GPU
+                                   * VA is the CPU address), read on every submission */
   pthread_mutex_t idle_lock;      /* protects idle_signal */
   struct signal *idle_signal;     /* (idle_lock) */
   pthread_mutex_t scratch_lock;   /* serialises scratch growth */
@@ -197,8 +199,11 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
-  if (!err)
+  if (!err) {
+    q->inactive_value = (const _Atomic int64_t *)(uintptr_t)(signal_gpu_va(q->inactive) +
+                                                             offsetof(struct amd_signal, value));
     err = event_page_map(gpu);
+  }
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
@@ -255,7 +260,7 @@ int aql_queue_error(const struct aql_queue *q)
 
 int aql_queue_error_known(const struct aql_queue *q)
 {
-  int64_t code = signal_load(q->inactive);
+  int64_t code = atomic_load_explicit(q->inactive_value, memory_order_acquire);
   bool fault = event_memory_fault_known_on(q->gpu->gpu_id);
 
   if (code != 0)
@@ -412,6 +417,11 @@ int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, stru
   uint64_t id;
   int err = prepare_dispatch(q, d);
 
+  /* A queue in error gets no more packets; the memory-fault state is the one already known
+   * (asking the driver per packet would cost a syscall: waits poll it). */
+  if (!err && (atomic_load_explicit(q->inactive_value, memory_order_acquire) ||
+               atomic_load_explicit(&event_fault_seen, memory_order_relaxed)))
+    err = aql_queue_error_known(q);
   if (!err)
     err = claim_slot(q, &id);
   if (err)
@@ -428,14 +438,20 @@ void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
 {
   struct aql_dispatch_packet *pkt = slot->packet;
 
-  /* Unused dimensions are 1 (check_dispatch guarantees the caller's are 0 or 1 there). */
-  pkt->workgroup_size[0] = d->block[0];
-  pkt->workgroup_size[1] = d->block[1] ? d->block[1] : 1;
-  pkt->workgroup_size[2] = d->block[2] ? d->block[2] : 1;
+  if (d->dims == 3) {
+    /* The HIP case: every size is non-zero (check_dispatch), copied as is. */
+    memcpy(pkt->workgroup_size, d->block, sizeof(pkt->workgroup_size));
+    memcpy(pkt->grid_size, d->grid, sizeof(pkt->grid_size));
+  } else {
+    /* Unused dimensions are 1 (check_dispatch guarantees the caller's are 0 or 1 there). */
+    pkt->workgroup_size[0] = d->block[0];
+    pkt->workgroup_size[1] = d->block[1] ? d->block[1] : 1;
+    pkt->workgroup_size[2] = d->block[2] ? d->block[2] : 1;
+    pkt->grid_size[0] = d->grid[0];
+    pkt->grid_size[1] = d->grid[1] ? d->grid[1] : 1;
+    pkt->grid_size[2] = d->grid[2] ? d->grid[2] : 1;
+  }
   pkt->reserved0 = 0;
-  pkt->grid_size[0] = d->grid[0];
-  pkt->grid_size[1] = d->grid[1] ? d->grid[1] : 1;
-  pkt->grid_size[2] = d->grid[2] ? d->grid[2] : 1;
   pkt->private_segment_size = d->private_segment_size;
   pkt->group_segment_size = d->group_segment_size;
   pkt->kernel_object = d->kernel_object;
