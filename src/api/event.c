@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../kfd/kfd.h"
 #include "../queues/signal.h"
 #include "capture.h"
 #include "error.h"
@@ -142,8 +143,33 @@ static void event_set_fence(struct hip_event *e, struct hip_fence *f)
 	hip_fence_put(old);
 }
 
+/* Everything a record on the stream would wait for has completed (no dependency left after
+ * hip_stream_begin) and the queue is healthy: the record is complete now. The host completes the
+ * fence instead of a marker packet round trip through the GPU; a timed event gets the GPU clock
+ * counter of this moment (GET_CLOCK_COUNTERS reads the counter the CP stamps packets with), which
+ * is after the end of all the work it follows, as the marker's end timestamp would be. The
+ * stream's tail is left as it is. Returns 0 with *out set, or -EAGAIN to submit a marker. */
+static int record_idle(struct hip_stream *s, const struct hip_stream_deps *deps, bool timed,
+		       struct hip_fence **out)
+{
+	struct hip_fence *f;
+	uint64_t ticks = 0;
+
+	if (deps->n || deps->own || (s->queue && aql_queue_error_known(s->queue)))
+		return -EAGAIN;
+	if (timed && kfd_clock_counters(s->device->gpu, &ticks, NULL, NULL, NULL) != 0)
+		return -EAGAIN;
+	if (hip_fence_create(s->device, &f) != 0)
+		return -EAGAIN;
+	f->host_stamped = timed;
+	f->host_ticks = ticks;
+	hip_fence_signal(f);
+	*out = f;
+	return 0;
+}
+
 /* Submit the marker that the event records. The stream's tail becomes the marker's fence. */
-static int record_marker(struct hip_stream *s, struct hip_fence **out)
+static int record_marker(struct hip_stream *s, bool timed, struct hip_fence **out)
 {
 	struct hip_stream_deps deps;
 	struct hip_fence *f = NULL;
@@ -151,6 +177,10 @@ static int record_marker(struct hip_stream *s, struct hip_fence **out)
 
 	*out = NULL;
 	hip_stream_begin(s, &deps);
+	if (record_idle(s, &deps, timed, out) == 0) {
+		hip_stream_abort(s, &deps);
+		return 0;
+	}
 	if (!hip_stream_queue(s, &err))
 		goto fail;
 	err = hip_fence_create(s->device, &f);
@@ -189,7 +219,7 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 	if (s->device != e->device)
 		return hipErrorInvalidHandle;
 	struct hip_fence *f;
-	int err = record_marker(s, &f);
+	int err = record_marker(s, !(e->flags & hipEventDisableTiming), &f);
 	if (err)
 		return hip_error_from_errno(err);
 	event_set_fence(e, f);
@@ -266,6 +296,10 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 static int fence_end_ns(struct hip_fence *f, int64_t *ns)
 {
 	uint64_t start, end;
+	if (f->host_stamped) {
+		*ns = (int64_t)kfd_gpu_ticks_to_ns(f->device->gpu, f->host_ticks);
+		return 0;
+	}
 	if (!f->timestamped)
 		return -EAGAIN;
 	int err = signal_timestamps(f->sig, &start, &end);

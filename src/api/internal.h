@@ -64,6 +64,8 @@ struct hip_fence {
 	uint64_t sig_va;               /* signal_gpu_va(sig), for packets */
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
+	bool host_stamped;             /* completed by the host (event.c): host_ticks is its end */
+	uint64_t host_ticks;           /* GPU clock counter when the host completed it */
 	bool sealed;                   /* handed out by hip_stream_tail(): its signal may sit in
 					* another queue's barrier packet, so no later launch may extend
 					* it (stream.c shared_tail_fence); tail_lock of its stream */
