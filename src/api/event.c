@@ -143,11 +143,57 @@ static void event_set_fence(struct hip_event *e, struct hip_fence *f)
 	hip_fence_put(old);
 }
 
+/* The GPU clock counter now, without a GET_CLOCK_COUNTERS ioctl per call: extrapolated from the
+ * last calibration pair (GPU ticks, CLOCK_MONOTONIC_RAW ns) at the counter's frequency, and
+ * re-read from the driver when that pair is over CALIB_MAX_AGE_NS old, so the drift between the
+ * two clocks (ppm) stays far below a microsecond. */
+#define CALIB_MAX_AGE_NS 1000000ull
+#define CALIB_DEVICES 16
+
+struct clock_calib {
+	pthread_mutex_t lock;
+	uint64_t ticks, cpu_ns;   /* (lock); cpu_ns 0 = never read */
+};
+static struct clock_calib calib[CALIB_DEVICES];
+static pthread_once_t calib_once = PTHREAD_ONCE_INIT;
+
+static void calib_init(void)
+{
+	for (int i = 0; i < CALIB_DEVICES; i++)
+		pthread_mutex_init(&calib[i].lock, NULL);
+}
+
+static int gpu_ticks_now(struct hip_device *d, uint64_t *ticks)
+{
+	struct kfd_gpu *gpu = d->gpu;
+	if (d->ordinal < 0 || d->ordinal >= CALIB_DEVICES)
+		return kfd_clock_counters(gpu, ticks, NULL, NULL, NULL);
+	pthread_once(&calib_once, calib_init);
+	struct clock_calib *c = &calib[d->ordinal];
+	struct timespec ts;
+	int err = 0;
+	pthread_mutex_lock(&c->lock);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!c->cpu_ns || now < c->cpu_ns || now - c->cpu_ns > CALIB_MAX_AGE_NS)
+		err = kfd_clock_counters(gpu, &c->ticks, &c->cpu_ns, NULL, NULL);
+	if (!err && now < c->cpu_ns)
+		now = c->cpu_ns; /* read just before the driver's pair */
+	uint64_t hz = gpu->gpu_clock_hz ? gpu->gpu_clock_hz : 100000000ull;
+	/* now - cpu_ns is at most CALIB_MAX_AGE_NS: the product fits in 64 bits. */
+	if (!err)
+		*ticks = c->ticks + (now - c->cpu_ns) * hz / 1000000000ull;
+	else
+		c->cpu_ns = 0;
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
 /* Everything a record on the stream would wait for has completed (no dependency left after
  * hip_stream_begin) and the queue is healthy: the record is complete now. The host completes the
  * fence instead of a marker packet round trip through the GPU; a timed event gets the GPU clock
- * counter of this moment (GET_CLOCK_COUNTERS reads the counter the CP stamps packets with), which
- * is after the end of all the work it follows, as the marker's end timestamp would be. The
+ * counter of this moment (gpu_ticks_now: the counter the CP stamps packets with), which is after
+ * the end of all the work it follows, as the marker's end timestamp would be. The
  * stream's tail is left as it is. Returns 0 with *out set, or -EAGAIN to submit a marker. */
 static int record_idle(struct hip_stream *s, const struct hip_stream_deps *deps, bool timed,
 		       struct hip_fence **out)
@@ -157,7 +203,7 @@ static int record_idle(struct hip_stream *s, const struct hip_stream_deps *deps,
 
 	if (deps->n || deps->own || (s->queue && aql_queue_error_known(s->queue)))
 		return -EAGAIN;
-	if (timed && kfd_clock_counters(s->device->gpu, &ticks, NULL, NULL, NULL) != 0)
+	if (timed && gpu_ticks_now(s->device, &ticks) != 0)
 		return -EAGAIN;
 	if (hip_fence_create(s->device, &f) != 0)
 		return -EAGAIN;
