@@ -54,7 +54,7 @@ static struct hip_event *event_alloc(void)
 }
 
 /* A live event of ours, or NULL. */
-static struct hip_event *event_of(hipEvent_t h)
+static inline __attribute__((always_inline)) struct hip_event *event_of(hipEvent_t h)
 {
 	struct hip_event *e = (struct hip_event *)h;
 	if (hip_after_fork() || !hip_handle_known(&hip_known_events, e) ||
@@ -298,10 +298,8 @@ static struct hip_fence *event_fence(struct hip_event *e)
 
 /* The event's record is complete (a never-recorded event counts as complete, as in AMD's
  * runtime). Fast path: one acquire load once completion has been seen. */
-static bool event_done(struct hip_event *e)
+static bool event_done_slow(struct hip_event *e)
 {
-	if (atomic_load_explicit(&e->complete, memory_order_acquire))
-		return true;
 	pthread_mutex_lock(&e->lock);
 	bool done = hip_fence_done(e->fence);
 	if (done)
@@ -310,15 +308,29 @@ static bool event_done(struct hip_event *e)
 	return done;
 }
 
+static inline bool event_done(struct hip_event *e)
+{
+	return atomic_load_explicit(&e->complete, memory_order_acquire) || event_done_slow(e);
+}
+
+/* The status of [in] event (hipEventQuery's answer before the error state). */
+static hipError_t event_query(hipEvent_t event)
+{
+	struct hip_event *e = event ? event_of(event) : NULL;
+	if (!e)
+		return hipErrorInvalidHandle;
+	/* A captured record cannot be queried (only looked up while some capture exists). */
+	if (hip_capture_any()) {
+		hipError_t ce = hip_capture_event_check(event);
+		if (ce != hipSuccess)
+			return ce;
+	}
+	return event_done(e) ? hipSuccess : hipErrorNotReady;
+}
+
 hipError_t hipEventQuery(hipEvent_t event)
 {
-	if (!event)
-		HIP_RETURN(hipErrorInvalidHandle);
-	struct hip_event *e = event_of(event);
-	if (!e)
-		HIP_RETURN(hipErrorInvalidHandle);
-	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
-	HIP_RETURN(event_done(e) ? hipSuccess : hipErrorNotReady);
+	HIP_RETURN(event_query(event));
 }
 
 hipError_t hipEventSynchronize(hipEvent_t event)

@@ -130,7 +130,11 @@ int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
 /* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
 /* Every operation submitted so far is known complete (two loads; false may be stale). */
-bool hip_stream_known_idle(struct hip_stream *s);
+static inline bool hip_stream_known_idle(struct hip_stream *s)
+{
+	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
+	       atomic_load_explicit(&s->submitted, memory_order_acquire);
+}
 /* No unfinished work on the stream (hipStreamQuery). */
 bool hip_stream_idle(struct hip_stream *s);
 /* The stream's AQL queue, created on first use; NULL on failure (*err set). Lock held. */
@@ -160,11 +164,30 @@ void hip_stream_callbacks_stop(struct hip_stream *s);
 
 /* ---- handle_set.c: handles ever handed out, lock-free lookup --------------------------------- */
 
-struct hip_handle_set;
+/* A handle stays in its set for good (objects are recycled, never freed), so a handle found once
+ * may be remembered: `recent` holds handles found lately, one per slot by address, so the handles
+ * a program keeps using are recognised with one load instead of a hash probe. Slots are written
+ * racily by readers; a lost or overwritten entry only costs the next lookup a probe. */
+#define HIP_HANDLE_RECENT 16
+struct handle_table;
+struct hip_handle_set {
+	pthread_mutex_t lock;
+	_Atomic(struct handle_table *) table;
+	_Atomic uintptr_t recent[HIP_HANDLE_RECENT];
+};
 extern struct hip_handle_set hip_known_streams;
 extern struct hip_handle_set hip_known_events;
 int hip_handle_add(struct hip_handle_set *set, const void *h);
-bool hip_handle_known(struct hip_handle_set *set, const void *h);
+bool hip_handle_known_probe(struct hip_handle_set *set, const void *h);
+
+static inline bool hip_handle_known(struct hip_handle_set *set, const void *h)
+{
+	uintptr_t v = (uintptr_t)h;
+	if (v && atomic_load_explicit(&set->recent[(v >> 4) % HIP_HANDLE_RECENT],
+				      memory_order_relaxed) == v)
+		return true;
+	return hip_handle_known_probe(set, h);
+}
 
 /* ---- copy.c: the copy engine used by memcpy/memset ------------------------------------------- */
 

@@ -629,12 +629,8 @@ int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 	return 0;
 }
 
-/* Idle fast path: every operation counted in `submitted` is known complete (no lock, no syscall). */
-bool hip_stream_known_idle(struct hip_stream *s)
-{
-	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
-	       atomic_load_explicit(&s->submitted, memory_order_acquire);
-}
+/* hip_stream_known_idle (internal.h), the idle fast path: every operation counted in `submitted`
+ * is known complete (no lock, no syscall). */
 
 static void stream_mark_done(struct hip_stream *s, uint64_t seq)
 {
