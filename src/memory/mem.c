@@ -99,12 +99,12 @@ int mem_lookup(const void *p, struct mem_info *out)
     size_t off = (size_t)((const char *)p - (const char *)b->base);
     if (b->chunk) {
       struct mem_chunk *c = b->chunk;
-      uint32_t slot = (uint32_t)(off / c->slot_size);
+      uint32_t slot = (uint32_t)(off >> c->slot_shift); /* slot sizes are powers of two */
       uint32_t len;
       if (slot >= c->nslots)
         return -ENOENT;
       len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
-      if (!len || off % c->slot_size >= len)
+      if (!len || (off & (c->slot_size - 1)) >= len)
         return -ENOENT;
       fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
                 atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed), out);

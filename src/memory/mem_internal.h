@@ -44,6 +44,7 @@ struct mem_chunk {
   struct mem_block *block;
   struct mem_pool *pool;
   uint32_t slot_size, nslots;
+  uint32_t slot_shift;         /* log2(slot_size): lookups shift instead of dividing */
   _Atomic uint32_t *slot_len;  /* bytes requested per slot; 0 = free (release/acquire) */
   _Atomic uint64_t *slot_id;   /* alloc id per slot */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */

@@ -115,6 +115,7 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   if (!c)
     return -ENOMEM;
   c->slot_size = slot_size;
+  c->slot_shift = (uint32_t)__builtin_ctz(slot_size);
   c->nslots = (uint32_t)(size / slot_size);
   c->pool = pool;
   c->slot_len = calloc(c->nslots, sizeof(*c->slot_len));
@@ -202,9 +203,9 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   size_t off = (size_t)((const char *)p - (const char *)b->base);
   uint32_t slot, len;
 
-  if (off % c->slot_size)
+  if (off & (c->slot_size - 1))
     return -EINVAL; /* interior pointer */
-  slot = (uint32_t)(off / c->slot_size);
+  slot = (uint32_t)(off >> c->slot_shift);
   if (slot >= c->nslots)
     return -EINVAL;
   len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
