@@ -201,7 +201,8 @@ static int record_idle(struct hip_stream *s, const struct hip_stream_deps *deps,
 	struct hip_fence *f;
 	uint64_t ticks = 0;
 
-	if (deps->n || deps->own || (s->queue && aql_queue_error_known(s->queue)))
+	if (deps->n || deps->own || !hip_stream_drained(s) ||
+	    (s->queue && aql_queue_error_known(s->queue)))
 		return -EAGAIN;
 	if (timed && gpu_ticks_now(s->device, &ticks) != 0)
 		return -EAGAIN;
@@ -222,7 +223,8 @@ static int record_marker(struct hip_stream *s, bool timed, struct hip_fence **ou
 	int err;
 
 	*out = NULL;
-	hip_stream_begin(s, &deps);
+	/* The marker's barrier bit orders it after the stream's kernels: no cover needed. */
+	hip_stream_begin_queued(s, &deps);
 	if (record_idle(s, &deps, timed, out) == 0) {
 		hip_stream_abort(s, &deps);
 		return 0;

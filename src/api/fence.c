@@ -63,7 +63,6 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 	atomic_store_explicit(&f->done, false, memory_order_relaxed);
 	f->timestamped = false;
 	f->host_stamped = false;
-	f->sealed = false;
 	f->queue = NULL;
 	f->next_free = NULL;
 	atomic_store_explicit(&f->refs, 1, memory_order_release);

@@ -66,9 +66,6 @@ struct hip_fence {
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
 	bool host_stamped;             /* completed by the host (event.c): host_ticks is its end */
 	uint64_t host_ticks;           /* GPU clock counter when the host completed it */
-	bool sealed;                   /* handed out by hip_stream_tail(): its signal may sit in
-					* another queue's barrier packet, so no later launch may extend
-					* it (stream.c shared_tail_fence); tail_lock of its stream */
 	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
 					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
@@ -115,8 +112,6 @@ struct hip_stream_dispatch {
 	struct hip_stream_deps deps;
 	struct aql_queue *q;
 	struct aql_slot slot;
-	struct hip_fence *fence;
-	bool shared;             /* fence is the stream's tail, re-armed for this packet */
 };
 int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
 				struct hip_stream_dispatch *x);
@@ -127,6 +122,13 @@ void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps);
 /* Wait on the host for every dependency (used before CPU and SDMA work). 0 or -errno. */
 int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps);
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
+/* hip_stream_begin for work that is itself a packet with the barrier bit on the stream's queue
+ * (a marker): the stream's own kernels and queue work are ordered by the bit, so they are not
+ * named in deps (deps->own is only set for a tail from elsewhere: SDMA, a callback). */
+void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps);
+/* With s->lock held (between begin and end): everything enqueued on the stream so far has
+ * completed, as far as known without waiting (no kernel since the tail, and the tail done). */
+bool hip_stream_drained(struct hip_stream *s);
 /* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
 /* Every operation submitted so far is known complete (two loads; false may be stale). */

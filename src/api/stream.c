@@ -10,8 +10,17 @@
  * GPU work expresses those dependencies as AQL barrier-AND packets; CPU and SDMA work waits for
  * them on the host first (the SDMA queue has no packet that waits on a signal in our queue layer).
  *
+ * Kernels carry no completion signal (an interrupt and a signal update per kernel that nobody may
+ * ever look at). The stream counts them (`launches`); the tail fence covers the kernels counted in
+ * `covered`. Whoever needs a fence for all of the stream's work (a synchronize, a query, another
+ * stream's dependency, host or SDMA work on the stream) calls stream_cover(), which puts a
+ * barrier-AND marker with a fresh fence behind the uncovered kernels (the barrier bit makes it
+ * complete after them) and makes that the tail. A packet the stream itself adds with its own fence
+ * (a marker, an event record) covers the kernels before it just the same.
+ *
  * Lock order: stream->lock, then device->lock, then any stream's tail_lock. Nobody waits for a
- * fence while holding a tail_lock or the device lock.
+ * fence while holding a tail_lock or the device lock (stream_cover drops the tail lock to wait
+ * for ring space).
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -141,6 +150,8 @@ int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct
 	s->next_free = NULL;
 	atomic_store(&s->submitted, 0);
 	atomic_store(&s->done_seq, 0);
+	atomic_store(&s->launches, 0);
+	s->covered = 0;
 
 	pthread_mutex_lock(&d->lock);
 	s->next = d->streams;
@@ -296,16 +307,57 @@ static bool stream_blocking(const struct hip_stream *s)
 	return !s->is_null && !(s->flags & hipStreamNonBlocking);
 }
 
+/* Make the tail cover every kernel counted in `launches` (tail_lock held; it may be dropped and
+ * taken again while the ring is full). Kernels counted later are left to the next cover: they
+ * are concurrent with the caller. Without memory for a fence, waits for the queue to drain
+ * instead. */
+static void stream_cover(struct hip_stream *s)
+{
+	for (;;) {
+		uint64_t launches = atomic_load_explicit(&s->launches, memory_order_acquire);
+		struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
+		struct hip_fence *f;
+		if (launches == s->covered || !q)
+			return;
+		if (aql_queue_space(q) == 0) {
+			/* Never wait for the CP with the tail lock held: a host callback that the
+			 * ring's packets wait for may need it. */
+			tail_unlock(s);
+			while (aql_queue_space(q) == 0 && !aql_queue_error(q))
+				sched_yield();
+			tail_lock(s);
+			continue;
+		}
+		if (hip_fence_create(s->device, &f) != 0) {
+			tail_unlock(s);
+			aql_queue_wait_idle(q, hip_device_blocking(s->device));
+			tail_lock(s);
+			if (s->covered < launches)
+				s->covered = launches; /* complete (or the queue faulted) */
+			return;
+		}
+		f->queue = q;
+		if (aql_submit_barrier_and(q, NULL, 0, f->sig, NULL) != 0) {
+			hip_fence_signal(f); /* never submitted: nothing will complete it */
+			hip_fence_put(f);
+			s->covered = launches; /* the queue is dead: its waits report the fault */
+			return;
+		}
+		f->timestamped = true;
+		struct hip_fence *old = s->tail;
+		s->tail = f;
+		s->tail_on_queue = true;
+		s->covered = launches;
+		hip_fence_put(old);
+		return;
+	}
+}
+
 struct hip_fence *hip_stream_tail(struct hip_stream *s)
 {
 	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *f = hip_fence_get(s->tail);
-	/* The caller may put the signal in a barrier packet of another queue and drop its
-	 * reference once submitted: a later launch extending this fence would make that barrier
-	 * wait for the later kernel too, and deadlock when that kernel waits for the barrier's
-	 * stream (the legacy null-stream rule). */
-	if (f)
-		f->sealed = true;
 	tail_unlock(s);
 	return f;
 }
@@ -368,8 +420,14 @@ static void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, boo
 		s->nwaits = 0;
 	}
 
-	/* The stream's own tail. No tail lock: the tail only changes under s->lock, which we hold
-	 * (the tail lock is for readers that do not hold s->lock). */
+	/* The stream's own tail. Work that is not a packet on the stream's queue needs a fence for
+	 * every kernel too: cover them. Otherwise no tail lock: the tail only changes under s->lock,
+	 * which we hold, or in a cover, which never replaces a tail from elsewhere. */
+	if (!queue_ordered && atomic_load_explicit(&s->launches, memory_order_relaxed) != s->covered) {
+		tail_lock(s);
+		stream_cover(s);
+		tail_unlock(s);
+	}
 	struct hip_fence *own = s->tail;
 	deps->own_on_queue = s->tail_on_queue;
 	deps->own = NULL;
@@ -377,6 +435,18 @@ static void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, boo
 		return;
 	if (!hip_fence_done(own) && own != hip_callback_fence)
 		deps->own = hip_fence_get(own);
+}
+
+void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	stream_begin(s, deps, true);
+}
+
+bool hip_stream_drained(struct hip_stream *s)
+{
+	struct hip_fence *t = s->tail;
+	return atomic_load_explicit(&s->launches, memory_order_relaxed) == s->covered &&
+	       (!t || t == hip_callback_fence || hip_fence_done(t));
 }
 
 void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
@@ -410,6 +480,9 @@ void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct h
 	struct hip_fence *old = s->tail;
 	s->tail = tail;
 	s->tail_on_queue = on_queue;
+	/* Work ended under s->lock follows every kernel enqueued before it: a packet of the stream's
+	 * queue by the barrier bit, host or SDMA work by waiting for the covered tail. */
+	s->covered = atomic_load_explicit(&s->launches, memory_order_relaxed);
 	stream_count_submitted(s);
 	tail_unlock(s);
 	hip_fence_put(old);
@@ -530,36 +603,6 @@ int hip_stream_error(struct hip_stream *s)
 	return q ? aql_queue_error(q) : 0;
 }
 
-/* Consecutive kernels on a stream share one completion signal: each launch adds 1 to the
- * stream's tail fence before publishing its packet and the CP subtracts 1 when the packet
- * completes (HSA: the completion signal is decremented), so the fence reaches 0 exactly when the
- * last of them completes, in order thanks to the barrier bit. That spares a fence (a free-list
- * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
- * and nobody ever took through hip_stream_tail() (sealed) is extended: an event, a synchronize
- * or another stream's dependency (even one already submitted as a barrier packet, which holds no
- * reference) must keep seeing the work it was taken for, not later work. The stream lock is held
- * (no other submitter, and the stream's reference keeps the fence alive); the tail lock keeps
- * hip_stream_tail() from taking a reference meanwhile. Returns true when the tail fence was
- * re-armed for one more packet. */
-static bool shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
-			      const struct hip_stream_deps *deps)
-{
-	struct hip_fence *f = s->tail;
-	if (!f || !s->tail_on_queue || f->queue != q || !f->timestamped || f->sealed)
-		return false; /* unlocked pre-check: sealed only ever turns true */
-	tail_lock(s);
-	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
-	bool ok = !f->sealed && atomic_load_explicit(&f->refs, memory_order_acquire) == held;
-	if (ok) {
-		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
-		 * no one else holds it. */
-		signal_add(f->sig, 1);
-		atomic_store_explicit(&f->done, false, memory_order_relaxed);
-	}
-	tail_unlock(s);
-	return ok;
-}
-
 int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
 				struct hip_stream_dispatch *x)
 {
@@ -574,21 +617,11 @@ int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch 
 	if ((x->deps.n || x->deps.own) &&
 	    ((err = aql_queue_error_known(x->q)) || (err = hip_stream_deps_submit(s, &x->deps))))
 		goto fail;
-	x->shared = shared_tail_fence(s, x->q, &x->deps);
-	if (x->shared)
-		x->fence = s->tail;
-	else if ((err = hip_fence_create(s->device, &x->fence)))
-		goto fail;
 	err = aql_dispatch_reserve(x->q, d, &x->slot);
 	if (err)
-		goto fail_fence;
+		goto fail;
 	return 0;
 
-fail_fence:
-	if (x->shared)
-		signal_add(x->fence->sig, -1); /* the packet that would have completed it never came */
-	else
-		hip_fence_put(x->fence);
 fail:
 	hip_stream_abort(s, &x->deps);
 	return err;
@@ -597,18 +630,13 @@ fail:
 void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
 				struct hip_stream_dispatch *x)
 {
-	struct hip_fence *f = x->fence;
-
-	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
-	f->queue = x->q;
-	aql_dispatch_commit(x->q, &x->slot, d, f->sig_va, true);
-	f->timestamped = true;
-	if (!x->shared) {
-		hip_stream_end(s, &x->deps, f, true);
-		return;
-	}
-	/* The tail stays the same fence, already re-armed for this packet: only the count moves
-	 * (after the re-arm, so a synchronize that sees the count sees the fence armed). */
+	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends.
+	 * No completion signal: stream_cover gives one to whoever needs it. */
+	aql_dispatch_commit(x->q, &x->slot, d, 0, true);
+	/* Counted after publication, the kernel first (a synchronize reads the counts in the other
+	 * order: one that sees the operation sees the kernel to cover). */
+	uint64_t n = atomic_load_explicit(&s->launches, memory_order_relaxed);
+	atomic_store_explicit(&s->launches, n + 1, memory_order_release);
 	stream_count_submitted(s);
 	deps_release(&x->deps);
 	stream_unlock(s);
@@ -649,9 +677,11 @@ int hip_stream_sync(struct hip_stream *s)
 		return -EINVAL;
 	if (hip_stream_known_idle(s))
 		return 0;
+	/* The count before the cover: an operation it includes is a kernel the cover sees. */
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_acquire);
 	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *t = hip_fence_get(s->tail);
-	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
 	tail_unlock(s);
 	int err = hip_fence_wait(t, hip_device_blocking(s->device));
 	hip_fence_put(t);
@@ -668,9 +698,10 @@ bool hip_stream_idle(struct hip_stream *s)
 {
 	if (hip_stream_known_idle(s))
 		return true;
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_acquire);
 	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *t = hip_fence_get(s->tail);
-	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
 	tail_unlock(s);
 	bool done = hip_fence_done(t);
 	hip_fence_put(t);

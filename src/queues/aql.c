@@ -536,6 +536,13 @@ int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int
   return 0;
 }
 
+uint32_t aql_queue_space(const struct aql_queue *q)
+{
+  uint64_t w = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
+  uint64_t r = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
+  return w - r >= q->packets ? 0 : (uint32_t)(q->packets - (w - r));
+}
+
 bool aql_queue_idle(const struct aql_queue *q)
 {
   return __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >=

@@ -87,6 +87,9 @@ int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int
  * [in] blocking: sleep on the queue's internal signal rather than spin. Returns 0 or -errno. */
 int aql_queue_wait_idle(struct aql_queue *q, bool blocking);
 
+/* Free packet slots right now (claimed slots count as used). A producer may take them first. */
+uint32_t aql_queue_space(const struct aql_queue *q);
+
 /* True when the CP's read index has caught up with the write index (acquire load, no syscall). */
 bool aql_queue_idle(const struct aql_queue *q);
 
