@@ -31,6 +31,7 @@ struct mem_block {
   unsigned flags;
   struct kfd_gpu *gpu;
   bool host_visible;
+  bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
   pthread_mutex_t map_lock;   /* protects mapped_ids/n_mapped */
@@ -88,6 +89,13 @@ int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);
 size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
+
+/* block_cache.c */
+bool mem_block_cache_put(struct mem_block *b);
+struct mem_block *mem_block_cache_take(struct kfd_gpu *gpu, size_t size, enum mem_kind kind,
+                                       unsigned flags);
+size_t mem_block_cache_trim(struct kfd_gpu *gpu);
+size_t mem_block_cache_bytes(struct kfd_gpu *gpu);
 
 /* All GPUs whose state is open (for MEM_FLAG_ALL_GPUS). Returns the count. */
 int mem_open_gpus(struct kfd_gpu **out, int cap);

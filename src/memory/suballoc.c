@@ -156,6 +156,8 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
 {
   size_t size = chunk_size_next(pool, slot_size);
   int err = chunk_new_sized(gpu, pool, kind, flags, slot_size, size, out);
+  if (err == -ENOMEM && mem_block_cache_trim(gpu))
+    err = chunk_new_sized(gpu, pool, kind, flags, slot_size, size, out);
   if (err == -ENOMEM && size > CHUNK_MIN)
     err = chunk_new_sized(gpu, pool, kind, flags, slot_size, CHUNK_MIN, out);
   return err;
