@@ -362,7 +362,8 @@ static hipError_t check_explicit(const struct loader_kernel *k, const struct hip
 
 /* The explicit arguments: from kernelParams (one pointer per parameter) or from the packed
  * `extra` buffer (copied where each parameter lies fully inside it, as clr does). */
-static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k, const struct hip_launch *l)
+static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k,
+                          const struct hip_launch *l)
 {
   if (l->args) {
     for (uint32_t i = 0; i < k->nexplicit; i++)
@@ -432,9 +433,10 @@ static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d
   return hipSuccess;
 }
 
-static hipError_t launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
-                            const struct hip_kernel_ref *ref, const struct hip_launch_plan *p,
-                            const uint32_t global[3])
+/* Inlined into hip_launch, its only caller: a call boundary costs a launch a dozen instructions. */
+static inline __attribute__((always_inline)) hipError_t
+launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
+          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3])
 {
   const struct loader_kernel *k = ref->kernel;
   struct launch_values lv = {.l = l, .global = global};

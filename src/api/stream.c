@@ -392,7 +392,8 @@ static bool null_stream_known_idle(struct hip_device *d)
 /* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
  * the stream's queue, which orders it after a tail from that queue by itself: no reference to
  * the own tail is taken then (deps->own stays NULL). */
-static void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
+static inline __attribute__((always_inline)) void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps,
+							 bool queue_ordered)
 {
 	struct hip_device *d = s->device;
 

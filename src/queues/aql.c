@@ -270,7 +270,8 @@ int aql_queue_error_known(const struct aql_queue *q)
 
 /* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
  * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
-static int claim_slot(struct aql_queue *q, uint64_t *id_out)
+static inline __attribute__((always_inline)) int claim_slot(struct aql_queue *q,
+                                                            uint64_t *id_out)
 {
   uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
   unsigned spins = 0;
@@ -392,7 +393,8 @@ out:
 }
 
 /* Validation and scratch set-up a dispatch needs before it claims a slot. */
-static int prepare_dispatch(struct aql_queue *q, const struct aql_dispatch *d)
+static inline __attribute__((always_inline)) int prepare_dispatch(struct aql_queue *q,
+                                                                  const struct aql_dispatch *d)
 {
   int err;
 
