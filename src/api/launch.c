@@ -311,7 +311,9 @@ static hipError_t validate(const struct hip_launch *l, const uint32_t global[3],
     return hipErrorInvalidValue;
   if (threads > k->max_flat_workgroup_size)
     return hipErrorLaunchFailure; /* larger than the kernel's launch bounds, as clr answers */
-  if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE)
+  /* The dispatch is marked checked: what the queue layer would reject is rejected here. */
+  if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE || k->kernarg_segment_align > 64 ||
+      (k->kernarg_segment_align & (k->kernarg_segment_align - 1)))
     return hipErrorInvalidValue;
   /* A kernel compiled for uniform work-groups (HIP's default) computes blockDim without the
    * remainder: a partial last group would run with the wrong size (clr rejects it too). Only a
@@ -457,6 +459,7 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
     .dims = 3,
     .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
     .private_segment_size = private_size(d, k),
+    .checked = true, /* global_size and validate: 3 dims, none 0, kernarg size and alignment */
   };
   int err = hip_stream_dispatch_reserve(s, &disp, &x);
   if (err)
@@ -491,6 +494,8 @@ hipError_t hip_launch(const struct hip_launch *l)
     return e;
   if ((e = kernel_slot(l->function, d, &slot, &ref)))
     return e;
+  if (!ref.kernel_object)
+    return hipErrorInvalidValue;
   const struct loader_kernel *k = ref.kernel;
   if ((e = validate(l, global, d, k)) || (e = check_explicit(k, l)))
     return e;

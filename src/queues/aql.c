@@ -400,7 +400,7 @@ static inline __attribute__((always_inline)) int prepare_dispatch(struct aql_que
 
   if (!q)
     return -EINVAL;
-  err = check_dispatch(d);
+  err = d->checked ? 0 : check_dispatch(d);
   if (!err && d->private_segment_size)
     err = ensure_scratch(q, d->private_segment_size);
   return err;

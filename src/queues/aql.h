@@ -34,6 +34,8 @@ struct aql_dispatch {
   uint16_t dims;                /* 1..3 */
   uint32_t group_segment_size;  /* static + dynamic LDS bytes */
   uint32_t private_segment_size; /* scratch bytes per work-item */
+  bool checked;                 /* the caller validated every field above as the submit
+                                 * functions would (-EINVAL/-E2BIG cases): not checked again */
 };
 
 /* Create a queue of [in] packets slots (a power of two, 64..2^20; rounded up) at [in] priority
