@@ -147,8 +147,6 @@ int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps);
 struct hip_fence *hip_stream_tail(struct hip_stream *s);
 /* Record a pending wait: the next work on `s` follows `f`. */
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f);
-/* Is the handle a live stream created by hipStreamCreate*? */
-bool hip_stream_valid(hipStream_t s);
 /* Create a stream on a device (hipStreamCreate*, null and per-thread streams). */
 int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct hip_stream **out);
 void hip_stream_destroy(struct hip_stream *s);
@@ -189,6 +187,22 @@ static inline bool hip_handle_known(struct hip_handle_set *set, const void *h)
 				      memory_order_relaxed) == v)
 		return true;
 	return hip_handle_known_probe(set, h);
+}
+
+/* Is the handle a live stream created by hipStreamCreate*? */
+static inline bool hip_stream_valid(hipStream_t h)
+{
+	struct hip_stream *s = (struct hip_stream *)h;
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
+	       atomic_load_explicit(&s->live, memory_order_acquire);
+}
+
+/* hip_stream_resolve with the case of a stream handle inline (launches). */
+static inline struct hip_stream *hip_stream_resolve_inline(hipStream_t h)
+{
+	if (h && h != hipStreamLegacy && h != hipStreamPerThread)
+		return hip_stream_valid(h) ? (struct hip_stream *)h : NULL;
+	return hip_stream_resolve(h);
 }
 
 /* ---- copy.c: the copy engine used by memcpy/memset ------------------------------------------- */

@@ -419,7 +419,7 @@ static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p,
 static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d,
                               struct hip_kernel_slot **slot, struct hip_kernel_ref *ref)
 {
-  *slot = hip_function_slot(f, d);
+  *slot = hip_function_slot(f, d->ordinal);
   if (*slot) {
     *ref = (*slot)->ref;
     return hipSuccess;
@@ -431,7 +431,7 @@ static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d
     return hipErrorInvalidDeviceFunction;
   if (err)
     return err == -ENOEXEC ? hipErrorInvalidImage : hip_error_from_errno(err);
-  *slot = hip_function_slot(f, d);
+  *slot = hip_function_slot(f, d->ordinal);
   return hipSuccess;
 }
 
@@ -486,10 +486,10 @@ hipError_t hip_launch(const struct hip_launch *l)
     return hipErrorInvalidDeviceFunction;
   if (l->args && l->arg_buffer)
     return hipErrorInvalidValue;
-  struct hip_stream *s = hip_stream_resolve(l->stream);
+  struct hip_stream *s = hip_stream_resolve_inline(l->stream);
   if (!s)
     return hipErrorContextIsDestroyed;
-  struct hip_device *d = hip_stream_device(s);
+  struct hip_device *d = s->device;
   if ((e = global_size(l, global)))
     return e;
   if ((e = kernel_slot(l->function, d, &slot, &ref)))

@@ -91,15 +91,26 @@ int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct mo
 /* Resolves [in] f on [in] d. Returns 0 or -errno (-ENOENT no code object, -ESRCH no such kernel). */
 int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out);
 
-/* The slot of [in] f on [in] d when it is already resolved there, else NULL (no lock). */
-struct hip_kernel_slot *hip_function_slot(struct ihipModuleSymbol_t *f, const struct hip_device *d);
+/* The slot of [in] f on the device of [in] ordinal when it is already resolved there, else NULL
+ * (no lock; inline for launches). */
+static inline struct hip_kernel_slot *hip_function_slot(struct ihipModuleSymbol_t *f, int ordinal)
+{
+  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
+  if (slots && ordinal >= 0 && ordinal < HIP_MODULE_MAX_DEVICES &&
+      atomic_load_explicit(&slots[ordinal].ready, memory_order_acquire))
+    return &slots[ordinal];
+  return NULL;
+}
 
 /* A new function for kernel [in] name of [in] m (not checked against any device). */
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out);
 
 bool hip_module_valid(const struct ihipModule_t *m);
-bool hip_function_valid(const struct ihipModuleSymbol_t *f);
+static inline bool hip_function_valid(const struct ihipModuleSymbol_t *f)
+{
+  return f && f->magic == HIP_FUNCTION_MAGIC;
+}
 
 /* ---- register.c ---- */
 

@@ -19,10 +19,6 @@ bool hip_module_valid(const struct ihipModule_t *m)
   return m && m->magic == HIP_MODULE_MAGIC;
 }
 
-bool hip_function_valid(const struct ihipModuleSymbol_t *f)
-{
-  return f && f->magic == HIP_FUNCTION_MAGIC;
-}
 
 int hip_module_create(const void *data, size_t size, bool copy, bool registered,
                       struct ihipModule_t **out)
@@ -172,14 +168,6 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
   return function_resolve_slow(f, d, out);
 }
 
-struct hip_kernel_slot *hip_function_slot(struct ihipModuleSymbol_t *f, const struct hip_device *d)
-{
-  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
-  if (slots && d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES &&
-      atomic_load_explicit(&slots[d->ordinal].ready, memory_order_acquire))
-    return &slots[d->ordinal];
-  return NULL;
-}
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out)

@@ -225,13 +225,6 @@ void hip_device_streams_reset(struct hip_device *d)
 
 /* ---- handles ----------------------------------------------------------------------------------- */
 
-bool hip_stream_valid(hipStream_t h)
-{
-	struct hip_stream *s = (struct hip_stream *)h;
-	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
-	       atomic_load_explicit(&s->live, memory_order_acquire);
-}
-
 /* Per-thread default streams: one per device per thread, created on first use, destroyed (after
  * their work completes) when the thread exits. */
 static pthread_key_t pts_key;
