@@ -77,7 +77,8 @@ struct hip_stream {
 	_Atomic uint64_t submitted;     /* operations enqueued so far (written under lock) */
 	_Atomic uint64_t launches;      /* kernels enqueued without a completion signal (written
 					 * under lock; stream.c stream_cover) */
-	uint64_t covered;               /* the value of `launches` the tail covers (tail_lock) */
+	_Atomic uint64_t covered;       /* the value of `launches` the tail covers (written under
+					 * tail_lock; read without it as a hint) */
 	_Atomic uint64_t done_seq;      /* operations known complete: idle when == submitted */
 	struct hip_stream *next;        /* in device->streams; protected by device->lock */
 	struct hip_stream_callbacks *callbacks; /* host-callback worker (stream_callback.c), lazy */

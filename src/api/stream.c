@@ -151,7 +151,7 @@ int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct
 	atomic_store(&s->submitted, 0);
 	atomic_store(&s->done_seq, 0);
 	atomic_store(&s->launches, 0);
-	s->covered = 0;
+	atomic_store_explicit(&s->covered, 0, memory_order_relaxed);
 
 	pthread_mutex_lock(&d->lock);
 	s->next = d->streams;
@@ -310,7 +310,7 @@ static void stream_cover(struct hip_stream *s)
 		uint64_t launches = atomic_load_explicit(&s->launches, memory_order_acquire);
 		struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
 		struct hip_fence *f;
-		if (launches == s->covered || !q)
+		if (launches == atomic_load_explicit(&s->covered, memory_order_relaxed) || !q)
 			return;
 		if (aql_queue_space(q) == 0) {
 			/* Never wait for the CP with the tail lock held: a host callback that the
@@ -325,22 +325,24 @@ static void stream_cover(struct hip_stream *s)
 			tail_unlock(s);
 			aql_queue_wait_idle(q, hip_device_blocking(s->device));
 			tail_lock(s);
-			if (s->covered < launches)
-				s->covered = launches; /* complete (or the queue faulted) */
+			/* Complete (or the queue faulted). */
+			if (atomic_load_explicit(&s->covered, memory_order_relaxed) < launches)
+				atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
 			return;
 		}
 		f->queue = q;
 		if (aql_submit_barrier_and(q, NULL, 0, f->sig, NULL) != 0) {
 			hip_fence_signal(f); /* never submitted: nothing will complete it */
 			hip_fence_put(f);
-			s->covered = launches; /* the queue is dead: its waits report the fault */
+			/* The queue is dead: its waits report the fault. */
+			atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
 			return;
 		}
 		f->timestamped = true;
 		struct hip_fence *old = s->tail;
 		s->tail = f;
 		s->tail_on_queue = true;
-		s->covered = launches;
+		atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
 		hip_fence_put(old);
 		return;
 	}
@@ -385,8 +387,8 @@ static bool null_stream_known_idle(struct hip_device *d)
 /* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
  * the stream's queue, which orders it after a tail from that queue by itself: no reference to
  * the own tail is taken then (deps->own stays NULL). */
-static inline __attribute__((always_inline)) void stream_begin(struct hip_stream *s, struct hip_stream_deps *deps,
-							 bool queue_ordered)
+static inline __attribute__((always_inline)) void
+stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
 {
 	struct hip_device *d = s->device;
 
@@ -417,7 +419,8 @@ static inline __attribute__((always_inline)) void stream_begin(struct hip_stream
 	/* The stream's own tail. Work that is not a packet on the stream's queue needs a fence for
 	 * every kernel too: cover them. Otherwise no tail lock: the tail only changes under s->lock,
 	 * which we hold, or in a cover, which never replaces a tail from elsewhere. */
-	if (!queue_ordered && atomic_load_explicit(&s->launches, memory_order_relaxed) != s->covered) {
+	if (!queue_ordered && atomic_load_explicit(&s->launches, memory_order_relaxed) !=
+				      atomic_load_explicit(&s->covered, memory_order_relaxed)) {
 		tail_lock(s);
 		stream_cover(s);
 		tail_unlock(s);
@@ -439,7 +442,8 @@ void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps)
 bool hip_stream_drained(struct hip_stream *s)
 {
 	struct hip_fence *t = s->tail;
-	return atomic_load_explicit(&s->launches, memory_order_relaxed) == s->covered &&
+	return atomic_load_explicit(&s->launches, memory_order_relaxed) ==
+		       atomic_load_explicit(&s->covered, memory_order_relaxed) &&
 	       (!t || t == hip_callback_fence || hip_fence_done(t));
 }
 
@@ -476,7 +480,8 @@ void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct h
 	s->tail_on_queue = on_queue;
 	/* Work ended under s->lock follows every kernel enqueued before it: a packet of the stream's
 	 * queue by the barrier bit, host or SDMA work by waiting for the covered tail. */
-	s->covered = atomic_load_explicit(&s->launches, memory_order_relaxed);
+	atomic_store_explicit(&s->covered, atomic_load_explicit(&s->launches, memory_order_relaxed),
+			      memory_order_relaxed);
 	stream_count_submitted(s);
 	tail_unlock(s);
 	hip_fence_put(old);
