@@ -108,8 +108,8 @@ struct hip_stream *hip_stream_resolve(hipStream_t s);
 struct hip_device *hip_stream_device(struct hip_stream *s);
 
 /* Enqueue a kernel dispatch in stream order (after the null stream's legacy synchronisation and
- * pending event waits). The packet's completion signal is the stream's. Returns 0 or -errno
- * (-EFAULT when the queue already faulted). */
+ * pending event waits). The packet carries no completion signal (stream.c covers kernels with a
+ * marker when a fence is needed). Returns 0 or -errno (-EFAULT when the queue already faulted). */
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d);
 
 /* GPU address of the stream's amd_queue_t (a kernel's hidden queue_ptr), creating the stream's AQL
