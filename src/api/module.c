@@ -19,10 +19,6 @@ bool hip_module_valid(const struct ihipModule_t *m)
   return m && m->magic == HIP_MODULE_MAGIC;
 }
 
-bool hip_function_valid(const struct ihipModuleSymbol_t *f)
-{
-  return f && f->magic == HIP_FUNCTION_MAGIC;
-}
 
 int hip_module_create(const void *data, size_t size, bool copy, bool registered,
                       struct ihipModule_t **out)
@@ -59,7 +55,10 @@ void hip_module_destroy(struct ihipModule_t *m)
   for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
     next = f->next;
     f->magic = 0;
-    free(atomic_load_explicit(&f->resolved, memory_order_relaxed));
+    struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_relaxed);
+    for (int i = 0; slots && i < HIP_MODULE_MAX_DEVICES; i++)
+      hip_launch_plan_free(atomic_load_explicit(&slots[i].plan, memory_order_relaxed));
+    free(slots);
     free(f->name);
     free(f);
   }
@@ -249,6 +248,7 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
   }
   return function_resolve_slow(f, d, out);
 }
+
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out)
