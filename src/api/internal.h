@@ -197,6 +197,17 @@ static inline bool hip_stream_valid(hipStream_t h)
 	       atomic_load_explicit(&s->live, memory_order_acquire);
 }
 
+/* The error for a stream handle that does not resolve: a stream this process created and then
+ * destroyed is hipErrorContextIsDestroyed (clr's hip::isValid), anything else a bad handle. */
+static inline hipError_t hip_stream_invalid_error(hipStream_t h)
+{
+	struct hip_stream *s = (struct hip_stream *)h;
+	return s && hip_handle_known(&hip_known_streams, s) &&
+			       !atomic_load_explicit(&s->live, memory_order_acquire)
+		       ? hipErrorContextIsDestroyed
+		       : hipErrorInvalidHandle;
+}
+
 /* hip_stream_resolve with the case of a stream handle inline (launches). */
 static inline struct hip_stream *hip_stream_resolve_inline(hipStream_t h)
 {

@@ -283,7 +283,7 @@ struct hip_stream *hip_stream_from_api(hipStream_t h, hipError_t *err)
 	*err = hipSuccess;
 	if (!s) {
 		hipError_t ie = hip_init_error();
-		*err = ie != hipSuccess ? ie : hipErrorInvalidHandle;
+		*err = ie != hipSuccess ? ie : hip_stream_invalid_error(h);
 	}
 	return s;
 }

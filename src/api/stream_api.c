@@ -78,7 +78,7 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 	if (stream == hipStreamPerThread || stream == hipStreamLegacy)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
 	if (!hip_stream_valid(stream))
-		HIP_RETURN(hipErrorInvalidHandle);
+		HIP_RETURN(hip_stream_invalid_error(stream));
 	struct hip_stream *s = (struct hip_stream *)stream;
 	if (s->is_null || s->is_per_thread)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
