@@ -170,13 +170,19 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   HIP_RETURN(max_active_blocks(numBlocks, stub_function(f), blockSize, dynSharedMemPerBlk));
 }
 
+/* The two flags the API defines (clr rejects anything else; caching has no override on AMD). */
+static bool flags_valid(unsigned int flags)
+{
+  return flags == hipOccupancyDefault || flags == hipOccupancyDisableCachingOverride;
+}
+
 hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f,
                                                                  int blockSize,
                                                                  size_t dynSharedMemPerBlk,
                                                                  unsigned int flags)
 {
-  /* hipOccupancyDefault (0) is the only flag; AMD ignores the value as well. */
-  (void)flags;
+  if (!flags_valid(flags))
+    HIP_RETURN(hipErrorInvalidValue);
   HIP_RETURN(max_active_blocks(numBlocks, stub_function(f), blockSize, dynSharedMemPerBlk));
 }
 
@@ -200,7 +206,8 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
                                                                        size_t dynSharedMemPerBlk,
                                                                        unsigned int flags)
 {
-  (void)flags;
+  if (!flags_valid(flags))
+    HIP_RETURN(hipErrorInvalidValue);
   HIP_RETURN(max_active_blocks(numBlocks, f, blockSize, dynSharedMemPerBlk));
 }
 
@@ -215,7 +222,8 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
                                                             size_t dynSharedMemPerBlk,
                                                             int blockSizeLimit, unsigned int flags)
 {
-  (void)flags;
+  if (!flags_valid(flags))
+    HIP_RETURN(hipErrorInvalidValue);
   HIP_RETURN(potential_block_size(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit));
 }
 

@@ -66,6 +66,9 @@ int main()
   CHECK_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&b_flags, small_kernel, 64, 0,
                                                                   hipOccupancyDefault));
   CHECK(b_flags == b_small);
+  EXPECT_HIP(hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&b_flags, small_kernel, 64, 0,
+                                                                   0xffff),
+             hipErrorInvalidValue);
 
   int grid = 0, block = 0;
   CHECK_HIP(hipOccupancyMaxPotentialBlockSize(&grid, &block, small_kernel, 0, 0));
