@@ -68,7 +68,9 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags), ptr);
 	if (err) {
 		*ptr = NULL;
-		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err));
+		/* The arguments were checked above: what fails now is the allocation itself (a size
+		 * no mapping can hold included), as CUDA and clr report it. */
+		HIP_RETURN(err == -ENODEV ? hip_error_from_errno(err) : hipErrorOutOfMemory);
 	}
 	HIP_RETURN(hipSuccess);
 }

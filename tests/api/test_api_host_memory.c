@@ -35,6 +35,9 @@ Test(host_memory, malloc_every_flag)
 
 Test(host_memory, malloc_bad_input)
 {
+	void *huge = (void *)0x1;
+	cr_assert_eq(hipHostMalloc(&huge, SIZE_MAX, 0), hipErrorOutOfMemory, "too big is out of memory");
+	cr_assert_null(huge);
 	void *p = (void *)0x1;
 	cr_assert_eq(hipHostMalloc(&p, 4096, hipHostMallocCoherent | hipHostMallocNonCoherent),
 		     hipErrorInvalidValue);
