@@ -7,6 +7,7 @@
  */
 #include "isa/wave.h"
 #include "isa/mem_ops.h"
+#include "isa/image.h"   /* exec_buffer_load_format (textures) */
 
 #include <errno.h>
 #include <time.h>
@@ -205,6 +206,8 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
     return 0;   /* cache write-back/invalidate: the interpreter has no caches */
   if (mo->kind == MK_NONE || in->lds)
     return exec_illegal(w, in);
+  if (in->enc == ENC_MUBUF && in->op >= OP_BUFFER_LOAD_FORMAT_X && in->op <= OP_BUFFER_LOAD_FORMAT_XYZW)
+    return exec_buffer_load_format(w, in);   /* converting typed loads: exec_image.c (textures) */
   if (in->enc == ENC_MUBUF)
     return exec_mubuf(w, in, mo);
   if (in->enc == ENC_MTBUF)
