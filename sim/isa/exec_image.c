@@ -12,8 +12,8 @@
  *     NUM_FORMAT [110:108], DATA_FORMAT [114:111].
  *
  * Model choices, each stated where it is made: linear tiling only (SW_MODE 0), a single mip
- * level, filter weights in float (the guides give no fixed-point weight precision for gfx9),
- * compute-shader sampling at LOD 0 (no derivatives), so the magnification filter applies.
+ * level, coordinates and filter weights in 8-bit subtexel fixed point (axis_taps), blended in
+ * float, compute-shader sampling at LOD 0 (no derivatives), so the magnification filter applies.
  */
 #include "isa/image.h"
 #include "isa/mem_ops.h"
@@ -321,18 +321,22 @@ static void border_colour(const struct ssharp *s, const struct texfmt *f, uint32
   v[3] = s->border == 0 ? 0 : one;                 /* 2 opaque white */
 }
 
-/* One axis's taps: index and weight of up to two texels. Linear filtering samples at texel
- * centres (x - 0.5) and weighs the two neighbours by the fraction, in float. */
+/* One axis's taps: index and weight of up to two texels. The texel-space coordinate is taken to
+ * fixed point with 8 fractional bits, rounded to nearest (the subtexel precision CUDA documents;
+ * AMD's guides give none, and ockl's point-sampling fix-up, floor(u * n) / n, relies on the
+ * hardware rounding u * n back onto the integer). Linear filtering samples at texel centres
+ * (x - 0.5) and weighs the two neighbours by that 8-bit fraction. */
 static unsigned axis_taps(float x, bool linear, int64_t idx[2], float wt[2])
 {
+  int64_t fx = (int64_t)llrint(((double)x - (linear ? 0.5 : 0.0)) * 256.0);
+  int64_t i0 = fx >= 0 ? fx / 256 : -((-fx + 255) / 256);
+  idx[0] = i0;
   if (!linear) {
-    idx[0] = (int64_t)floorf(x);
     wt[0] = 1.0f;
     return 1;
   }
-  float xs = x - 0.5f, f0 = floorf(xs), frac = xs - f0;
-  idx[0] = (int64_t)f0;
-  idx[1] = idx[0] + 1;
+  float frac = (float)(fx - i0 * 256) / 256.0f;
+  idx[1] = i0 + 1;
   wt[0] = 1.0f - frac;
   wt[1] = frac;
   return 2;
