@@ -24,6 +24,7 @@
 #if defined(__HIPKFD_HIP_CLANG__)
 #include <hip/amd_detail/amd_hip_runtime.h>
 #include <hip/amd_detail/texture_indirect_functions.h>
+#include <hip/amd_detail/texture_surface_functions.h>
 #endif
 
 #endif /* HIPKFD_HIP_RUNTIME_H */
