@@ -27,4 +27,8 @@
 #include <hip/amd_detail/texture_surface_functions.h>
 #endif
 
+#if defined(__cplusplus)
+#include <hip/amd_detail/texture_reference.h>   /* texture<T, dim, mode> */
+#endif
+
 #endif /* HIPKFD_HIP_RUNTIME_H */
