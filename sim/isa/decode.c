@@ -1,7 +1,8 @@
 /* The gfx9 decoder: instruction words -> struct isa_inst, driven by the generated tables.
  *
  * Field positions are those of the MI200/MI300 ISA guides ("Microcode Formats"); each one was
- * checked against llvm-mc-19 -show-encoding (tests/isa/decoder_*). Only the encoding prefix and
+ * checked against llvm-mc-19: tests/isa/test_isa_decode.c compares every field of every opcode
+ * with LLVM's own reading (gen_decode_opcodes.py). Only the encoding prefix and
  * the operand fields live here; which opcode number means what is data (isa_optab.c).
  */
 #include "isa/isa_optab.h"
@@ -20,16 +21,23 @@ static pthread_once_t lut_once = PTHREAD_ONCE_INIT;
 
 /* Does the op read 16-bit sources? Then inline float constants are half precision (ISA guide,
  * "Inline constants"). The source type is the last type suffix of the name (v_cvt_f32_f16
- * reads f16; v_cvt_f16_f32 reads f32); packed ops read 16-bit halves. */
+ * reads f16; v_cvt_f16_f32 reads f32); packed f16 ops read 16-bit halves. Packed 16-bit
+ * integer pairs (v_pk_add_u16, v_dot2_i32_i16, v_sat_pk_u8_i16) are one 32-bit operand whose
+ * inline float constants are 32-bit: llvm-mc-19 encodes 0x3f000000 as the inline 0.5 there, not
+ * 0x3800 (test_isa_decode probes this per opcode). For ops that mix types (v_cmp_class_f16's
+ * mask, the f32 accumulator of v_dot2_f32_f16 and the f16 MFMAs) the flag describes src0. */
 static uint8_t name_reads_16bit(const char *n)
 {
   const char *last = strrchr(n, '_');
   if (!last)
     return 0;
-  if (!strncmp(n, "v_pk_", 5) && strstr(n, "16"))
-    return 1;
-  return !strcmp(last, "_f16") || !strcmp(last, "_i16") || !strcmp(last, "_u16") ||
-         !strcmp(last, "_b16") || !strcmp(last, "_bf16");
+  bool int16 = !strcmp(last, "_i16") || !strcmp(last, "_u16") || !strcmp(last, "_b16");
+  bool packed = strstr(n, "_pk_") || !strncmp(n, "v_dot2", 6);
+  if (packed && int16)
+    return 0;
+  if (!strncmp(n, "v_pk_", 5))
+    return strstr(n, "f16") != NULL;
+  return int16 || !strcmp(last, "_f16") || !strcmp(last, "_bf16");
 }
 
 static void build_lut(void)
@@ -178,7 +186,8 @@ static int decode_short(struct isa_inst *in, uint32_t w)
     in->src[1] = (uint16_t)(OPD_VGPR + (w >> 9 & 0xff)); in->nsrc = 2;
     break;
   case ENC_VOPC:
-    in->dst = OPD_VCC; in->src[0] = w & 0x1ff;
+    /* the result is a lane mask: VCC, or with SDWA an explicit SGPR pair */
+    in->dst = OPD_VCC; in->dst_w = 2; in->src[0] = w & 0x1ff;
     in->src[1] = (uint16_t)(OPD_VGPR + (w >> 9 & 0xff)); in->nsrc = 2;
     break;
   default:
@@ -218,12 +227,14 @@ static void decode_vop3p(struct isa_inst *in, uint32_t w, uint32_t x)
   if (!strncmp(n, "v_mfma", 6) || !strncmp(n, "v_smfmac", 8)) {
     /* MAI form: ACC_CD puts dst/src2 in AGPRs, ACC bits put src0/src1 in AGPRs. */
     unsigned acc_cd = w >> 15 & 1, acc = x >> 27 & 3;
+    bool sparse = n[2] == 's';   /* v_smfmac */
     in->cbsz = w >> 8 & 7;
     in->abid = w >> 11 & 0xf;
     in->blgp = x >> 29 & 7;
     if (acc_cd) {
       in->dst = (uint16_t)(in->dst + (OPD_AGPR - OPD_VGPR));
-      if (in->src[2] >= OPD_VGPR)
+      /* v_smfmac accumulates into its destination; SRC2 is the sparsity index, always a VGPR */
+      if (in->src[2] >= OPD_VGPR && !sparse)
         in->src[2] = (uint16_t)(in->src[2] + (OPD_AGPR - OPD_VGPR));
     }
     for (int i = 0; i < 2; i++)
@@ -262,6 +273,9 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
     in->offset = (int32_t)(w & 0xffff);
     in->gds = w >> 16 & 1;
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
+    /* The GWS instructions carry their data VGPR in the ADDR field, and ACC applies to it. */
+    if (in->op == OP_DS_GWS_INIT || in->op == OP_DS_GWS_BARRIER || in->op == OP_DS_GWS_SEMA_BR)
+      in->addr = (uint16_t)(reg_base + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
     in->data1 = (uint16_t)(reg_base + (x >> 16 & 0xff));
     in->dst = (uint16_t)(reg_base + (x >> 24 & 0xff));
@@ -277,6 +291,7 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
       in->lds = w >> 13 & 1;
     in->glc = w >> 16 & 1;
     in->slc = w >> 17 & 1;
+    in->sc1 = w >> 25 & 1;
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
     in->saddr = x >> 16 & 0x7f;
@@ -289,8 +304,16 @@ static void decode_mem(struct isa_inst *in, enum isa_target t, uint32_t w, uint3
     in->idxen = w >> 13 & 1;
     in->glc = w >> 14 & 1;
     if (in->enc == ENC_MUBUF) {
+      in->sc1 = w >> 15 & 1;
       in->lds = w >> 16 & 1;
       in->slc = w >> 17 & 1;
+    } else {
+      /* MTBUF: the format sits where MUBUF keeps LDS/SLC; SLC (NT) and SCC (SC1) move to the
+       * second dword. */
+      in->dfmt = w >> 19 & 0xf;
+      in->nfmt = w >> 23 & 7;
+      in->sc1 = x >> 21 & 1;
+      in->slc = x >> 22 & 1;
     }
     in->addr = (uint16_t)(OPD_VGPR + (x & 0xff));
     in->data0 = (uint16_t)(reg_base + (x >> 8 & 0xff));
@@ -381,6 +404,12 @@ int isa_decode(enum isa_target target, const uint32_t *words, unsigned nwords,
   }
   if (in->op == OP_V_READFIRSTLANE_B32 && in->dst >= OPD_VGPR)
     in->dst = (uint16_t)(in->dst - OPD_VGPR);   /* the destination is an SGPR */
+  if (in->op == OP_V_ACCVGPR_MOV_B32) {
+    /* VOP1 on gfx90a/gfx942: AGPR to AGPR (its fields name accumulation registers) */
+    in->dst = (uint16_t)(in->dst + (OPD_AGPR - OPD_VGPR));
+    if (in->src[0] >= OPD_VGPR && in->src[0] < OPD_AGPR)
+      in->src[0] = (uint16_t)(in->src[0] + (OPD_AGPR - OPD_VGPR));
+  }
   return 0;
 truncated:
   snprintf(msg, msglen, "%s: instruction truncated", isa_op_name(in->op));

@@ -1,4 +1,4 @@
-/* Image instructions (MIMG) and typed buffer loads: the interpreter's texture unit (image.h).
+/* Image instructions (MIMG): the interpreter's texture unit (image.h).
  *
  * Descriptor layouts (MI200 ISA guide "Image Resource" / "Image Sampler"; the same bit fields as
  * ROCr's hsa-runtime/image/resource_ai.h, which AMD's runtime uses to build them on gfx9):
@@ -8,8 +8,6 @@
  *     last array slice), PITCH-1 [156:141] in elements; BASE_ARRAY [172:160].
  *   S# (4 dwords): CLAMP_X/Y/Z [2:0] [5:3] [8:6], FORCE_UNNORMALIZED [15]; XY_MAG_FILTER
  *     [85:84], XY_MIN_FILTER [87:86], Z_FILTER [89:88]; BORDER_COLOR_TYPE [127:126].
- *   V# (4 dwords): base [47:0], STRIDE [61:48], NUM_RECORDS [95:64], DST_SEL [107:96],
- *     NUM_FORMAT [110:108], DATA_FORMAT [114:111].
  *
  * Model choices, each stated where it is made: linear tiling only (SW_MODE 0), a single mip
  * level, coordinates and filter weights in 8-bit subtexel fixed point (axis_taps), blended in
@@ -27,9 +25,6 @@
   for (uint64_t lanes_left_ = (m); lanes_left_; lanes_left_ &= lanes_left_ - 1)           \
     for (unsigned l = (unsigned)__builtin_ctzll(lanes_left_), once_ = 1; once_; once_ = 0)
 
-/* NUM_FORMAT values shared by images and buffers (the buffer field is 3 bits wide). */
-enum { NF_UNORM = 0, NF_SNORM = 1, NF_USCALED = 2, NF_SSCALED = 3, NF_UINT = 4, NF_SINT = 5,
-       NF_FLOAT = 7 };
 /* DST_SEL values: constant 0, constant 1, then channels X..W. */
 enum { SEL_0 = 0, SEL_1 = 1, SEL_X = 4 };
 /* T# TYPE values (SQ_RSRC_IMG_*). */
@@ -39,106 +34,32 @@ enum { TEX_WRAP = 0, TEX_MIRROR = 1, TEX_CLAMP_LAST = 2, TEX_MIRROR_ONCE_LAST = 
        TEX_CLAMP_HALF_BORDER = 4, TEX_MIRROR_ONCE_HALF_BORDER = 5, TEX_CLAMP_BORDER = 6,
        TEX_MIRROR_ONCE_BORDER = 7 };
 
-struct texfmt {
-  uint8_t nch;     /* channels stored */
-  uint8_t bits;    /* bits per channel */
-  uint8_t bytes;   /* bytes per element */
-  uint8_t nfmt;
-};
-
-/* The formats of DATA_FORMAT with equal-width channels (FMT_8 .. FMT_32_32_32_32). */
-static bool texfmt_of(unsigned dfmt, unsigned nfmt, struct texfmt *f)
+/* Texel formats are the buffer formats (mem_ops.c): the equal-width DATA_FORMATs FMT_8 ..
+ * FMT_32_32_32_32 have the same numbers in T# and V#, and the number formats the same meaning.
+ * The 4-bit image NUM_FORMAT's values above FLOAT (SRGB ...) are not modelled. */
+static bool texfmt_of(unsigned dfmt, unsigned nfmt, struct buf_format *f)
 {
-  static const uint8_t nch[16] = {[1] = 1, [2] = 1, [3] = 2, [4] = 1, [5] = 2,
-                                  [10] = 4, [11] = 2, [12] = 4, [13] = 3, [14] = 4};
-  static const uint8_t bits[16] = {[1] = 8, [2] = 16, [3] = 8, [4] = 32, [5] = 16,
-                                   [10] = 8, [11] = 32, [12] = 16, [13] = 32, [14] = 32};
-  if (dfmt >= 16 || !nch[dfmt] || nfmt == 6 || nfmt > 7)
-    return false;
-  if (nfmt == NF_FLOAT && bits[dfmt] == 8)
-    return false;   /* no 8-bit float */
-  f->nch = nch[dfmt];
-  f->bits = bits[dfmt];
-  f->bytes = (uint8_t)(f->nch * f->bits / 8);
-  f->nfmt = (uint8_t)nfmt;
-  return true;
+  return dfmt < 16 && nfmt <= NF_FLOAT && buf_format_get(dfmt, nfmt, false, f);
+}
+
+static unsigned fmt_bytes(const struct buf_format *f)
+{
+  return f->comps * f->bits / 8u;
 }
 
 /* UINT and SINT return integer bits; every other number format returns floats. */
-static bool fmt_is_int(const struct texfmt *f)
+static bool fmt_is_int(const struct buf_format *f)
 {
   return f->nfmt == NF_UINT || f->nfmt == NF_SINT;
 }
 
-static uint32_t fmt_one(const struct texfmt *f)
+static uint32_t fmt_one(const struct buf_format *f)
 {
   return fmt_is_int(f) ? 1u : 0x3f800000u;
 }
 
-/* One stored channel to the 32-bit register value the texture unit returns. */
-static uint32_t chan_decode(uint32_t raw, const struct texfmt *f)
-{
-  unsigned n = f->bits;
-  uint32_t max = n == 32 ? 0xffffffffu : (1u << n) - 1;
-  int32_t s = n == 32 ? (int32_t)raw : (int32_t)(raw << (32 - n)) >> (32 - n);
-  switch (f->nfmt) {
-  case NF_UNORM: return bits_f32((float)((double)raw / max));
-  case NF_SNORM: {
-    double v = (double)s / (double)(max >> 1);
-    return bits_f32((float)(v < -1.0 ? -1.0 : v));   /* the most negative code maps to -1 */
-  }
-  case NF_USCALED: return bits_f32((float)raw);
-  case NF_SSCALED: return bits_f32((float)s);
-  case NF_UINT: return raw;
-  case NF_SINT: return (uint32_t)s;
-  default: return n == 16 ? bits_f32(f16_to_f32((uint16_t)raw)) : raw;
-  }
-}
-
-/* A register value to one stored channel (image_store): normalized formats clamp and round to
- * nearest, integer formats keep the low bits. */
-static uint32_t chan_encode(uint32_t v, const struct texfmt *f)
-{
-  unsigned n = f->bits;
-  uint32_t max = n == 32 ? 0xffffffffu : (1u << n) - 1;
-  float x = f32_of(v);
-  if (isnan(x))
-    x = 0.0f;
-  switch (f->nfmt) {
-  case NF_UNORM:
-    return (uint32_t)llround((double)fminf(fmaxf(x, 0.0f), 1.0f) * max);
-  case NF_SNORM:
-    return (uint32_t)llround((double)fminf(fmaxf(x, -1.0f), 1.0f) * (max >> 1)) & max;
-  case NF_USCALED:
-    return (uint32_t)llround(fmin(fmax((double)x, 0.0), (double)max));
-  case NF_SSCALED:
-    return (uint32_t)llround(fmin(fmax((double)x, -(double)(max >> 1) - 1), (double)(max >> 1))) & max;
-  case NF_UINT: case NF_SINT: return v & max;
-  default: return n == 16 ? f32_to_f16(x) : v;
-  }
-}
-
-static void texel_decode(const struct texfmt *f, const uint8_t *p, uint32_t out[4])
-{
-  out[0] = out[1] = out[2] = 0;
-  out[3] = fmt_one(f);   /* absent channels read as (0, 0, 0, 1) */
-  for (unsigned c = 0; c < f->nch; c++) {
-    uint32_t raw = 0;
-    memcpy(&raw, p + c * (f->bits / 8), f->bits / 8);
-    out[c] = chan_decode(raw, f);
-  }
-}
-
-static void texel_encode(const struct texfmt *f, const uint32_t in[4], uint8_t *p)
-{
-  for (unsigned c = 0; c < f->nch; c++) {
-    uint32_t raw = chan_encode(in[c], f);
-    memcpy(p + c * (f->bits / 8), &raw, f->bits / 8);
-  }
-}
-
 /* Apply the descriptor's DST_SEL (12 bits: X in [2:0] .. W in [11:9]). */
-static void swizzle(const struct texfmt *f, unsigned sel, uint32_t v[4])
+static void swizzle(const struct buf_format *f, unsigned sel, uint32_t v[4])
 {
   uint32_t in[4], one = fmt_one(f);
   memcpy(in, v, sizeof(in));
@@ -152,7 +73,7 @@ static void swizzle(const struct texfmt *f, unsigned sel, uint32_t v[4])
 
 struct tsharp {
   uint64_t base;
-  struct texfmt f;
+  struct buf_format f;
   unsigned type, sel;
   uint32_t size[3];        /* width, height, depth or layers (each >= 1) */
   uint64_t pitch, slice;   /* bytes per row, per slice or layer */
@@ -189,7 +110,7 @@ static int tsharp_decode(struct isa_wave *w, const struct isa_inst *in, struct t
     t->size[1] = 1;
   if (t->type == IMG_1D || t->type == IMG_2D)
     t->size[2] = 1;
-  t->pitch = (uint64_t)((r[4] >> 13 & 0xffff) + 1) * t->f.bytes;
+  t->pitch = (uint64_t)((r[4] >> 13 & 0xffff) + 1) * fmt_bytes(&t->f);
   t->slice = t->pitch * t->size[1];
   return 0;
 bad:
@@ -219,18 +140,18 @@ static unsigned tex_dims(const struct tsharp *t)
 static int texel_fetch(struct isa_wave *w, const struct tsharp *t, uint32_t x, uint32_t y,
                        uint32_t z, uint32_t out[4])
 {
-  uint64_t a = t->base + z * t->slice + y * t->pitch + (uint64_t)x * t->f.bytes;
-  const uint8_t *p = wave_mem(w, a, t->f.bytes, false);
+  uint64_t a = t->base + z * t->slice + y * t->pitch + (uint64_t)x * fmt_bytes(&t->f);
+  const uint8_t *p = wave_mem(w, a, fmt_bytes(&t->f), false);
   if (!p)
     return -1;
-  texel_decode(&t->f, p, out);
+  buf_format_load(p, &t->f, 4, out);
   swizzle(&t->f, t->sel, out);
   return 0;
 }
 
 /* Write the components selected by DMASK, in order, to consecutive VDATA registers (two 16-bit
  * values per register under D16: halves for float formats, low bits for integer ones). */
-static void write_result(struct isa_wave *w, const struct isa_inst *in, const struct texfmt *f,
+static void write_result(struct isa_wave *w, const struct isa_inst *in, const struct buf_format *f,
                          unsigned l, const uint32_t v[4])
 {
   unsigned dmask = MIMG_DMASK(in), k = 0;
@@ -314,7 +235,7 @@ static float coord_clean(float x)
   return fminf(fmaxf(x, -1073741824.0f), 1073741824.0f);
 }
 
-static void border_colour(const struct ssharp *s, const struct texfmt *f, uint32_t v[4])
+static void border_colour(const struct ssharp *s, const struct buf_format *f, uint32_t v[4])
 {
   uint32_t one = fmt_one(f);
   v[0] = v[1] = v[2] = s->border == 2 ? one : 0;   /* 0 transparent black, 1 opaque black, */
@@ -436,6 +357,11 @@ static int exec_load_store(struct isa_wave *w, const struct isa_inst *in, const 
 {
   unsigned op = (unsigned)in->simm16, n = load_coords(t);
   bool store = op == MIMG_STORE || op == MIMG_STORE_MIP, mip = op & 1;
+  if (store && (t->f.nfmt == NF_USCALED || t->f.nfmt == NF_SSCALED)) {
+    wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: stores to SCALED image formats are not "
+              "modelled", isa_mimg_name(op), (unsigned long long)w->cur_pc);
+    return -1;
+  }
   FOR_LANES(wave_exec(w)) {
     uint32_t c[4] = {0}, z = 0, v[4] = {0};
     for (unsigned i = 0; i < n + mip; i++)
@@ -450,11 +376,11 @@ static int exec_load_store(struct isa_wave *w, const struct isa_inst *in, const 
       for (unsigned q = 0; q < 4; q++)
         if (dmask >> q & 1)
           v[q] = wave_vreg(w, in->data0 + k++)[l];
-      uint64_t a = t->base + z * t->slice + y * t->pitch + (uint64_t)x * t->f.bytes;
-      uint8_t *p = wave_mem(w, a, t->f.bytes, true);
+      uint64_t a = t->base + z * t->slice + y * t->pitch + (uint64_t)x * fmt_bytes(&t->f);
+      uint8_t *p = wave_mem(w, a, fmt_bytes(&t->f), true);
       if (!p)
         return -1;
-      texel_encode(&t->f, v, p);
+      buf_format_store(p, &t->f, v);   /* integer formats keep the low bits */
       continue;
     }
     if (ok && texel_fetch(w, t, x, y, z, v))
@@ -468,7 +394,7 @@ static int exec_load_store(struct isa_wave *w, const struct isa_inst *in, const 
  * requested level, then the level count. */
 static int exec_resinfo(struct isa_wave *w, const struct isa_inst *in, const struct tsharp *t)
 {
-  static const struct texfmt int_fmt = {1, 32, 4, NF_UINT};
+  static const struct buf_format int_fmt = {.comps = 1, .bits = 32, .nfmt = NF_UINT};
   FOR_LANES(wave_exec(w)) {
     uint32_t lvl = wave_vreg(w, in->addr)[l], v[4] = {0};
     if (lvl < t->levels) {
@@ -505,53 +431,4 @@ int exec_image(struct isa_wave *w, const struct isa_inst *in)
   default:
     return exec_load_store(w, in, &t);
   }
-}
-
-/* ---- typed buffer loads ---- */
-
-static unsigned format_count(unsigned op)
-{
-  switch (op) {
-  case OP_BUFFER_LOAD_FORMAT_X: return 1;
-  case OP_BUFFER_LOAD_FORMAT_XY: return 2;
-  case OP_BUFFER_LOAD_FORMAT_XYZ: return 3;
-  case OP_BUFFER_LOAD_FORMAT_XYZW: return 4;
-  }
-  return 0;
-}
-
-int exec_buffer_load_format(struct isa_wave *w, const struct isa_inst *in)
-{
-  unsigned count = format_count(in->op);
-  const uint32_t *v = &w->s[in->srsrc & 127];
-  struct texfmt f;
-  if (!count || in->lds)
-    return exec_illegal(w, in);
-  if (!texfmt_of(v[3] >> 15 & 0xf, v[3] >> 12 & 7, &f)) {
-    wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: buffer DATA_FORMAT %u NUM_FORMAT %u is not "
-              "modelled", isa_op_name(in->op), (unsigned long long)w->cur_pc, v[3] >> 15 & 0xf,
-              v[3] >> 12 & 7);
-    return -1;
-  }
-  uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
-  uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
-  uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
-  FOR_LANES(wave_exec(w)) {
-    uint32_t idx = 0, off = (uint32_t)in->offset, t[4] = {0};
-    if (in->idxen) idx = wave_vreg(w, in->addr)[l];
-    if (in->offen) off += wave_vreg(w, in->addr + (in->idxen ? 1 : 0))[l];
-    uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
-    /* Range checking as for raw buffers: an element out of range reads as zeros. */
-    bool oob = stride ? idx >= num_records : eoff + f.bytes > num_records;
-    if (!oob) {
-      const uint8_t *p = wave_mem(w, base + soff + eoff, f.bytes, false);
-      if (!p)
-        return -1;
-      texel_decode(&f, p, t);
-      swizzle(&f, v[3] & 0xfff, t);
-    }
-    for (unsigned i = 0; i < count; i++)
-      wave_vreg(w, in->dst + i)[l] = t[i];
-  }
-  return 0;
 }

@@ -7,7 +7,6 @@
  */
 #include "isa/wave.h"
 #include "isa/mem_ops.h"
-#include "isa/image.h"   /* exec_buffer_load_format (textures) */
 
 #include <errno.h>
 #include <time.h>
@@ -152,6 +151,96 @@ static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct
   return 0;
 }
 
+/* A raw-buffer dwordx2/x3/x4 access is range checked per dword (ISA guide "Range Checking":
+ * load/store-dword-x{2,3,4} check each component; typed accesses and atomics are all or
+ * nothing): dwords past num_records read 0 and are not written. */
+static int mubuf_per_dword(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                           unsigned l, uint64_t a, uint64_t eoff, uint32_t num_records)
+{
+  struct mem_op one = *mo;
+  one.count = 1;
+  for (unsigned i = 0; i < mo->count; i++) {
+    if (eoff + 4 * i + 4 <= num_records) {
+      if (lane_access(w, in, &one, SP_GLOBAL, l, a + 4 * i, in->dst + i, in->data0 + i))
+        return -1;
+    } else if (mo->kind == MK_LOAD) {
+      wave_vreg(w, in->dst + i)[l] = 0;
+    }
+  }
+  return 0;
+}
+
+/* Typed access (buffer_load/store_format_*, tbuffer_*): one element of the data format per
+ * lane, converted by the number format (mem_ops.c), range checked all or nothing (ISA guide
+ * "Range Checking"). The format is V# word 3 DATA_FORMAT [18:15] / NUM_FORMAT [14:12] for MUBUF,
+ * the instruction's DFMT [22:19] / NFMT [25:23] for MTBUF (read back from the instruction word:
+ * struct isa_inst does not carry them). Formats the interpreter does not model are refused.
+ * Loads go through the V#'s DST_SEL_X/Y/Z/W (word 3, 3 bits each from bit 0: 0 reads 0, 1 reads
+ * 1, 4-7 the element's x-w); out-of-range reads return 0 except where DST_SEL says 1. */
+static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      const uint32_t *v, uint32_t soff)
+{
+  unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
+  if (in->enc == ENC_MTBUF) {
+    const uint8_t *iw = wave_mem(w, w->cur_pc, 4, false);
+    if (!iw)
+      return -1;
+    uint32_t word;
+    memcpy(&word, iw, 4);
+    dfmt = word >> 19 & 0xf;
+    nfmt = word >> 23 & 7;
+  }
+  struct buf_format f;
+  bool store = mo->kind == MK_STORE;
+  if ((mo->kind != MK_LOAD && !store) || mo->count > 4 || mo->d16 ||
+      !buf_format_get(dfmt, nfmt, store, &f) || (store && mo->count < f.comps))
+    return exec_illegal(w, in);
+  uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
+  uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
+  bool priv = base >= PRIVATE_VSHARP_BASE;
+  unsigned esz = f.comps * f.bits / 8;
+  uint32_t one = f.nfmt == NF_UINT || f.nfmt == NF_SINT ? 1 : 0x3f800000u;
+  unsigned sel[4];
+  for (unsigned i = 0; i < 4; i++) {
+    sel[i] = v[3] >> (3 * i) & 7;
+    if (!store && i < mo->count && (sel[i] == 2 || sel[i] == 3))
+      return exec_illegal(w, in);   /* reserved selects */
+  }
+  uint64_t exec = wave_exec(w);
+  FOR_LANES(exec) {
+    uint32_t idx = 0, off = (uint32_t)in->offset;
+    if (in->idxen) idx = wave_vreg(w, in->addr)[l];
+    if (in->offen) off += wave_vreg(w, in->addr + (in->idxen ? 1 : 0))[l];
+    uint8_t *p;
+    if (priv) {
+      p = priv_ptr(w, l, (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off, esz, store);
+    } else {
+      uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
+      if (stride ? idx >= num_records : eoff + esz > num_records) {
+        for (unsigned i = 0; !store && i < mo->count; i++)
+          wave_vreg(w, in->dst + i)[l] = sel[i] == 1 ? one : 0;
+        continue;
+      }
+      p = wave_mem(w, base + soff + eoff, esz, store);
+    }
+    if (!p)
+      return -1;
+    uint32_t val[4];
+    if (store) {
+      for (unsigned i = 0; i < f.comps; i++)
+        val[i] = wave_vreg(w, in->data0 + i)[l];
+      uint8_t buf[16];
+      buf_format_store(buf, &f, val);
+      memcpy(p, buf, esz);
+    } else {
+      buf_format_load(p, &f, 4, val);
+      for (unsigned i = 0; i < mo->count; i++)
+        wave_vreg(w, in->dst + i)[l] = sel[i] >= 4 ? val[sel[i] - 4] : sel[i] == 1 ? one : 0;
+    }
+  }
+  return 0;
+}
+
 /* MUBUF with a buffer resource (V#): base [47:0], stride [61:48], num_records in dword 2. */
 static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
 {
@@ -161,15 +250,8 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
   bool priv = base >= PRIVATE_VSHARP_BASE;
-  if (strstr(isa_op_name(in->op), "_format_")) {
-    /* Typed access: only 32-bit-per-component integer/float formats are a plain copy
-     * (V# word 3: DATA_FORMAT [18:15] = 32, 32_32, 32_32_32, 32_32_32_32 for 1..4 components;
-     * NUM_FORMAT [14:12] UINT/SINT/FLOAT). Anything that converts is refused, never guessed. */
-    static const uint8_t dfmt_for[5] = {0, 4, 11, 13, 14};
-    unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
-    if (mo->count > 4 || dfmt != dfmt_for[mo->count] || (nfmt != 4 && nfmt != 5 && nfmt != 7))
-      return exec_illegal(w, in);
-  }
+  if (in->enc == ENC_MTBUF || strstr(isa_op_name(in->op), "_format_"))
+    return exec_typed(w, in, mo, v, soff);
   unsigned len = mo->bytes * mo->count;
   FOR_LANES(exec) {
     uint32_t idx = 0, off = (uint32_t)in->offset;
@@ -184,6 +266,11 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
       continue;
     }
     uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
+    if (!stride && mo->kind != MK_ATOMIC && mo->count > 1) {
+      if (mubuf_per_dword(w, in, mo, l, base + soff + eoff, eoff, num_records))
+        return -1;
+      continue;
+    }
     /* Range checking of raw buffers: out-of-range loads return 0, stores are dropped. */
     bool oob = stride ? idx >= num_records : eoff + len > num_records;
     if (oob) {
@@ -206,12 +293,8 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
     return 0;   /* cache write-back/invalidate: the interpreter has no caches */
   if (mo->kind == MK_NONE || in->lds)
     return exec_illegal(w, in);
-  if (in->enc == ENC_MUBUF && in->op >= OP_BUFFER_LOAD_FORMAT_X && in->op <= OP_BUFFER_LOAD_FORMAT_XYZW)
-    return exec_buffer_load_format(w, in);   /* converting typed loads: exec_image.c (textures) */
-  if (in->enc == ENC_MUBUF)
+  if (in->enc == ENC_MUBUF || in->enc == ENC_MTBUF)
     return exec_mubuf(w, in, mo);
-  if (in->enc == ENC_MTBUF)
-    return exec_illegal(w, in);
   return exec_flat(w, in, mo);
 }
 
@@ -259,6 +342,18 @@ static int ds_lane_crossing(struct isa_wave *w, const struct isa_inst *in)
 }
 
 static int gws(struct isa_wave *w, const struct isa_inst *in);
+
+/* LDS f32 atomic adds follow the wave's MODE.FP_DENORM for single precision (bits [5:4]: bit 4
+ * keeps input denormals, bit 5 output denormals), unlike the memory-side global/flat ones;
+ * LLVM relies on it (llvm-project PR 89468: "DS atomic fadd F32 does respect the denormal
+ * mode"). The f64 adds never flush. */
+static enum atomic_op ds_atomic_op(const struct isa_wave *w, const struct mem_op *mo)
+{
+  if (mo->atomic != AT_FADD || mo->bytes != 4)
+    return (enum atomic_op)mo->atomic;
+  static const enum atomic_op by_mode[4] = {AT_FADD_FTZ, AT_FADD_FTZ_OUT, AT_FADD_FTZ_IN, AT_FADD};
+  return by_mode[w->mode >> 4 & 3];
+}
 
 int exec_ds(struct isa_wave *w, const struct isa_inst *in)
 {
@@ -311,7 +406,7 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
         src |= (uint64_t)wave_vreg(w, in->data0 + i)[l] << (32 * i);
       }
     }
-    uint64_t old = mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    uint64_t old = mem_atomic(p, mo->bytes, ds_atomic_op(w, mo), src, cmp);
     if (mo->ret)
       for (unsigned i = 0; i < dw; i++) wave_vreg(w, in->dst + i)[l] = (uint32_t)(old >> (32 * i));
   }

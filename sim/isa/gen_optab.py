@@ -56,7 +56,8 @@ def smem(op, zero):
 
 
 def vop1(op, zero):
-    return [(0b0111111 << 25) | (z(zero, "d", 2) << 17) | (op << 9) | (V + 4)]
+    # v_nop and v_clrexcp decode only with every field zero
+    return [(0b0111111 << 25) | (z(zero, "d", 2) << 17) | (op << 9) | z(zero, "s0", V + 4)]
 
 
 def vop2(op, zero):
@@ -95,9 +96,10 @@ def flat_seg(seg):
 
 
 def mubuf(op, zero):
-    # offen, srsrc = s[8:11], soffset = s12
+    # offen, srsrc = s[8:11], soffset = s12; buffer_store_lds_dword exists only with the LDS bit
     offen = 0 if "s0" in zero else 1
-    return [(0b111000 << 26) | (op << 18) | (offen << 12),
+    lds = 1 if "+L" in zero else 0
+    return [(0b111000 << 26) | (op << 18) | (lds << 16) | (offen << 12),
             z(zero, "s0", 4) | (z(zero, "d", 2) << 8) | (z(zero, "s1", 2) << 16) | (z(zero, "s2", 12) << 24)]
 
 
@@ -107,9 +109,11 @@ def mtbuf(op, zero):
             4 | (z(zero, "d", 2) << 8) | (2 << 16) | (12 << 24)]
 
 
+# Opcode counts stop where the next encoding's prefix begins: SOP2 opcodes 0x60+ are SOPK words,
+# SOPK 0x1d+ are SOP1/SOPC/SOPP, VOP2 0x3e/0x3f are VOPC/VOP1, VOP3 0x380+ are VOP3P.
 ENCODINGS = [
-    ("SOP2", 128, sop2), ("SOPK", 32, sopk), ("SOP1", 256, sop1), ("SOPC", 128, sopc),
-    ("SOPP", 128, sopp), ("SMEM", 256, smem), ("VOP1", 256, vop1), ("VOP2", 64, vop2),
+    ("SOP2", 96, sop2), ("SOPK", 29, sopk), ("SOP1", 256, sop1), ("SOPC", 128, sopc),
+    ("SOPP", 128, sopp), ("SMEM", 256, smem), ("VOP1", 256, vop1), ("VOP2", 62, vop2),
     ("VOPC", 256, vopc), ("VOP3", 896, vop3), ("VOP3P", 128, vop3p), ("DS", 256, ds),
     ("FLAT", 128, flat_seg(0)), ("SCRATCH", 128, flat_seg(1)), ("GLOBAL", 128, flat_seg(2)),
     ("MUBUF", 128, mubuf), ("MTBUF", 16, mtbuf),
@@ -130,7 +134,12 @@ def words_to_bytes(words):
 
 def disassemble(target, encs):
     """Return {bytes-string: text} for the words that decode to one whole instruction."""
-    lines = [" ".join("0x%02x" % b for b in words_to_bytes(w)) for w in encs]
+    # llvm-mc reads the input as one byte stream: an instruction that wants a literal would take
+    # the next line's bytes. Two s_nops after every candidate bring the stream back in step.
+    pad = " ".join("0x%02x" % b for b in words_to_bytes([0xBF800000]))
+    lines = []
+    for w in encs:
+        lines += [" ".join("0x%02x" % b for b in words_to_bytes(w)), pad, pad]
     res = subprocess.run([LLVM_MC, "-arch=amdgcn", "-mcpu=" + target, "-disassemble", "-show-encoding"],
                          input="\n".join(lines) + "\n", capture_output=True, text=True, check=False)
     out = {}

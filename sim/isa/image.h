@@ -1,4 +1,5 @@
-/* Image (MIMG) instructions and typed buffer loads: the texture model of the interpreter.
+/* Image (MIMG) instructions: the texture model of the interpreter (typed buffer loads, which
+ * tex1Dfetch on linear memory compiles to, are exec_mem.c's).
  *
  * decode_mimg.c turns an MIMG instruction into a struct isa_inst; exec_image.c runs it against
  * the image resource (T#) and sampler (S#) in SGPRs, with the gfx9 descriptor layouts of the
@@ -44,10 +45,5 @@ const char *isa_mimg_name(unsigned opcode);
 
 /* Run a decoded MIMG instruction. 0, or -1 when the wave stopped (the failure is recorded). */
 int exec_image(struct isa_wave *w, const struct isa_inst *in);
-
-/* MUBUF buffer_load_format_{x,xy,xyz,xyzw} through a V# with any DATA_FORMAT/NUM_FORMAT the
- * image model converts (8/16/32-bit channels, UNORM/SNORM/USCALED/SSCALED/UINT/SINT/FLOAT).
- * Same return convention. */
-int exec_buffer_load_format(struct isa_wave *w, const struct isa_inst *in);
 
 #endif

@@ -69,6 +69,8 @@ struct isa_inst {
   int32_t offset;       /* SMEM/FLAT/MUBUF/DS offset (DS: offset0 | offset1 << 8) */
   uint16_t addr, data0, data1, saddr, soffset, srsrc;
   uint8_t glc, slc, gds, offen, idxen, seg, sve, soe, imm, lds;
+  uint8_t sc1;          /* FLAT/MUBUF/MTBUF: SCC on gfx90a, SC1 on gfx942 (cache scope only) */
+  uint8_t dfmt, nfmt;   /* MTBUF data and number format */
   int16_t simm16;
 };
 

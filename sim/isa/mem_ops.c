@@ -5,6 +5,7 @@
 #include "isa/isa_optab.h"
 #include "isa/valu_fp.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +126,7 @@ static void build(void)
     struct mem_op *m = &tab[op];
     if (!strncmp(n, "flat_", 5)) parse_vmem(m, n + 5);
     else if (!strncmp(n, "global_", 7)) parse_vmem(m, n + 7);
+    else if (!strncmp(n, "tbuffer_", 8)) parse_vmem(m, n + 8);
     else if (!strncmp(n, "scratch_", 8)) parse_vmem(m, n + 8);
     else if (!strncmp(n, "buffer_", 7)) {
       parse_vmem(m, n + 7);
@@ -163,6 +165,16 @@ static uint64_t apply(enum atomic_op a, unsigned bytes, uint64_t old, uint64_t s
   case AT_DEC: return (old == 0 || old > src) ? src : old - 1;
   case AT_FADD:
     return b8 ? bits_f64(f64_of(old) + f64_of(src)) : bits_f32(f32_of(old) + f32_of(src));
+  case AT_FADD_FTZ: case AT_FADD_FTZ_OUT: case AT_FADD_FTZ_IN: {
+    bool in = a != AT_FADD_FTZ_OUT, out = a != AT_FADD_FTZ_IN;
+    float x = f32_of((uint32_t)old), y = f32_of((uint32_t)src);
+    if (in) {
+      x = flush_f32(x);
+      y = flush_f32(y);
+    }
+    float r = x + y;
+    return bits_f32(out ? flush_f32(r) : r);
+  }
   case AT_FMIN:
     return b8 ? bits_f64(fmin(f64_of(old), f64_of(src))) : bits_f32(fminf(f32_of(old), f32_of(src)));
   case AT_FMAX:
@@ -220,5 +232,101 @@ uint64_t mem_atomic(void *p, unsigned bytes, enum atomic_op a, uint64_t src, uin
     uint32_t nv = (uint32_t)apply(a, 4, old, s32, (uint32_t)cmp);
     if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
       return old;
+  }
+}
+
+/* ---- typed buffer formats ---- */
+
+/* gfx9 DATA_FORMAT values (llvm-mc-19's BUF_DATA_FORMAT_* encodings): components x bits */
+static const struct { uint8_t comps, bits; } dfmts[16] = {
+  [1] = {1, 8}, [2] = {1, 16}, [3] = {2, 8}, [4] = {1, 32}, [5] = {2, 16},
+  [10] = {4, 8}, [11] = {2, 32}, [12] = {4, 16}, [13] = {3, 32}, [14] = {4, 32},
+};
+
+bool buf_format_get(unsigned dfmt, unsigned nfmt, bool store, struct buf_format *f)
+{
+  if (dfmt > 15 || nfmt > 7 || !dfmts[dfmt].comps || nfmt == NF_RSVD)
+    return false;
+  f->comps = dfmts[dfmt].comps;
+  f->bits = dfmts[dfmt].bits;
+  f->nfmt = (uint8_t)nfmt;
+  if (nfmt == NF_FLOAT && f->bits == 8)
+    return false;
+  if (f->bits == 32 && nfmt <= NF_SSCALED)
+    return false;
+  if (store && (nfmt == NF_USCALED || nfmt == NF_SSCALED))
+    return false;
+  if (store && (nfmt == NF_UINT || nfmt == NF_SINT) && f->bits < 32)
+    return false;
+  return true;
+}
+
+static uint32_t comp_raw(const uint8_t *elem, unsigned bits, unsigned i)
+{
+  uint32_t r = 0;
+  memcpy(&r, elem + i * bits / 8, bits / 8);
+  return r;
+}
+
+/* Memory component -> register value (ISA guide "Buffer Instructions", number formats:
+ * UNORM r / (2^n - 1), SNORM max(s / (2^(n-1) - 1), -1), SCALED the integer as a float). */
+static uint32_t comp_load(uint32_t r, unsigned bits, unsigned nfmt)
+{
+  uint32_t umax = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+  int32_t s = bits == 32 ? (int32_t)r : (int32_t)(r << (32 - bits)) >> (32 - bits);
+  switch (nfmt) {
+  case NF_UNORM: return bits_f32((float)r / (float)umax);
+  case NF_SNORM: {
+    float v = (float)s / (float)(umax >> 1);
+    return bits_f32(v < -1.0f ? -1.0f : v);
+  }
+  case NF_USCALED: return bits_f32((float)r);
+  case NF_SSCALED: return bits_f32((float)s);
+  case NF_SINT: return (uint32_t)s;
+  case NF_FLOAT: return bits == 16 ? bits_f32(f16_to_f32((uint16_t)r)) : r;
+  default: return r;
+  }
+}
+
+void buf_format_load(const uint8_t *elem, const struct buf_format *f, unsigned count, uint32_t *out)
+{
+  bool is_int = f->nfmt == NF_UINT || f->nfmt == NF_SINT;
+  for (unsigned i = 0; i < count; i++) {
+    if (i < f->comps)
+      out[i] = comp_load(comp_raw(elem, f->bits, i), f->bits, f->nfmt);
+    else
+      out[i] = i < 3 ? 0 : is_int ? 1 : 0x3f800000u;
+  }
+}
+
+/* Register value -> memory component: floats to UNORM/SNORM clamp to the range (NaN to 0),
+ * scale and round to nearest even (the D3D conversion rules GPUs follow); 16-bit floats round
+ * to nearest even. */
+static uint32_t comp_store(uint32_t v, unsigned bits, unsigned nfmt)
+{
+  uint32_t mask = bits == 32 ? 0xffffffffu : (1u << bits) - 1;
+  float f = f32_of(v);
+  switch (nfmt) {
+  /* the products are exact in double (24-bit significand times at most 16 bits) */
+  case NF_UNORM: {
+    if (isnan(f)) return 0;
+    double d = f < 0.0f ? 0.0 : f > 1.0f ? 1.0 : (double)f;
+    return (uint32_t)nearbyint(d * mask);
+  }
+  case NF_SNORM: {
+    if (isnan(f)) return 0;
+    double d = f < -1.0f ? -1.0 : f > 1.0f ? 1.0 : (double)f;
+    return (uint32_t)(int32_t)nearbyint(d * (mask >> 1)) & mask;
+  }
+  case NF_FLOAT: return bits == 16 ? f32_to_f16(f) : v;
+  default: return v & mask;
+  }
+}
+
+void buf_format_store(uint8_t *elem, const struct buf_format *f, const uint32_t *in)
+{
+  for (unsigned i = 0; i < f->comps; i++) {
+    uint32_t r = comp_store(in[i], f->bits, f->nfmt);
+    memcpy(elem + i * f->bits / 8, &r, f->bits / 8);
   }
 }

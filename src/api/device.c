@@ -14,6 +14,7 @@ static int ndevices;
 
 /* hipSetDevice is per thread, as in CUDA and HIP; a thread that never called it uses device 0. */
 static _Thread_local int current_ordinal;
+static _Thread_local bool device_chosen; /* hipSetDevice was called by this thread */
 
 int hip_devices_create(void)
 {
@@ -173,7 +174,28 @@ hipError_t hipSetDevice(int ordinal)
 	if (ordinal < 0 || ordinal >= ndevices)
 		HIP_RETURN(hipErrorInvalidDevice);
 	current_ordinal = ordinal;
+	device_chosen = true;
 	HIP_RETURN(hip_device_open(&devices[ordinal]) ? hipErrorInvalidDevice : hipSuccess);
+}
+
+/* The devices a thread may use, in order of preference (as clr): the list is checked, and a
+ * thread that has not chosen a device with hipSetDevice starts on the first; an empty list keeps
+ * the default order. */
+hipError_t hipSetValidDevices(int *device_arr, int len)
+{
+	hipError_t err = hip_init_error();
+	if (err != hipSuccess)
+		HIP_RETURN(err);
+	if (len == 0)
+		HIP_RETURN(hipSuccess);
+	if (!device_arr || len < 0 || len > ndevices)
+		HIP_RETURN(hipErrorInvalidValue);
+	for (int i = 0; i < len; i++)
+		if (device_arr[i] < 0 || device_arr[i] >= ndevices)
+			HIP_RETURN(hipErrorInvalidDevice);
+	if (!device_chosen)
+		current_ordinal = device_arr[0];
+	HIP_RETURN(hipSuccess);
 }
 
 hipError_t hipGetDevice(int *ordinal)

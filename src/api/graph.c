@@ -75,6 +75,7 @@ void graph_free(struct ihipGraph *g)
     node_free(n);
   }
   free(g->nodes.v);
+  graph_urefs_release(g);
   g->magic = 0;
   free(g);
 }
@@ -189,8 +190,11 @@ struct ihipGraph *graph_clone(const struct ihipGraph *g)
     n->origin = (hipGraphNode_t)src;
     n->id = src->id;
     n->enabled = src->enabled;
+    n->kattr = src->kattr;
   }
   c->next_id = g->next_id;
+  if (graph_urefs_copy(c, g))
+    goto fail;
   /* Edges, in the same order as the source's so that queries on the clone match. */
   for (size_t i = 0; i < g->nodes.n; i++)
     g->nodes.v[i]->mark = i;

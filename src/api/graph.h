@@ -65,6 +65,14 @@ struct graph_mem {
   int device;
 };
 
+/* Launch attributes of a kernel node (hipGraphKernelNodeSetAttribute): kept with the node, not
+ * with its parameters, so hipGraphKernelNodeSetParams leaves them as they are (CUDA). */
+struct kernel_attrs {
+  hipAccessPolicyWindow access_policy; /* accepted and reported; gfx9 caches have no such hint */
+  int cooperative;                     /* launch as hipModuleLaunchCooperativeKernel */
+  int priority;
+};
+
 struct hipGraphNode {
   uint32_t magic;
   hipGraphNodeType type;
@@ -75,6 +83,7 @@ struct hipGraphNode {
   unsigned id;                 /* creation number in its graph (DOT names, stable order) */
   bool enabled;                /* hipGraphNodeSetEnabled (meaningful in an exec's clone) */
   size_t mark;                 /* scratch for graph walks (graph_topo_order) */
+  struct kernel_attrs kattr;   /* kernel nodes only */
   union {
     struct graph_kernel kernel;
     struct graph_memcpy memcpy;
@@ -86,9 +95,17 @@ struct hipGraphNode {
   } u;
 };
 
+/* References a graph holds on a user object (hipGraphRetainUserObject). */
+struct graph_uref {
+  hipUserObject_t object;
+  unsigned count;
+};
+
 struct ihipGraph {
   uint32_t magic;
   struct node_list nodes;      /* in creation order */
+  struct graph_uref *urefs;    /* released with the graph; clones (and executables) hold copies */
+  size_t nurefs;
   unsigned next_id;
   struct ihipGraph *origin;    /* the graph this one is a clone of, or NULL */
 };
@@ -152,6 +169,15 @@ bool graph_has_mem_nodes(const struct ihipGraph *g);
 /* Builds a MemAlloc node for [in] p (allocating), or a MemFree node of [in] dptr in [in] g. */
 hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
 hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
+
+/* ---- graph_extra.c ---- */
+
+/* Drops every user-object reference [in] g holds. */
+void graph_urefs_release(struct ihipGraph *g);
+/* Gives [in] dst the references [in] src holds (retaining them). 0 or -ENOMEM. */
+int graph_urefs_copy(struct ihipGraph *dst, const struct ihipGraph *src);
+/* Accounts [in] delta bytes of graph memory on device [in] device (hipGraphMemAttr*). */
+void graph_mem_account(int device, int64_t delta);
 
 /* ---- graph_exec.c ---- */
 

@@ -14,12 +14,17 @@
 
 /* ---- launching nodes -------------------------------------------------------------------------- */
 
-static hipError_t launch_kernel(const struct graph_kernel *k, hipStream_t stream)
+static hipError_t launch_kernel(const struct graph_kernel *k, const struct kernel_attrs *a,
+                                hipStream_t stream)
 {
+  const hipKernelNodeParams *p = &k->p;
+  if (a->cooperative)
+    return hipModuleLaunchCooperativeKernel(k->fn, p->gridDim.x, p->gridDim.y, p->gridDim.z,
+                                            p->blockDim.x, p->blockDim.y, p->blockDim.z,
+                                            p->sharedMemBytes, stream, k->p.kernelParams);
   size_t size = k->args_size;
   void *extra[] = {HIP_LAUNCH_PARAM_BUFFER_POINTER, k->args, HIP_LAUNCH_PARAM_BUFFER_SIZE, &size,
                    HIP_LAUNCH_PARAM_END};
-  const hipKernelNodeParams *p = &k->p;
   return hipModuleLaunchKernel(k->fn, p->gridDim.x, p->gridDim.y, p->gridDim.z, p->blockDim.x,
                                p->blockDim.y, p->blockDim.z, p->sharedMemBytes, stream, NULL,
                                size ? extra : NULL);
@@ -68,7 +73,7 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
   if (!n->enabled)
     return hipSuccess; /* hipGraphNodeSetEnabled(0): behaves as an empty node */
   switch (n->type) {
-  case hipGraphNodeTypeKernel: return launch_kernel(&n->u.kernel, stream);
+  case hipGraphNodeTypeKernel: return launch_kernel(&n->u.kernel, &n->kattr, stream);
   case hipGraphNodeTypeMemcpy: return launch_memcpy(&n->u.memcpy, stream);
   case hipGraphNodeTypeMemcpyToSymbol:
     return hipMemcpyToSymbolAsync(n->u.memcpy.symbol, n->u.memcpy.p.srcPtr.ptr,

@@ -35,6 +35,7 @@ void graph_mem_put(struct graph_mem *m)
   (void)hipFree(m->ptr);
   if (cur != m->device)
     (void)hipSetDevice(cur);
+  graph_mem_account(m->device, -(int64_t)m->size);
   free(m);
 }
 
@@ -127,6 +128,7 @@ hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *
     node_free(n);
     return e;
   }
+  graph_mem_account(m->device, (int64_t)m->size);
   n->u.mem = m;
   *out = n;
   return hipSuccess;

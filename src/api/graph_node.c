@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "error.h"
 #include "graph.h"
 #include "loader_api.h"
@@ -141,10 +142,16 @@ hipError_t node_memcpy_check(const hipMemcpy3DParms *p)
 {
   if (!p)
     return hipErrorInvalidValue;
-  if (p->srcArray || p->dstArray)
-    return hipErrorNotSupported; /* arrays: hipMemcpy3DAsync does not take them either */
   if ((unsigned)p->kind > hipMemcpyDefault)
     return hipErrorInvalidMemcpyDirection;
+  if (p->srcArray || p->dstArray) {
+    /* array sides are checked against the array's bounds when the copy runs */
+    if ((p->srcArray && !hip_array_find(p->srcArray)) || (p->dstArray && !hip_array_find(p->dstArray)))
+      return hipErrorInvalidValue;
+    if ((!p->srcArray && !p->srcPtr.ptr) || (!p->dstArray && !p->dstPtr.ptr))
+      return hipErrorInvalidValue;
+    return hipSuccess;
+  }
   if (!p->srcPtr.ptr || !p->dstPtr.ptr)
     return hipErrorInvalidValue;
   if (p->extent.width + p->srcPos.x > p->srcPtr.pitch ||

@@ -1,8 +1,11 @@
-/* Pitched copies: hipMemcpy2D and hipMemcpy3D (linear memory; hipArray copies are not supported
- * and answer hipErrorNotSupported). */
+/* Pitched copies: hipMemcpy2D and hipMemcpy3D (linear memory here; a 3D copy with an array on
+ * either side goes through the driver-style path of array_copy.c). */
 #include <errno.h>
 #include <stdint.h>
 
+#include <string.h>
+
+#include "array.h"
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
@@ -63,14 +66,54 @@ static char *pitched_at(hipPitchedPtr p, hipPos pos)
 	return (char *)p.ptr + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
 }
 
+/* One side of a runtime-form 3D copy as the driver form's: an array's x is in elements (CUDA's
+ * rule for hipMemcpy3DParms), a pointer's in bytes; a pointer's memory type is inferred. */
+static void drv_side_of(hipArray_t arr, const hipPitchedPtr *ptr, const hipPos *pos, size_t elem,
+			hipMemoryType *type, hipArray_t *array, hipDeviceptr_t *dev, size_t *x,
+			size_t *y, size_t *z, size_t *pitch, size_t *height)
+{
+	*y = pos->y;
+	*z = pos->z;
+	if (arr) {
+		*type = hipMemoryTypeArray;
+		*array = arr;
+		*x = pos->x * elem;
+		return;
+	}
+	*type = hipMemoryTypeUnified;
+	*dev = (hipDeviceptr_t)ptr->ptr;
+	*x = pos->x;
+	*pitch = ptr->pitch;
+	*height = ptr->ysize;
+}
+
+static hipError_t copy_3d_array(const hipMemcpy3DParms *p, hipStream_t stream, bool async)
+{
+	struct hipArray *a = hip_array_find(p->srcArray ? p->srcArray : p->dstArray);
+	if (!a)
+		return hipErrorInvalidValue;
+	HIP_MEMCPY3D c;
+	memset(&c, 0, sizeof(c));
+	drv_side_of(p->srcArray, &p->srcPtr, &p->srcPos, a->elem_size, &c.srcMemoryType, &c.srcArray,
+		    &c.srcDevice, &c.srcXInBytes, &c.srcY, &c.srcZ, &c.srcPitch, &c.srcHeight);
+	drv_side_of(p->dstArray, &p->dstPtr, &p->dstPos, a->elem_size, &c.dstMemoryType, &c.dstArray,
+		    &c.dstDevice, &c.dstXInBytes, &c.dstY, &c.dstZ, &c.dstPitch, &c.dstHeight);
+	c.srcHost = (const void *)c.srcDevice;
+	c.dstHost = (void *)c.dstDevice;
+	c.WidthInBytes = p->extent.width * a->elem_size;
+	c.Height = p->extent.height;
+	c.Depth = p->extent.depth;
+	return async ? hipDrvMemcpy3DAsync(&c, stream) : hipDrvMemcpy3D(&c);
+}
+
 static hipError_t copy_3d(const hipMemcpy3DParms *p, hipStream_t stream, bool async)
 {
 	if (!p)
 		return hipErrorInvalidValue;
-	if (p->srcArray || p->dstArray)
-		return hipErrorNotSupported;
 	if ((unsigned)p->kind > hipMemcpyDefault)
 		return hipErrorInvalidMemcpyDirection;
+	if (p->srcArray || p->dstArray)
+		return copy_3d_array(p, stream, async);
 	const hipExtent e = p->extent;
 	if (e.width == 0 || e.height == 0 || e.depth == 0)
 		return hipSuccess;

@@ -231,3 +231,40 @@ Test(memcpy, to_symbol_without_module)
 	cr_assert_eq(hipMemcpyFromSymbol(&v, NULL, 4, 0, hipMemcpyDeviceToHost),
 		     hipErrorInvalidSymbol);
 }
+
+/* hipMemcpy3D with an array on one side: extent and the array side's x count elements, the
+ * pointer side's x counts bytes. A 4x3x2 box of a 6x4x3 float array, from and to host memory. */
+Test(memcpy, memcpy3d_to_and_from_a_3d_array)
+{
+	enum { W = 6, H = 4, D = 3 };
+	float host[D][H][W], back[2][3][4];
+	for (int z = 0; z < D; z++)
+		for (int y = 0; y < H; y++)
+			for (int x = 0; x < W; x++)
+				host[z][y][x] = (float)(z * 1000 + y * 100 + x);
+	hipChannelFormatDesc desc = {32, 0, 0, 0, hipChannelFormatKindFloat};
+	hipArray_t arr;
+	cr_assert_eq(hipMalloc3DArray(&arr, &desc, make_hipExtent(W, H, D), 0), hipSuccess);
+	hipMemcpy3DParms p;
+	memset(&p, 0, sizeof(p));
+	p.srcPtr = make_hipPitchedPtr(host, W * sizeof(float), W, H);
+	p.dstArray = arr;
+	p.extent = make_hipExtent(W, H, D);
+	p.kind = hipMemcpyHostToDevice;
+	cr_assert_eq(hipMemcpy3D(&p), hipSuccess);
+	memset(&p, 0, sizeof(p));
+	memset(back, 0, sizeof(back));
+	p.srcArray = arr;
+	p.srcPos = make_hipPos(1, 1, 1);              /* elements */
+	p.dstPtr = make_hipPitchedPtr(back, 4 * sizeof(float), 4, 3);
+	p.extent = make_hipExtent(4, 3, 2);
+	p.kind = hipMemcpyDeviceToHost;
+	cr_assert_eq(hipMemcpy3D(&p), hipSuccess);
+	for (int z = 0; z < 2; z++)
+		for (int y = 0; y < 3; y++)
+			for (int x = 0; x < 4; x++)
+				cr_assert_eq(back[z][y][x], host[z + 1][y + 1][x + 1], "(%d,%d,%d)", x, y, z);
+	p.extent = make_hipExtent(6, 3, 2); /* runs past the array's width */
+	cr_assert_eq(hipMemcpy3D(&p), hipErrorInvalidValue);
+	cr_assert_eq(hipFreeArray(arr), hipSuccess);
+}

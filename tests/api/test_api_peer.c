@@ -1,5 +1,6 @@
 /* Two GPUs: peer access queries, enabling and disabling, and copies between devices. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,4 +73,32 @@ Test(peer, pointer_attributes_name_owner)
 	cr_assert_eq(hipPointerGetAttributes(&a, d1), hipSuccess);
 	cr_assert_eq(a.device, 1);
 	cr_assert_eq(hipFree(d1), hipSuccess);
+}
+
+/* hipSetValidDevices: a thread that has not chosen a device starts on the list's first; one
+ * that called hipSetDevice keeps its choice; bad lists are refused. */
+static void *valid_devices_thread(void *arg)
+{
+	(void)arg;
+	int list[2] = {1, 0}, dev = -1;
+	cr_assert_eq(hipSetValidDevices(list, 2), hipSuccess);
+	cr_assert_eq(hipGetDevice(&dev), hipSuccess);
+	cr_assert_eq(dev, 1, "the first valid device becomes current");
+	cr_assert_eq(hipSetDevice(0), hipSuccess);
+	cr_assert_eq(hipSetValidDevices(list, 1), hipSuccess);
+	cr_assert_eq(hipGetDevice(&dev), hipSuccess);
+	cr_assert_eq(dev, 0, "an explicit hipSetDevice wins");
+	return NULL;
+}
+
+Test(peer, set_valid_devices)
+{
+	int bad[1] = {7}, list[1] = {0};
+	cr_assert_eq(hipSetValidDevices(NULL, 0), hipSuccess);
+	cr_assert_eq(hipSetValidDevices(NULL, 1), hipErrorInvalidValue);
+	cr_assert_eq(hipSetValidDevices(list, 3), hipErrorInvalidValue);
+	cr_assert_eq(hipSetValidDevices(bad, 1), hipErrorInvalidDevice);
+	pthread_t t;
+	cr_assert_eq(pthread_create(&t, NULL, valid_devices_thread, NULL), 0);
+	cr_assert_eq(pthread_join(t, NULL), 0);
 }

@@ -202,3 +202,17 @@ Test(calls, memcpy_3d_peer_same_device)
 	cr_assert_eq(hipFree(src.ptr), hipSuccess);
 	cr_assert_eq(hipFree(dst.ptr), hipSuccess);
 }
+
+/* Run-time log control: levels 0-7 are accepted, others refused; enable/disable always succeed
+ * and leave the library usable (it prints only when a level asks, so nothing is checked on
+ * stderr here). */
+Test(calls, logging_controls)
+{
+	cr_assert_eq(hipExtSetLoggingParams(8, 0, 0), hipErrorInvalidValue);
+	cr_assert_eq(hipExtSetLoggingParams(0, 1 << 20, ~(size_t)0), hipSuccess);
+	cr_assert_eq(hipExtEnableLogging(), hipSuccess);
+	cr_assert_eq(hipExtDisableLogging(), hipSuccess);
+	void *p = NULL;
+	cr_assert_eq(hipMalloc(&p, 64), hipSuccess);
+	cr_assert_eq(hipFree(p), hipSuccess);
+}

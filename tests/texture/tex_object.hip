@@ -262,8 +262,14 @@ static void run(hipTextureObject_t obj, Tex &t, int how, int dims, bool layered,
     float c[4] = {coords[i].x, coords[i].y, coords[i].z, coords[i].w};
     if (how == F_FETCH1D) {
       int x = (int)c[0];
-      if (x >= 0 && x < t.w) texel(t, x, 0, 0, m.read, want);
-      else memset(want, 0, sizeof(want));
+      if (x >= 0 && x < t.w) {
+        texel(t, x, 0, 0, m.read, want);
+      } else {
+        // Out of range: zeros through the descriptor's DST_SEL, whose w is the constant 1
+        // for one- and two-channel formats.
+        memset(want, 0, sizeof(want));
+        if (t.nch < 4) want[3] = int_result(t.f, m.read) ? 1 : f2u(1.0f);
+      }
     } else {
       ref_sample(t, dims, layered, m, c, want);
     }
