@@ -70,15 +70,19 @@ __device__ inline T __hipkfd_tex_map(__hipkfd_float4_v v) {
   return r;
 }
 
-#if defined(__HIPKFD_HAS_IMAGE_INSTS__)
-#define __HIPKFD_TEX_FETCH(T, call)                                                        \
+#define __HIPKFD_TEX_OPERANDS                                                              \
   __hipkfd_srd_t i = (__hipkfd_srd_t)textureObject;                                        \
   __hipkfd_srd_t s = i + HIP_SAMPLER_OBJECT_OFFSET_DWORD;                                  \
-  (void)s;                                                                                 \
+  (void)s
+#if defined(__HIPKFD_HAS_IMAGE_INSTS__)
+#define __HIPKFD_TEX_FETCH(T, call)                                                        \
+  __HIPKFD_TEX_OPERANDS;                                                                   \
   return __hipkfd_tex_map<T>(call)
 #else
+/* No image instructions: the call stays unevaluated (it only marks the operands used). */
 #define __HIPKFD_TEX_FETCH(T, call)                                                        \
-  (void)textureObject;                                                                     \
+  __HIPKFD_TEX_OPERANDS;                                                                   \
+  (void)sizeof(call);                                                                      \
   __builtin_trap();                                                                        \
   return T()
 #endif
@@ -144,5 +148,6 @@ static __device__ inline void tex2DLayered(T *ptr, hipTextureObject_t textureObj
 }
 
 #undef __HIPKFD_TEX_FETCH
+#undef __HIPKFD_TEX_OPERANDS
 #endif
 #endif

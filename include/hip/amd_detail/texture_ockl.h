@@ -6,8 +6,8 @@
  * and `s` at its sampler (S#), both in the constant address space. Coordinates and results are
  * clang vector types, the parameter types ockl is built with.
  *
- * gfx940 and later have no image instructions: the declarations are only made for targets that
- * have them (__HIPKFD_HAS_IMAGE_INSTS__). */
+ * gfx940 and later have no image instructions: __HIPKFD_HAS_IMAGE_INSTS__ tells the targets that
+ * have them. */
 #ifndef HIPKFD_AMD_DETAIL_TEXTURE_OCKL_H
 #define HIPKFD_AMD_DETAIL_TEXTURE_OCKL_H
 
@@ -27,7 +27,8 @@ typedef int __hipkfd_int2_v __attribute__((ext_vector_type(2)));
 typedef int __hipkfd_int4_v __attribute__((ext_vector_type(4)));
 typedef unsigned int __HIPKFD_CONST_AS *__hipkfd_srd_t;
 
-#if defined(__HIPKFD_HAS_IMAGE_INSTS__)
+/* Declared for every target; called only where __HIPKFD_HAS_IMAGE_INSTS__ (elsewhere the
+ * fetch headers name them in unevaluated sizeof operands only). */
 extern "C" {
 __device__ __hipkfd_float4_v __ockl_image_load_1Db(__hipkfd_srd_t i, int c);
 __device__ __hipkfd_float4_v __ockl_image_load_1D(__hipkfd_srd_t i, int c);
@@ -56,7 +57,6 @@ __device__ int __ockl_image_channel_order_1D(__hipkfd_srd_t i);
 __device__ int __ockl_image_channel_order_2D(__hipkfd_srd_t i);
 __device__ int __ockl_image_channel_order_3D(__hipkfd_srd_t i);
 }
-#endif
 
 #endif
 #endif

@@ -61,9 +61,13 @@ __device__ inline __hipkfd_float4_v __hipkfd_surf_pack(const T &t) {
 #define __HIPKFD_SURF_READ(T, call) *data = __hipkfd_tex_map<T>(call)
 #define __HIPKFD_SURF_WRITE(call) call
 #else
-#define __HIPKFD_SURF_INIT(dim) (void)surfObj; (void)boundaryMode; __builtin_trap()
-#define __HIPKFD_SURF_READ(T, call) *data = T()
-#define __HIPKFD_SURF_WRITE(call) (void)data
+/* No image instructions: the calls stay unevaluated (they only mark the operands used). */
+#define __HIPKFD_SURF_INIT(dim)                                                            \
+  __hipkfd_srd_t i = (__hipkfd_srd_t)surfObj;                                              \
+  (void)boundaryMode;                                                                      \
+  __builtin_trap()
+#define __HIPKFD_SURF_READ(T, call) (void)sizeof(call); *data = T()
+#define __HIPKFD_SURF_WRITE(call) (void)sizeof(call)
 #endif
 
 template <class T>
