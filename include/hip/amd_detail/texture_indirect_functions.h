@@ -82,7 +82,7 @@ __device__ inline T __hipkfd_tex_map(__hipkfd_float4_v v) {
 /* No image instructions: the call stays unevaluated (it only marks the operands used). */
 #define __HIPKFD_TEX_FETCH(T, call)                                                        \
   __HIPKFD_TEX_OPERANDS;                                                                   \
-  (void)sizeof(call);                                                                      \
+  (void)sizeof(decltype(call) *);                                                          \
   __builtin_trap();                                                                        \
   return T()
 #endif

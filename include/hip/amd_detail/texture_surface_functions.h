@@ -66,8 +66,8 @@ __device__ inline __hipkfd_float4_v __hipkfd_surf_pack(const T &t) {
   __hipkfd_srd_t i = (__hipkfd_srd_t)surfObj;                                              \
   (void)boundaryMode;                                                                      \
   __builtin_trap()
-#define __HIPKFD_SURF_READ(T, call) (void)sizeof(call); *data = T()
-#define __HIPKFD_SURF_WRITE(call) (void)sizeof(call)
+#define __HIPKFD_SURF_READ(T, call) (void)sizeof(decltype(call) *); *data = T()
+#define __HIPKFD_SURF_WRITE(call) (void)sizeof(decltype(call) *)
 #endif
 
 template <class T>
