@@ -17,12 +17,11 @@
 #define __HIP_PLATFORM_HCC__ 1 /* pre-ROCm-5 spelling, still tested by old code */
 #endif
 
-/* Device-side compilation pass of clang's HIP mode. */
+/* Device-side compilation pass of clang's HIP mode: clang defines __HIP_DEVICE_COMPILE__ there
+ * and only there. (__AMDGCN__ cannot tell the passes apart: clang defines the offload target's
+ * macros in the host pass too.) */
 #if defined(__HIP_DEVICE_COMPILE__) && !__HIP_DEVICE_COMPILE__
 #undef __HIP_DEVICE_COMPILE__
-#endif
-#if defined(__HIP__) && defined(__AMDGCN__) && !defined(__HIP_DEVICE_COMPILE__)
-#define __HIP_DEVICE_COMPILE__ 1
 #endif
 #if defined(__HIP__) && !defined(__HIPCC__)
 #define __HIPCC__ 1

@@ -95,12 +95,8 @@ static enum cp_status aql_complete(struct sim_cp_queue *q, uint64_t signal, uint
 {
   if (!signal)
     return CP_DONE;
-  uint64_t end = sim_gpu_clock_counter();
   uint64_t fault_va;
-  /* Timestamps first: whoever sees the decrement may read them. */
-  if (cp_signal_timestamp(q->gpu, signal, CP_SIGNAL_START_TS_OFF, start, &fault_va) ||
-      cp_signal_timestamp(q->gpu, signal, CP_SIGNAL_END_TS_OFF, end, &fault_va) ||
-      cp_signal_add(q->gpu, signal, -1, &fault_va))
+  if (cp_signal_complete(q->gpu, signal, start, sim_gpu_clock_counter(), &fault_va))
     return aql_fault(q, fault_va, true);
   return CP_DONE;
 }
@@ -402,14 +398,16 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
   if (!cp_queue_ring(q, &base, &size))
     return CP_DONE;
   uint64_t slots = size / AQL_PACKET_SIZE;
+  /* Translated once per batch: the read and write pointers' buffers hold a queue reference
+   * (kfd_queue_acquire_buffers), so they cannot be unmapped while the queue exists. */
+  volatile uint64_t *rdp = cp_mem_u64(q->gpu, q->desc.read_pointer, true);
+  if (!rdp)
+    return aql_fault(q, q->desc.read_pointer, true);
+  volatile uint64_t *wrp = cp_mem_u64(q->gpu, q->desc.write_pointer, false);
+  if (!wrp)
+    return aql_fault(q, q->desc.write_pointer, false);
 
   for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
-    volatile uint64_t *rdp = cp_mem_u64(q->gpu, q->desc.read_pointer, true);
-    if (!rdp)
-      return aql_fault(q, q->desc.read_pointer, true);
-    volatile uint64_t *wrp = cp_mem_u64(q->gpu, q->desc.write_pointer, false);
-    if (!wrp)
-      return aql_fault(q, q->desc.write_pointer, false);
     enum cp_status reclaim = aql_scratch_reclaim_wait(q);
     if (reclaim != CP_DONE)
       return reclaim;

@@ -28,6 +28,21 @@
 #define CP_DEEP_IDLE_WINDOW_NS 1000000000ull /* ... up to 1 s */
 #define CP_DORMANT_POLL_NS 10000000ull     /* then every 10 ms */
 
+/* After its ring empties, a queue's worker keeps watching its own doorbell for a while before it
+ * sleeps, as a GPU's command processor polls its queues: a launch that follows a completion
+ * within that window (a launch + synchronize loop, a stream of launches) is picked up in well
+ * under a microsecond, where a sleeping worker needs a thread wake-up (tens of microseconds on
+ * these VMs) and, with nobody waiting yet, the watcher's next poll.
+ *
+ * The window is CP_LINGER_NS, unless the previous full windows went unused: then the next 1, 3,
+ * 7, ... (up to CP_LINGER_BACKOFF_MAX) windows are CP_LINGER_SHORT_NS, before a full one is
+ * tried again. A queue fed in a tight loop keeps the full window; one fed rarely spends little
+ * CPU per submission. It is a plain spin: sched_yield() on a loaded machine gives the CPU away
+ * for a whole scheduler slice (milliseconds, measured), far worse than the wake-up it saves. */
+#define CP_LINGER_NS 100000ull
+#define CP_LINGER_SHORT_NS 5000ull
+#define CP_LINGER_BACKOFF_MAX 63u
+
 /* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
  * (AqlQueue::DynamicScratchHandler): one bit per cause. */
 #define CP_QERR_INSUFFICIENT_SCRATCH 0x1u /* recoverable: ROCr allocates, then stores 0 */
@@ -72,6 +87,9 @@ struct sim_cp_queue {
   int cancel_dispatch;        /* set once by destroy (atomic store): the interpreter abandons
                                * the dispatch in flight, as amdkfd's queue preemption ends waves */
   uint64_t seen_doorbell;     /* watcher-private */
+  bool waiting;               /* protected by cg->lock: the worker sleeps on cg->cond */
+  unsigned linger_misses;     /* worker-private: full linger windows that went unused in a row */
+  unsigned linger_short;      /* worker-private: short windows left before a full one */
   uint64_t consumed;          /* worker-private: packets consumed so far */
   struct sim_cp_queue *next;  /* cg->queues list, protected by cg->lock */
 
@@ -88,6 +106,8 @@ struct cp_gpu {
   pthread_mutex_t lock;
   pthread_cond_t cond;        /* broadcast on every kick, doorbell change or queue change */
   uint64_t kicks;             /* protected by lock: bumped with every broadcast */
+  unsigned blocked;           /* protected by lock: workers backing off on memory (barrier,
+                               * poll, scratch answer), which a completion may release */
   struct sim_cp_queue *queues;/* protected by lock */
   unsigned nqueues;           /* protected by lock */
 };
@@ -146,6 +166,10 @@ bool cp_signal_load(struct sim_gpu *gpu, uint64_t signal_va, int64_t *value);
 int cp_signal_add(struct sim_gpu *gpu, uint64_t signal_va, int64_t delta, uint64_t *fault_va);
 /* Store a value (release), then raise the interrupt. */
 int cp_signal_store(struct sim_gpu *gpu, uint64_t signal_va, int64_t value, uint64_t *fault_va);
+/* A packet's end: start_ts and end_ts written, then the value decremented (release), then the
+ * interrupt for an interrupt signal. Returns 0 or -EFAULT with *fault_va set. */
+int cp_signal_complete(struct sim_gpu *gpu, uint64_t signal_va, uint64_t start, uint64_t end,
+                       uint64_t *fault_va);
 /* Record a profiling timestamp in start_ts or end_ts. */
 int cp_signal_timestamp(struct sim_gpu *gpu, uint64_t signal_va, unsigned off, uint64_t ticks,
                         uint64_t *fault_va);

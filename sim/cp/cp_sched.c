@@ -3,8 +3,9 @@
  * Doorbells are plain memory in the doorbell page: user space writes them without telling
  * anyone, so somebody must look. The watcher looks at every doorbell of every GPU, often right
  * after it last saw one change, then every millisecond, then ever more slowly (cp_internal.h),
- * and wakes the GPU's workers when one changed. Workers sleep on their GPU's condition variable
- * while their ring is empty; sim_cp_kick() broadcasts it too (the driver
+ * and wakes the GPU's workers when one changed under a sleeping worker. A worker whose ring
+ * empties first watches its own doorbell for a short adaptive window (CP_LINGER_*), then sleeps
+ * on its GPU's condition variable; sim_cp_kick() broadcasts it too (the driver
  * kicks on queue ioctls and when user space enters WAIT_EVENTS, so a waiter is never left to the
  * poll period). An idle process therefore costs one short timed wakeup every 10 ms, however
  * many GPUs it has.
@@ -46,6 +47,7 @@ static struct {
 uint64_t cp_preempt_timeout_ns = 9000000000ull;
 
 static unsigned g_fork_generation;         /* bumped in the child after fork() */
+static _Atomic unsigned g_lingering;       /* workers watching their doorbell right now */
 static pthread_once_t g_atfork_once = PTHREAD_ONCE_INIT;
 
 uint64_t cp_now_ns(void)
@@ -73,6 +75,7 @@ static void atfork_child(void)
     atomic_store(&g_gpus[i], NULL);
   g_watch.running = false;
   g_watch.queues = 0;
+  atomic_store(&g_lingering, 0);
   pthread_mutex_init(&g_watch.lock, NULL);
   g_fork_generation++;
   pthread_mutex_unlock(&g_lock);
@@ -129,19 +132,21 @@ static uint64_t doorbell_read(const struct sim_cp_queue *q)
 }
 
 
-/* Look at every doorbell of one GPU; wake its workers if one changed. */
+/* Look at every doorbell of one GPU; wake its workers if one changed under a worker that is
+ * asleep (a running or lingering worker finds its new packets by itself). */
 static bool watch_gpu(struct cp_gpu *cg)
 {
-  bool changed = false;
+  bool changed = false, wake = false;
   pthread_mutex_lock(&cg->lock);
   for (struct sim_cp_queue *q = cg->queues; q; q = q->next) {
     uint64_t db = doorbell_read(q);
     if (db != q->seen_doorbell) {
       q->seen_doorbell = db;
       changed = true;
+      wake = wake || q->waiting;
     }
   }
-  if (changed)
+  if (wake)
     cg_broadcast_locked(cg);
   pthread_mutex_unlock(&cg->lock);
   return changed;
@@ -238,9 +243,13 @@ bool cp_queue_wait(struct sim_cp_queue *q, uint64_t timeout_ns)
   pthread_mutex_lock(&cg->lock);
   uint64_t seen = cg->kicks;
   struct timespec until = deadline_after(timeout_ns);
+  cg->blocked++;
+  q->waiting = true;
   while (!q->stop && cg->kicks == seen)
     if (pthread_cond_timedwait(&cg->cond, &cg->lock, &until) == ETIMEDOUT)
       break;
+  q->waiting = false;
+  cg->blocked--;
   bool run = !q->stop;
   pthread_mutex_unlock(&cg->lock);
   return run;
@@ -276,6 +285,78 @@ static bool queue_has_work(struct sim_cp_queue *q)
   return queue_is_aql(q) ? cp_aql_has_work(q) : cp_sdma_has_work(q);
 }
 
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/* How many workers may linger at once in the process (g_lingering): half the CPUs (at least
+ * one), so that queues emptying together (several streams) never spin on every core while the
+ * dispatches of other queues, or the host threads feeding them, need the CPUs. */
+static unsigned linger_cap(void)
+{
+  static _Atomic unsigned cap;
+  unsigned c = atomic_load_explicit(&cap, memory_order_relaxed);
+  if (!c) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    c = n >= 4 ? (unsigned)(n / 2) : 1;
+    atomic_store_explicit(&cap, c, memory_order_relaxed);
+  }
+  return c;
+}
+
+static bool worker_linger_window(struct sim_cp_queue *q);
+
+/* The ring just emptied: watch the doorbell for a window (cp_internal.h), if no more than
+ * linger_cap() workers already do. Returns true when it rang (look at the ring again), false
+ * when the window passed or the queue is being destroyed (sleep). */
+static bool worker_linger(struct sim_cp_queue *q)
+{
+  if (atomic_fetch_add(&g_lingering, 1) >= linger_cap()) {
+    atomic_fetch_sub(&g_lingering, 1);
+    return false;
+  }
+  bool rang = worker_linger_window(q);
+  atomic_fetch_sub(&g_lingering, 1);
+  return rang;
+}
+
+static bool worker_linger_window(struct sim_cp_queue *q)
+{
+  bool full = q->linger_short == 0;
+  uint64_t window = full ? CP_LINGER_NS : CP_LINGER_SHORT_NS;
+  if (!full)
+    q->linger_short--;
+  uint64_t db = doorbell_read(q);
+  uint64_t start = cp_now_ns();
+  for (unsigned n = 1;; n++) {
+    if (doorbell_read(q) != db) {
+      q->linger_misses = 0;
+      q->linger_short = 0;
+      return true;
+    }
+    /* destroy stores cancel_dispatch (atomically) along with stop */
+    if (__atomic_load_n(&q->cancel_dispatch, __ATOMIC_ACQUIRE))
+      return false;
+    if (n % 32) {
+      cpu_relax();
+      continue;
+    }
+    if (cp_now_ns() - start >= window) {
+      if (full) {
+        /* 1, 3, 7, ... short windows before the next full one */
+        q->linger_misses += q->linger_misses < 6;
+        unsigned skip = (1u << q->linger_misses) - 1;
+        q->linger_short = skip < CP_LINGER_BACKOFF_MAX ? skip : CP_LINGER_BACKOFF_MAX;
+      }
+      return false;
+    }
+    cpu_relax();
+  }
+}
+
 static void *worker_main(void *arg)
 {
   struct sim_cp_queue *q = arg;
@@ -295,9 +376,11 @@ static void *worker_main(void *arg)
     if (queue_has_work(q))
       st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
     if (q->consumed != consumed) {
-      /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers. */
+      /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers if
+       * one is backing off on memory (idle ones have nothing to gain from it). */
       pthread_mutex_lock(&q->cg->lock);
-      cg_broadcast_locked(q->cg);
+      if (q->cg->blocked)
+        cg_broadcast_locked(q->cg);
       pthread_mutex_unlock(&q->cg->lock);
     }
     if (cp_queue_stopping(q))
@@ -309,15 +392,25 @@ static void *worker_main(void *arg)
       continue;
     }
     tries = 0;
+    uint64_t db = doorbell_read(q); /* before the ring is found empty: see the sleep below */
     if (queue_has_work(q))
       continue;
+    /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
+     * meant for another queue, the safety timeout) goes back to sleep at once. */
+    bool worked = q->consumed != consumed;
+    if (worked && !atomic_load(&q->failed) && worker_linger(q))
+      continue;
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
-     * safety net; `seen` was read before the ring was found empty, so no kick is lost. */
+     * safety net; `seen` was read before the ring was found empty, so no kick is lost. The
+     * watcher wakes only a worker marked waiting: a doorbell it saw change before the mark
+     * would be lost, so it is checked under the lock once the mark is set. */
     pthread_mutex_lock(&q->cg->lock);
     struct timespec until = deadline_after(1000000000ull);
-    while (!q->stop && q->cg->kicks == seen)
+    q->waiting = true;
+    while (!q->stop && q->cg->kicks == seen && doorbell_read(q) == db)
       if (pthread_cond_timedwait(&q->cg->cond, &q->cg->lock, &until) == ETIMEDOUT)
         break;
+    q->waiting = false;
     pthread_mutex_unlock(&q->cg->lock);
   }
   pthread_mutex_lock(&q->cg->lock);

@@ -9,6 +9,8 @@
 #include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sched.h>
@@ -97,9 +99,17 @@ void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 
 /* ---- decoded-instruction cache ---- */
 
+#define ICACHE_TAG_SHIFT 48
+#define ICACHE_PC_MASK ((1ull << ICACHE_TAG_SHIFT) - 1)
+
 static uint64_t hash_pc(uint64_t pc)
 {
-  return (pc >> 2) * 0x9E3779B97F4A7C15ull;
+  return ((pc & ICACHE_PC_MASK) >> 2) * 0x9E3779B97F4A7C15ull;
+}
+
+static bool icache_live(const struct isa_worker *k, uint64_t key)
+{
+  return (key & ~ICACHE_PC_MASK) == k->icache_tag;
 }
 
 static int icache_grow(struct isa_worker *k)
@@ -108,11 +118,13 @@ static int icache_grow(struct isa_worker *k)
   struct icache_entry *n = calloc(cap, sizeof(*n));
   if (!n)
     return -1;
+  if (!k->icache_tag)
+    k->icache_tag = 1ull << ICACHE_TAG_SHIFT;
   for (unsigned i = 0; i < k->icache_cap; i++) {
-    if (!k->icache[i].pc)
+    if (!icache_live(k, k->icache[i].key))
       continue;
-    uint64_t h = hash_pc(k->icache[i].pc) & (cap - 1);
-    while (n[h].pc)
+    uint64_t h = hash_pc(k->icache[i].key) & (cap - 1);
+    while (n[h].key)
       h = (h + 1) & (cap - 1);
     n[h] = k->icache[i];
   }
@@ -122,14 +134,30 @@ static int icache_grow(struct isa_worker *k)
   return 0;
 }
 
+/* Forget every decoded instruction: the next dispatch may run other code at the same
+ * addresses (a module unloaded and another loaded in its place). One store, except when the
+ * 16-bit generation wraps, which clears the table for real. */
+static void icache_invalidate(struct isa_worker *k)
+{
+  uint64_t next = (k->icache_tag >> ICACHE_TAG_SHIFT) + 1;
+  if (next > 0xffff) {
+    memset(k->icache, 0, (size_t)k->icache_cap * sizeof(*k->icache));
+    next = 1;
+  }
+  k->icache_tag = next << ICACHE_TAG_SHIFT;
+  k->icache_used = 0;
+}
+
 static const struct isa_inst *fetch_decode(struct isa_wave *w)
 {
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc;
+  uint64_t key = pc | k->icache_tag;
   unsigned mask = k->icache_cap - 1;
   uint64_t h = hash_pc(pc) & mask;
-  while (k->icache[h].pc) {
-    if (k->icache[h].pc == pc)
+  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
+  while (cacheable && icache_live(k, k->icache[h].key)) {
+    if (k->icache[h].key == key)
       return &k->icache[h].inst;
     h = (h + 1) & mask;
   }
@@ -140,7 +168,7 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
     return NULL;
   }
   uint32_t words[2] = {0, 0};
-  const uint32_t *p0 = w->ctx->d->translate(w->ctx->d->mem_ctx, pc, 4, false);
+  const uint32_t *p0 = cacheable ? w->ctx->d->translate(w->ctx->d->mem_ctx, pc, 4, false) : NULL;
   if (!p0) {
     wave_page_fault(w, pc, false);
     return NULL;
@@ -166,10 +194,10 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
     }
     mask = k->icache_cap - 1;
     h = hash_pc(pc) & mask;
-    while (k->icache[h].pc)
+    while (icache_live(k, k->icache[h].key))
       h = (h + 1) & mask;
   }
-  k->icache[h].pc = pc;
+  k->icache[h].key = key;
   k->icache[h].inst = in;
   k->icache_used++;
   return &k->icache[h].inst;
@@ -283,14 +311,20 @@ static void init_vgprs(struct isa_ctx *c, struct isa_wave *w, uint64_t *exec)
   uint32_t sx = d->workgroup_size[0] ? d->workgroup_size[0] : 1;
   uint32_t sy = d->workgroup_size[1] ? d->workgroup_size[1] : 1;
   uint64_t m = 0;
-  for (unsigned l = 0; l < WAVE_SIZE; l++) {
-    uint32_t flat = w->id * WAVE_SIZE + l;
-    if (flat >= c->group_size)
-      break;
+  uint32_t flat = w->id * WAVE_SIZE;
+  /* x, y, z of the wave's first work-item, then stepped lane by lane (no division per lane). */
+  uint32_t x = flat % sx, y = flat / sx % sy, z = flat / (sx * sy);
+  for (unsigned l = 0; l < WAVE_SIZE && flat + l < c->group_size; l++) {
     m |= 1ull << l;
-    uint32_t x = flat % sx, y = flat / sx % sy, z = flat / (sx * sy);
     /* gfx90a and gfx942 pack the work-item IDs into v0: x [9:0], y [19:10], z [29:20]. */
     w->v[0][l] = x | y << 10 | z << 20;
+    if (++x == sx) {
+      x = 0;
+      if (++y == sy) {
+        y = 0;
+        z++;
+      }
+    }
   }
   *exec = m;
 }
@@ -346,6 +380,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
   return 0;
 }
 
+static void dispatch_start_helpers(struct isa_worker *k);
+
 static void run_wg(struct isa_worker *k)
 {
   struct isa_wg *g = &k->wg;
@@ -360,6 +396,7 @@ static void run_wg(struct isa_worker *k)
         continue;
       ran = true;
       run_wave(w, 1u << 16);
+      dispatch_start_helpers(k);
       if (w->yield && g->live == 1)
         sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
@@ -403,6 +440,7 @@ static void *worker_main(void *arg)
       break;
     setup_wg(k, idx);
     run_wg(k);
+    dispatch_start_helpers(k);
   }
   /* This thread claims no more workgroups: it no longer counts for GWS residency. */
   pthread_mutex_lock(&c->lock);
@@ -419,6 +457,49 @@ static void worker_free(struct isa_worker *k);
 static void *worker_main(void *arg);
 
 #define GWS_MAX_EXTRA 4096
+
+/* A dispatch of several workgroups starts its helper threads only after HELPERS_AFTER_NS: a
+ * thread costs about 11 us to start and join on these VMs, more than a short kernel's whole
+ * run, so short dispatches finish on the calling thread alone and long ones lose at most this
+ * much parallel time. */
+#define HELPERS_AFTER_NS 20000ull
+
+static uint64_t mono_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Called by every worker between workgroups and between wave time slices; only the lead acts,
+ * once, when the dispatch has run HELPERS_AFTER_NS and workgroups are still unclaimed. */
+static void dispatch_start_helpers(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  if (k != c->lead || c->helpers_started || c->helpers_wanted == 0)
+    return;
+  if (atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs ||
+      mono_ns() < c->helpers_after_ns)
+    return;
+  pthread_mutex_lock(&c->lock);
+  long started = 0;
+  for (long i = 0; i < c->helpers_wanted; i++) {
+    struct isa_worker *h = worker_new(c);
+    if (!h)
+      break;
+    c->active++;   /* before the thread runs: it decrements when it leaves */
+    if (pthread_create(&c->helper_threads[i], NULL, worker_main, h)) {
+      c->active--;
+      worker_free(h);
+      break;
+    }
+    c->helper_workers[i] = h;
+    started++;
+  }
+  /* -1: tried, none started (the lead carries on alone; never tried again) */
+  c->helpers_started = started ? started : -1;
+  pthread_mutex_unlock(&c->lock);
+}
 
 /* Cancellation requested by the command processor (isa_dispatch.cancel): record it once and
  * stop every thread of the dispatch. One load when nothing is requested. */
@@ -481,16 +562,34 @@ int dispatch_keep_resident(struct isa_ctx *c)
   return 0;
 }
 
+/* Make `k` ready for a dispatch of `c`: counters zero, enough private memory, no decoded
+ * instruction left from an earlier dispatch. Returns 0 or -1 (out of memory). */
+static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
+{
+  k->ctx = c;
+  k->insts = k->waves_run = k->lane_ops = 0;
+  size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
+  if (priv > k->priv_cap) {
+    void *p = realloc(k->priv, priv);
+    if (!p)
+      return -1;
+    k->priv = p;
+    k->priv_cap = priv;
+  }
+  icache_invalidate(k);
+  return 0;
+}
+
 static struct isa_worker *worker_new(struct isa_ctx *c)
 {
-  struct isa_worker *k = calloc(1, sizeof(*k));
+  /* Not calloc: the 64 KiB LDS is cleared per workgroup (setup_wg), only as far as it is used. */
+  struct isa_worker *k = malloc(sizeof(*k));
   if (!k)
     return NULL;
-  k->ctx = c;
+  memset(k, 0, offsetof(struct isa_worker, lds));
+  memset(&k->wg, 0, sizeof(*k) - offsetof(struct isa_worker, wg));
   k->vregs = malloc(sizeof(*k->vregs) * 16);
-  k->priv_cap = (size_t)16 * WAVE_SIZE * c->priv_size;
-  k->priv = k->priv_cap ? malloc(k->priv_cap) : NULL;
-  if (!k->vregs || (k->priv_cap && !k->priv) || icache_grow(k)) {
+  if (!k->vregs || icache_grow(k) || worker_prepare(k, c)) {
     free(k->vregs);
     free(k->priv);
     free(k->icache);
@@ -508,6 +607,61 @@ static void worker_free(struct isa_worker *k)
   free(k->priv);
   free(k->icache);
   free(k);
+}
+
+/* The calling thread's worker is kept between its dispatches (a command processor thread runs
+ * one dispatch after another): allocating and clearing a 2 MiB register file, the LDS and the
+ * instruction cache for every dispatch cost more than running an empty kernel. Freed when the
+ * thread exits. */
+static pthread_key_t g_worker_key;
+static bool g_worker_key_ok;
+static pthread_once_t g_worker_once = PTHREAD_ONCE_INIT;
+
+static void worker_key_destroy(void *k) { worker_free(k); }
+static void worker_key_init(void)
+{
+  g_worker_key_ok = pthread_key_create(&g_worker_key, worker_key_destroy) == 0;
+}
+
+/* The worker for the calling thread: its kept one when free, else a new one (kept if none is). */
+static struct isa_worker *worker_for_caller(struct isa_ctx *c, bool *kept)
+{
+  pthread_once(&g_worker_once, worker_key_init);
+  *kept = false;
+  struct isa_worker *k = g_worker_key_ok ? pthread_getspecific(g_worker_key) : NULL;
+  if (k && !k->ctx) {
+    if (worker_prepare(k, c))
+      return NULL;
+    *kept = true;
+    return k;
+  }
+  struct isa_worker *n = worker_new(c);
+  if (n && !k && g_worker_key_ok && pthread_setspecific(g_worker_key, n) == 0)
+    *kept = true;
+  return n;
+}
+
+/* Done with the caller's worker: a kept one becomes free for the thread's next dispatch. */
+static void worker_release(struct isa_worker *k, bool kept)
+{
+  if (kept)
+    k->ctx = NULL;
+  else
+    worker_free(k);
+}
+
+/* Host threads a dispatch may use: online CPUs, asked once (sysconf reads sysfs each time). */
+static long online_cpus(void)
+{
+  static _Atomic long cached;
+  long n = atomic_load_explicit(&cached, memory_order_relaxed);
+  if (!n) {
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+      n = 1;
+    atomic_store_explicit(&cached, n, memory_order_relaxed);
+  }
+  return n;
 }
 
 static int read_descriptor(struct isa_ctx *c, struct isa_result *r)
@@ -607,40 +761,35 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.waves, 0);
   atomic_init(&c.lane_ops, 0);
 
-  long cores = d->host_threads ? (long)d->host_threads : sysconf(_SC_NPROCESSORS_ONLN);
-  if (cores < 1)
-    cores = 1;
+  long cores = d->host_threads ? (long)d->host_threads : online_cpus();
   if ((uint64_t)cores > c.total_wgs)
     cores = (long)c.total_wgs;
-  c.active = (unsigned)cores;   /* lowered below for threads that fail to start */
-  struct isa_worker **ws = calloc((size_t)cores, sizeof(*ws));
-  pthread_t *th = calloc((size_t)cores, sizeof(*th));
-  bool ok = ws && th;
-  long started = 0;
-  pthread_mutex_lock(&c.lock);   /* started threads must not see `active` before it is final */
-  for (long i = 0; ok && i < cores; i++) {
-    ws[i] = worker_new(&c);
-    if (!ws[i])
-      break;
-    if (i > 0 && pthread_create(&th[i], NULL, worker_main, ws[i])) {
-      worker_free(ws[i]);
-      ws[i] = NULL;
-      break;
-    }
-    started = i + 1;
-  }
-  c.active = (unsigned)started;
-  pthread_mutex_unlock(&c.lock);
-  if (started == 0) {
+  /* The calling thread is the lead worker; up to cores - 1 helpers join it later
+   * (dispatch_start_helpers). Small tables (the common case) need no heap. */
+  struct isa_worker *hw_small[8];
+  pthread_t ht_small[8];
+  long helpers = cores - 1;
+  bool small = helpers <= 8;
+  c.helper_workers = small ? hw_small : calloc((size_t)helpers, sizeof(*c.helper_workers));
+  c.helper_threads = small ? ht_small : calloc((size_t)helpers, sizeof(*c.helper_threads));
+  c.helpers_wanted = c.helper_workers && c.helper_threads ? helpers : 0;
+  c.helpers_after_ns = helpers ? mono_ns() + HELPERS_AFTER_NS : 0;
+  bool kept = false;            /* the lead is the calling thread's kept worker */
+  struct isa_worker *lead = worker_for_caller(&c, &kept);
+  c.lead = lead;
+  c.active = lead ? 1 : 0;
+  if (!lead) {
     r->status = ISA_BAD_DISPATCH;
     snprintf(r->message, sizeof(r->message), "out of host memory");
   } else {
-    worker_main(ws[0]);   /* the calling thread is worker 0 */
-    for (long i = 1; i < started; i++)
-      pthread_join(th[i], NULL);
+    worker_main(lead);
+    /* Helpers are started only by the lead, inside worker_main: all exist by now. */
+    for (long i = 0; i < c.helpers_started; i++)
+      pthread_join(c.helper_threads[i], NULL);
+    worker_release(lead, kept);
   }
-  for (long i = 0; i < started; i++)
-    worker_free(ws[i]);
+  for (long i = 0; i < c.helpers_started; i++)
+    worker_free(c.helper_workers[i]);
   /* Workers started for ds_gws_barrier. One is only started by a thread that waits at the
    * barrier, and that thread is one of the workers joined above or here, so once the loop
    * reaches the end no more can appear. */
@@ -650,8 +799,10 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   }
   free(c.extra_threads);
   free(c.extra_workers);
-  free(ws);
-  free(th);
+  if (!small) {
+    free(c.helper_workers);
+    free(c.helper_threads);
+  }
   r->instructions_executed = atomic_load(&c.insts);
   r->waves_executed = atomic_load(&c.waves);
   r->lane_ops = atomic_load(&c.lane_ops);

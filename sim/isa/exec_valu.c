@@ -322,17 +322,27 @@ static void write_mask(struct isa_wave *w, unsigned code, uint64_t v)
 
 /* ---- helpers for individual operations ---- */
 
-static float fmin_ieee(float a, float b) { return fminf(a, b); }
-static float fmax_ieee(float a, float b) { return fmaxf(a, b); }
+static float fmin_ieee(float a, float b) { return fmin_hw(a, b); }
+static float fmax_ieee(float a, float b) { return fmax_hw(a, b); }
 
 static float med3f(float a, float b, float c)
 {
   if (isnan(a) || isnan(b) || isnan(c))
-    return fminf(fminf(a, b), c);
-  float mx = fmaxf(fmaxf(a, b), c);
-  if (mx == a) return fmaxf(b, c);
-  if (mx == b) return fmaxf(a, c);
-  return fmaxf(a, b);
+    return fmin_hw(fmin_hw(a, b), c);
+  float mx = fmax_hw(fmax_hw(a, b), c);
+  if (mx == a) return fmax_hw(b, c);
+  if (mx == b) return fmax_hw(a, c);
+  return fmax_hw(a, b);
+}
+
+/* v_mad_f32 / v_mac_f32: product rounded, then added; denormal inputs, the product and the
+ * result are flushed whatever MODE.FP_DENORM says. LLVM relies on it: it selects these only
+ * for flushed f32 (AMDGPUISD::FMAD_FTZ, "mac/mad is treated as an illegal operation" with f32
+ * denormals on) and names the intrinsic llvm.amdgcn.fmad.ftz. */
+static float mad_ftz(float a, float b, float c)
+{
+  volatile float p = flush_f32(a) * flush_f32(b);
+  return flush_f32(flush_f32(p) + flush_f32(c));
 }
 
 static int32_t cvt_i32(double d)
@@ -694,10 +704,15 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_RNDNE_F32: FOR_LANES(m) { R[l] = out32(w, nearbyintf(in32(w, A[l]))); } return 0;
   case OP_V_FLOOR_F32: FOR_LANES(m) { R[l] = out32(w, floorf(in32(w, A[l]))); } return 0;
   case OP_V_FRACT_F32: FOR_LANES(m) { R[l] = out32(w, fract_f32(in32(w, A[l]))); } return 0;
-  case OP_V_EXP_F32: case OP_V_EXP_LEGACY_F32: FOR_LANES(m) { R[l] = out32(w, exp2f(in32(w, A[l]))); } return 0;
-  case OP_V_LOG_F32: case OP_V_LOG_LEGACY_F32: FOR_LANES(m) { R[l] = out32(w, log2f(in32(w, A[l]))); } return 0;
+  /* The f32 exp, log and rsq do not handle denormals whatever MODE says: a denormal input
+   * reads as zero and a denormal result is written as zero. AMD's code relies on it: with
+   * denormals on, ocml's exp2f adds 64 to inputs below -126 and scales the result by 2^-64,
+   * its log2f scales denormal inputs by 2^32, and LLVM documents RSQ f32 as having "no
+   * denormal handling" (AMDGPUISelLowering.h). */
+  case OP_V_EXP_F32: case OP_V_EXP_LEGACY_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(exp2f(flush_f32(f32_of(A[l]))))); } return 0;
+  case OP_V_LOG_F32: case OP_V_LOG_LEGACY_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(log2f(flush_f32(f32_of(A[l]))))); } return 0;
   case OP_V_RCP_F32: case OP_V_RCP_IFLAG_F32: FOR_LANES(m) { R[l] = out32(w, 1.0f / in32(w, A[l])); } return 0;
-  case OP_V_RSQ_F32: FOR_LANES(m) { R[l] = out32(w, 1.0f / sqrtf(in32(w, A[l]))); } return 0;
+  case OP_V_RSQ_F32: FOR_LANES(m) { R[l] = bits_f32(flush_f32(1.0f / sqrtf(flush_f32(f32_of(A[l]))))); } return 0;
   case OP_V_SQRT_F32: FOR_LANES(m) { R[l] = out32(w, sqrtf(in32(w, A[l]))); } return 0;
   case OP_V_SIN_F32: FOR_LANES(m) { R[l] = out32(w, (float)sin(2.0 * M_PI * in32(w, A[l]))); } return 0;
   case OP_V_COS_F32: FOR_LANES(m) { R[l] = out32(w, (float)cos(2.0 * M_PI * in32(w, A[l]))); } return 0;
@@ -764,7 +779,7 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* v_mad/v_mac are unfused (the product is rounded first); v_fma/v_fmac are fused. */
   case OP_V_MAC_F32: {
     const uint32_t *d = wave_vreg(w, in->dst);
-    FOR_LANES(m) R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, d[l]));
+    FOR_LANES(m) R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(d[l])));
     return 0;
   }
   case OP_V_FMAC_F32: {
@@ -774,18 +789,21 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   }
   case OP_V_FMA_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
-  case OP_V_MAD_F32: case OP_V_MAD_LEGACY_F32:
+  case OP_V_MAD_F32:
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))); } return 0;
+  case OP_V_MAD_LEGACY_F32:
     FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + in32(w, C[l])); } return 0;
   case OP_V_FMAMK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), f32_of(in->literal), in32(w, B[l]))); } return 0;
+  /* the literal forms of v_mad_f32 (gfx90a): the same unfused, always-flushing arithmetic */
   case OP_V_MADMK_F32:
-    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * f32_of(in->literal) + in32(w, B[l])); } return 0;
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(in->literal), f32_of(B[l]))); } return 0;
   case OP_V_FMAAK_F32:
     FOR_LANES(m) { R[l] = out32(w, fmaf(in32(w, A[l]), in32(w, B[l]), f32_of(in->literal))); } return 0;
   case OP_V_MADAK_F32:
-    FOR_LANES(m) { R[l] = out32(w, in32(w, A[l]) * in32(w, B[l]) + f32_of(in->literal)); } return 0;
-  case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fminf(fminf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
-  case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmaxf(fmaxf(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
+    FOR_LANES(m) { R[l] = bits_f32(mad_ftz(f32_of(A[l]), f32_of(B[l]), f32_of(in->literal))); } return 0;
+  case OP_V_MIN3_F32: FOR_LANES(m) { R[l] = out32(w, fmin_hw(fmin_hw(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
+  case OP_V_MAX3_F32: FOR_LANES(m) { R[l] = out32(w, fmax_hw(fmax_hw(in32(w, A[l]), in32(w, B[l])), in32(w, C[l]))); } return 0;
   case OP_V_MED3_F32: FOR_LANES(m) { R[l] = out32(w, med3f(in32(w, A[l]), in32(w, B[l]), in32(w, C[l]))); } return 0;
   case OP_V_DIV_SCALE_F32: {
     uint64_t v = 0;
@@ -806,8 +824,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* f64 */
   case OP_V_ADD_F64: FOR_LANES(m) { R[l] = bits_f64(f64_of(A[l]) + f64_of(B[l])); } return 0;
   case OP_V_MUL_F64: FOR_LANES(m) { R[l] = bits_f64(f64_of(A[l]) * f64_of(B[l])); } return 0;
-  case OP_V_MIN_F64: FOR_LANES(m) { R[l] = bits_f64(fmin(f64_of(A[l]), f64_of(B[l]))); } return 0;
-  case OP_V_MAX_F64: FOR_LANES(m) { R[l] = bits_f64(fmax(f64_of(A[l]), f64_of(B[l]))); } return 0;
+  case OP_V_MIN_F64: FOR_LANES(m) { R[l] = bits_f64(fmin_hw64(f64_of(A[l]), f64_of(B[l]))); } return 0;
+  case OP_V_MAX_F64: FOR_LANES(m) { R[l] = bits_f64(fmax_hw64(f64_of(A[l]), f64_of(B[l]))); } return 0;
   case OP_V_LDEXP_F64: FOR_LANES(m) { R[l] = bits_f64(ldexp(f64_of(A[l]), (int32_t)B[l])); } return 0;
   case OP_V_FMA_F64: FOR_LANES(m) { R[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))); } return 0;
   case OP_V_FMAC_F64: {
@@ -837,8 +855,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   case OP_V_SUB_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) - h2f(B[l])); } return 0;
   case OP_V_SUBREV_F16: FOR_LANES(m) { R[l] = f2h(h2f(B[l]) - h2f(A[l])); } return 0;
   case OP_V_MUL_F16: FOR_LANES(m) { R[l] = f2h(h2f(A[l]) * h2f(B[l])); } return 0;
-  case OP_V_MIN_F16: FOR_LANES(m) { R[l] = f2h(fminf(h2f(A[l]), h2f(B[l]))); } return 0;
-  case OP_V_MAX_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(h2f(A[l]), h2f(B[l]))); } return 0;
+  case OP_V_MIN_F16: FOR_LANES(m) { R[l] = f2h(fmin_hw(h2f(A[l]), h2f(B[l]))); } return 0;
+  case OP_V_MAX_F16: FOR_LANES(m) { R[l] = f2h(fmax_hw(h2f(A[l]), h2f(B[l]))); } return 0;
   case OP_V_LDEXP_F16: FOR_LANES(m) { R[l] = f2h(ldexpf(h2f(A[l]), (int16_t)B[l])); } return 0;
   case OP_V_MAD_F16: case OP_V_FMA_F16: case OP_V_MAD_LEGACY_F16: case OP_V_FMA_LEGACY_F16:
     FOR_LANES(m) { R[l] = f2h((float)fma(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
@@ -850,8 +868,8 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
   /* v_div_fixup_f16: the special cases of num/den around the quotient S0 (den S1, num S2) */
   case OP_V_DIV_FIXUP_F16: case OP_V_DIV_FIXUP_LEGACY_F16:
     FOR_LANES(m) { R[l] = f2h((float)div_fixup(h2f(A[l]), h2f(B[l]), h2f(C[l]), false)); } return 0;
-  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fminf(fminf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
-  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmaxf(fmaxf(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MIN3_F16: FOR_LANES(m) { R[l] = f2h(fmin_hw(fmin_hw(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
+  case OP_V_MAX3_F16: FOR_LANES(m) { R[l] = f2h(fmax_hw(fmax_hw(h2f(A[l]), h2f(B[l])), h2f(C[l]))); } return 0;
   case OP_V_MED3_F16: FOR_LANES(m) { R[l] = f2h(med3f(h2f(A[l]), h2f(B[l]), h2f(C[l]))); } return 0;
   case OP_V_MIN3_I16: FOR_LANES(m) { int16_t a = (int16_t)A[l], b = (int16_t)B[l], c = (int16_t)C[l]; int16_t r = a < b ? a : b; R[l] = (uint16_t)(r < c ? r : c); }
     return 0;
@@ -1098,7 +1116,6 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   struct isa_inst plain = *in;
   plain.abs = plain.neg = 0;
   plain.enc = ENC_VOP3P;
-  plain.fp16 = 0;
   for (int i = 0; i < 3; i++)
     if (in->src[i] != OPD_NONE)
       fetch(w, &plain, i, S[i], &m);
@@ -1106,6 +1123,22 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
   const char *name = isa_op_name(in->op);
   bool f32pk = !strcmp(name, "v_pk_fma_f32") || !strcmp(name, "v_pk_mul_f32") ||
                !strcmp(name, "v_pk_add_f32") || !strcmp(name, "v_pk_mov_b32");
+  /* Float inline constants take the type of the operand that reads them (LLVM's operand types
+   * OPERAND_REG_INLINE_C_V2FP16 / _V2FP32 / _FP32): a packed f16 operand gets the f16 value in its
+   * low half, a packed f32 operand (a 64-bit register pair) the f32 value in its low dword, and
+   * the f32 accumulator of v_dot2_f32_f16 the f32 value; the high half is 0 (the compiler selects
+   * the low half for the high lanes with op_sel_hi). */
+  for (int i = 0; i < 3; i++) {
+    unsigned code = in->src[i];
+    bool f32_operand = f32pk || (i == 2 && in->op == OP_V_DOT2_F32_F16);
+    if (code < 240 || code > 248 || !f32_operand)
+      continue;
+    struct isa_inst f32 = plain;
+    f32.fp16 = 0;
+    uint64_t v = (uint32_t)wave_scalar_src(w, &f32, code, 1);
+    for (unsigned l = 0; l < WAVE_SIZE; l++)
+      S[i][l] = v;
+  }
   if (in->op == OP_V_ACCVGPR_READ_B32 || in->op == OP_V_ACCVGPR_WRITE_B32 || in->op == OP_V_ACCVGPR_MOV_B32) {
     uint32_t *d = wave_vreg(w, in->dst);
     FOR_LANES(m) d[l] = (uint32_t)S[0][l];
@@ -1123,17 +1156,21 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
         if (in->neg >> i & 1) lo[i] ^= 0x80000000u;
         if (in->neg_hi >> i & 1) hi[i] ^= 0x80000000u;
       }
-      float rl, rh;
+      /* the arithmetic ones follow MODE's f32 denormal mode like any f32 VALU operation */
+      float x[3], y[3];
+      for (int i = 0; i < 3; i++) {
+        x[i] = in32(w, lo[i]);
+        y[i] = in32(w, hi[i]);
+      }
       switch (in->op) {
-      case OP_V_PK_FMA_F32: rl = fmaf(f32_of(lo[0]), f32_of(lo[1]), f32_of(lo[2])); rh = fmaf(f32_of(hi[0]), f32_of(hi[1]), f32_of(hi[2])); break;
-      case OP_V_PK_MUL_F32: rl = f32_of(lo[0]) * f32_of(lo[1]); rh = f32_of(hi[0]) * f32_of(hi[1]); break;
-      case OP_V_PK_ADD_F32: rl = f32_of(lo[0]) + f32_of(lo[1]); rh = f32_of(hi[0]) + f32_of(hi[1]); break;
-      default: /* v_pk_mov_b32: low from src0 (op_sel[0]), high from src1 (op_sel[1]) */
-        rl = f32_of((in->opsel & 1) ? S[0][l] >> 32 : S[0][l]);
-        rh = f32_of((in->opsel & 2) ? S[1][l] >> 32 : S[1][l]);
+      case OP_V_PK_FMA_F32: R[l] = out32(w, fmaf(x[0], x[1], x[2])) | out32(w, fmaf(y[0], y[1], y[2])) << 32; break;
+      case OP_V_PK_MUL_F32: R[l] = out32(w, x[0] * x[1]) | out32(w, y[0] * y[1]) << 32; break;
+      case OP_V_PK_ADD_F32: R[l] = out32(w, x[0] + x[1]) | out32(w, y[0] + y[1]) << 32; break;
+      default: /* v_pk_mov_b32: bits unchanged, low from src0 (op_sel[0]), high from src1 (op_sel[1]) */
+        R[l] = (uint32_t)((in->opsel & 1) ? S[0][l] >> 32 : S[0][l]) |
+               ((in->opsel & 2) ? S[1][l] >> 32 : S[1][l] & 0xffffffffu) << 32;
         break;
       }
-      R[l] = bits_f32(rl) | (uint64_t)bits_f32(rh) << 32;
     }
     uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
     FOR_LANES(m) { lo[l] = (uint32_t)R[l]; hi[l] = (uint32_t)(R[l] >> 32); }
@@ -1196,8 +1233,8 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
       case OP_V_PK_FMA_F16: r = f32_to_f16((float)fma(h2f(x[0]), h2f(x[1]), h2f(x[2]))); break;
       case OP_V_PK_ADD_F16: r = f32_to_f16(h2f(x[0]) + h2f(x[1])); break;
       case OP_V_PK_MUL_F16: r = f32_to_f16(h2f(x[0]) * h2f(x[1])); break;
-      case OP_V_PK_MIN_F16: r = f32_to_f16(fminf(h2f(x[0]), h2f(x[1]))); break;
-      case OP_V_PK_MAX_F16: r = f32_to_f16(fmaxf(h2f(x[0]), h2f(x[1]))); break;
+      case OP_V_PK_MIN_F16: r = f32_to_f16(fmin_hw(h2f(x[0]), h2f(x[1]))); break;
+      case OP_V_PK_MAX_F16: r = f32_to_f16(fmax_hw(h2f(x[0]), h2f(x[1]))); break;
       case OP_V_PK_ADD_U16: case OP_V_PK_ADD_I16: r = (x[0] + x[1]) & 0xffff; break;
       case OP_V_PK_SUB_U16: case OP_V_PK_SUB_I16: r = (x[0] - x[1]) & 0xffff; break;
       case OP_V_PK_MUL_LO_U16: r = (x[0] * x[1]) & 0xffff; break;

@@ -77,6 +77,28 @@ static inline float bf16_to_f32(uint16_t h)
   return f32_of((uint32_t)h << 16);
 }
 
+/* v_min/v_max (and the min3/max3/med3 built on them; f16 through f32) in IEEE mode: a
+ * signalling NaN gives a quiet NaN, a quiet NaN gives the other operand (libm's fmin/fmax do
+ * both), and -0 orders below +0, which libm leaves open: the AMDGPU instructions follow
+ * IEEE-754 2019 minimumNumber/maximumNumber (LLVM defines FMINNUM_IEEE so for AMDGPU,
+ * llvm-project #85195). */
+static inline float fmin_hw(float a, float b)
+{
+  return a == 0 && b == 0 ? (signbit(a) ? a : b) : fminf(a, b);
+}
+static inline float fmax_hw(float a, float b)
+{
+  return a == 0 && b == 0 ? (signbit(a) ? b : a) : fmaxf(a, b);
+}
+static inline double fmin_hw64(double a, double b)
+{
+  return a == 0 && b == 0 ? (signbit(a) ? a : b) : fmin(a, b);
+}
+static inline double fmax_hw64(double a, double b)
+{
+  return a == 0 && b == 0 ? (signbit(a) ? b : a) : fmax(a, b);
+}
+
 static inline float flush_f32(float f)
 {
   return fpclassify(f) == FP_SUBNORMAL ? copysignf(0.0f, f) : f;

@@ -35,9 +35,11 @@ enum wave_state { WAVE_RUN, WAVE_BARRIER, WAVE_GWS, WAVE_DONE };
 struct isa_ctx;
 struct isa_wg;
 
-/* Decoded-instruction cache of one host thread for one dispatch (open addressing, PC keys). */
+/* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
+ * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
+ * current one is empty, so a new dispatch invalidates the whole cache by changing the tag. */
 struct icache_entry {
-  uint64_t pc;
+  uint64_t key;
   struct isa_inst inst;
 };
 
@@ -81,6 +83,7 @@ struct isa_worker {
   struct isa_ctx *ctx;
   struct icache_entry *icache;
   unsigned icache_cap, icache_used;
+  uint64_t icache_tag;        /* generation in bits 63..48, never 0; see icache_entry */
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
@@ -116,6 +119,13 @@ struct isa_ctx {
   pthread_t *extra_threads;
   struct isa_worker **extra_workers;
   size_t nextra, extra_cap;
+  /* Helper threads for a dispatch of several workgroups, started by the calling thread (lead)
+   * only once the dispatch has run for a while (dispatch.c, HELPERS_AFTER_NS). */
+  struct isa_worker *lead;
+  long helpers_wanted, helpers_started;   /* started: under `lock` */
+  struct isa_worker **helper_workers;
+  pthread_t *helper_threads;
+  uint64_t helpers_after_ns;             /* CLOCK_MONOTONIC */
   atomic_uint_fast64_t insts, waves, lane_ops;
 };
 

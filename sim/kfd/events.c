@@ -482,20 +482,20 @@ int sim_ioctl_wait_events(void *arg)
     deadline.tv_nsec -= 1000000000L;
   }
 
+  /* User space may be waiting for a signal the command processor will raise: wake the CP now
+   * rather than leave a doorbell rung meanwhile to its next poll. On every call, a poll with a
+   * zero timeout too, and even when the events are already signaled: a runtime spinning on a
+   * signal's value polls its event now and then without caring about the event's age, and
+   * each completion it spins through sets that event again. */
+  for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
+    sim_cp_kick(&sim_drv.gpus[i]);
+
   pthread_once(&ev_once, ev_init);
   pthread_mutex_lock(&ev_lock);
   int r = init_waiters(a->num_events, w, data);
   uint32_t result = KFD_IOC_WAIT_RESULT_FAIL;
   if (!r) {
     result = test_condition(a->wait_for_all, a->num_events, w);
-    if (result == KFD_IOC_WAIT_RESULT_TIMEOUT && a->timeout != KFD_EVENT_TIMEOUT_IMMEDIATE) {
-      /* user space may be waiting on a signal the command processor will raise: wake it */
-      pthread_mutex_unlock(&ev_lock);
-      for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
-        sim_cp_kick(&sim_drv.gpus[i]);
-      pthread_mutex_lock(&ev_lock);
-      result = test_condition(a->wait_for_all, a->num_events, w);
-    }
     while (result == KFD_IOC_WAIT_RESULT_TIMEOUT && a->timeout != KFD_EVENT_TIMEOUT_IMMEDIATE) {
       int e = infinite ? pthread_cond_wait(&ev_cond, &ev_lock)
                        : pthread_cond_timedwait(&ev_cond, &ev_lock, &deadline);

@@ -51,8 +51,10 @@
 #define FILL_CPU_MAX (256u * 1024u)
 #endif
 
-/* The pinned bounce buffer for SDMA to/from pageable memory, one per device. */
-#define STAGING_SIZE (4u * 1024u * 1024u)
+/* The pinned bounce buffer for SDMA to/from pageable memory, one per device: two halves, so the
+ * CPU copies one chunk while the engine moves the other. */
+#define STAGING_SIZE (8u * 1024u * 1024u)
+#define STAGING_HALF (STAGING_SIZE / 2u)
 
 int hip_span_of(const void *p, size_t size, struct hip_span *out)
 {
@@ -107,34 +109,86 @@ static int sdma_copy_va(struct hip_device *d, uint64_t dst, uint64_t src, size_t
 }
 
 /* Copy through the staging buffer, chunk by chunk, when one side is pageable. Synchronous: the
- * pageable side may be reused by the caller as soon as we return. sdma_lock held. */
+ * pageable side may be reused by the caller as soon as we return. The two halves of the buffer
+ * form a pipeline: towards the GPU the CPU fills one half while the engine drains the other;
+ * from the GPU the engine fills one half while the CPU empties the other. A half is reused only
+ * after the engine's fence for it completed. sdma_lock held. */
+static int staged_wait(struct hip_device *d, struct hip_fence **f)
+{
+	int err = 0;
+	if (*f) {
+		err = hip_fence_wait(*f, hip_device_blocking(d));
+		hip_fence_put(*f);
+		*f = NULL;
+	}
+	return err;
+}
+
+static int staged_engine(struct hip_device *d, uint64_t dst, uint64_t src, size_t n,
+			 struct hip_fence **f)
+{
+	int err = hip_fence_create(d, f);
+	if (err)
+		return err;
+	err = sdma_copy_va(d, dst, src, n, *f);
+	if (err) {
+		hip_fence_signal(*f); /* never submitted */
+		hip_fence_put(*f);
+		*f = NULL;
+	}
+	return err;
+}
+
+static size_t chunk_len(size_t size, size_t done)
+{
+	return size - done < STAGING_HALF ? size - done : STAGING_HALF;
+}
+
 static int sdma_copy_staged(struct hip_device *d, const struct hip_span *dst,
 			    const struct hip_span *src, size_t size)
 {
 	uint64_t stage_va = mem_gpu_va(d->staging);
-	struct hip_fence *f;
-	int err = 0;
+	struct hip_fence *f[2] = {NULL, NULL};
+	int err = 0, err2;
 
-	for (size_t done = 0; done < size && !err; done += STAGING_SIZE) {
-		size_t n = size - done < STAGING_SIZE ? size - done : STAGING_SIZE;
-		err = hip_fence_create(d, &f);
-		if (err)
-			break;
-		if (!src->gpu_mapped) { /* pageable -> staging -> GPU */
-			memcpy(d->staging, (const char *)src->ptr + done, n);
-			err = sdma_copy_va(d, dst->gpu_va + done, stage_va, n, f);
-			if (!err)
-				err = hip_fence_wait(f, hip_device_blocking(d));
-		} else {                /* GPU -> staging -> pageable */
-			err = sdma_copy_va(d, stage_va, src->gpu_va + done, n, f);
-			if (!err)
-				err = hip_fence_wait(f, hip_device_blocking(d));
-			if (!err)
-				memcpy((char *)dst->ptr + done, d->staging, n);
+	if (!src->gpu_mapped) { /* pageable -> staging -> GPU */
+		for (size_t done = 0, i = 0; done < size && !err; done += STAGING_HALF, i++) {
+			size_t n = chunk_len(size, done), h = i & 1;
+			err = staged_wait(d, &f[h]);
+			if (err)
+				break;
+			memcpy((char *)d->staging + h * STAGING_HALF, (const char *)src->ptr + done, n);
+			err = staged_engine(d, dst->gpu_va + done, stage_va + h * STAGING_HALF, n, &f[h]);
 		}
-		hip_fence_put(f);
+	} else {                /* GPU -> staging -> pageable */
+		size_t issued = 0;
+		/* Both halves in flight first, then each is emptied and refilled in turn. */
+		for (int h = 0; h < 2 && issued < size && !err; h++) {
+			size_t n = chunk_len(size, issued);
+			err = staged_engine(d, stage_va + (size_t)h * STAGING_HALF, src->gpu_va + issued, n,
+					    &f[h]);
+			issued += n;
+		}
+		for (size_t done = 0, i = 0; done < size && !err; done += STAGING_HALF, i++) {
+			size_t n = chunk_len(size, done), h = i & 1;
+			err = staged_wait(d, &f[h]);
+			if (err)
+				break;
+			memcpy((char *)dst->ptr + done, (const char *)d->staging + h * STAGING_HALF, n);
+			if (issued < size) {
+				size_t m = chunk_len(size, issued);
+				err = staged_engine(d, stage_va + h * STAGING_HALF, src->gpu_va + issued,
+						    m, &f[h]);
+				issued += m;
+			}
+		}
 	}
-	return err;
+	/* Nothing may still write the staging buffer (or read it) once we return. */
+	err2 = staged_wait(d, &f[0]);
+	if (!err)
+		err = err2;
+	err2 = staged_wait(d, &f[1]);
+	return err ? err : err2;
 }
 
 static bool copy_by_cpu(const struct hip_span *dst, const struct hip_span *src, size_t size)

@@ -142,7 +142,8 @@ void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 		for (struct hip_stream *s = d->streams; s; s = s->next) {
 			if (blocking_only && !s->is_null && (s->flags & hipStreamNonBlocking))
 				continue;
-			if (hip_stream_idle(s)) /* marks completed streams idle: the loop ends */
+			if (hip_stream_known_idle(s) || hip_stream_idle(s)) /* marks completed streams
+									     * idle: the loop ends */
 				continue;
 			if (n == BATCH) {
 				more = true;
@@ -269,8 +270,9 @@ hipError_t hipSetDeviceFlags(unsigned flags)
 				 sched != hipDeviceScheduleYield &&
 				 sched != hipDeviceScheduleBlockingSync))
 		HIP_RETURN(hipErrorInvalidValue);
+	/* clr keeps (and hipGetDeviceFlags returns) the scheduling bits only. */
 	pthread_mutex_lock(&d->lock);
-	d->flags = flags;
+	d->flags = flags & hipDeviceScheduleMask;
 	pthread_mutex_unlock(&d->lock);
 	HIP_RETURN(hipSuccess);
 }

@@ -113,7 +113,7 @@ static const struct attr_entry attr_table[] = {
 	F_INT(hipDeviceAttributeUnifiedAddressing, unifiedAddressing),
 	F_INT(hipDeviceAttributeWarpSize, warpSize),
 	F_INT(hipDeviceAttributeMemoryPoolsSupported, memoryPoolsSupported),
-	K(hipDeviceAttributeVirtualMemoryManagementSupported, 0),
+	K(hipDeviceAttributeVirtualMemoryManagementSupported, 1), /* hipMem* VMM: src/api/vmm.c */
 	F_INT(hipDeviceAttributeHostRegisterSupported, hostRegisterSupported),
 	F_INT(hipDeviceAttributeMemoryPoolSupportedHandleTypes, memoryPoolSupportedHandleTypes),
 	K(hipDeviceAttributeHostNumaId, 0),

@@ -153,7 +153,8 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit)
 		*pValue = hip_device_limit(d, limit);
 		HIP_RETURN(hipSuccess);
 	default:
-		HIP_RETURN((unsigned)limit >= hipLimitRange ? hipErrorInvalidValue
+		/* clr: values past the enum are invalid, others (negative ones too) unsupported */
+		HIP_RETURN((int)limit >= (int)hipLimitRange ? hipErrorInvalidValue
 							    : hipErrorUnsupportedLimit);
 	}
 }
@@ -174,7 +175,8 @@ hipError_t hipDeviceSetLimit(enum hipLimit_t limit, size_t value)
 			HIP_RETURN(hipErrorInvalidValue);
 		break;
 	default:
-		HIP_RETURN((unsigned)limit >= hipLimitRange ? hipErrorInvalidValue
+		/* clr: values past the enum are invalid, others (negative ones too) unsupported */
+		HIP_RETURN((int)limit >= (int)hipLimitRange ? hipErrorInvalidValue
 							    : hipErrorUnsupportedLimit);
 	}
 	pthread_mutex_lock(&d->lock);
@@ -193,11 +195,13 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig)
 	HIP_RETURN(hipSuccess);
 }
 
+/* The L1/LDS split is fixed on AMD GPUs: clr checks the value and succeeds without effect. */
 hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig)
 {
-	(void)cacheConfig;
-	/* The L1/LDS split is fixed on AMD GPUs; AMD's runtime answers hipErrorNotSupported. */
-	HIP_RETURN(hipErrorNotSupported);
+	if (cacheConfig != hipFuncCachePreferNone && cacheConfig != hipFuncCachePreferShared &&
+	    cacheConfig != hipFuncCachePreferL1 && cacheConfig != hipFuncCachePreferEqual)
+		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN(hipSuccess);
 }
 
 hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig)
@@ -213,5 +217,5 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config)
 	if (config != hipSharedMemBankSizeDefault && config != hipSharedMemBankSizeFourByte &&
 	    config != hipSharedMemBankSizeEightByte)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	HIP_RETURN(hipSuccess); /* 4-byte banks on gfx9; clr accepts the request without effect */
 }

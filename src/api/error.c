@@ -9,11 +9,11 @@
 
 /* Per-thread state. A new thread starts with both values at hipSuccess. After fork() the child
  * keeps the forking thread's values, as any thread-local would. */
-static _Thread_local hipError_t tls_last_error = hipSuccess;
-static _Thread_local hipError_t tls_last_command_error = hipSuccess;
+_Thread_local hipError_t hip_tls_last_error = hipSuccess;
+_Thread_local hipError_t hip_tls_last_command_error = hipSuccess;
 
 /* Process-wide; written once by the fault path, read by every API call. */
-static _Atomic int sticky_error = hipSuccess;
+_Atomic int hip_sticky_error_code = hipSuccess;
 
 struct hip_error_text {
   hipError_t code;
@@ -160,20 +160,9 @@ hipError_t hipDrvGetErrorString(hipError_t hipError, const char** errorString) {
   return error_lookup(hipError) ? hipSuccess : hipErrorInvalidValue;
 }
 
-hipError_t hip_set_error(hipError_t err) {
-  hipError_t sticky = (hipError_t)atomic_load_explicit(&sticky_error, memory_order_acquire);
-  if (sticky != hipSuccess)
-    err = sticky;
-  tls_last_command_error = err;
-  /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
-  if (err != hipSuccess && err != hipErrorNotReady)
-    tls_last_error = err;
-  return err;
-}
-
 hipError_t hipGetLastError(void) {
-  hipError_t err = tls_last_error;
-  tls_last_error = hipSuccess;
+  hipError_t err = hip_tls_last_error;
+  hip_tls_last_error = hipSuccess;
   hipError_t sticky = hip_sticky_error_get();
   return sticky != hipSuccess ? sticky : err;
 }
@@ -181,12 +170,12 @@ hipError_t hipGetLastError(void) {
 /* Like clr, the peek itself leaves through the error state: its result becomes the last command
  * result (and, being the last error, leaves that unchanged). */
 hipError_t hipPeekAtLastError(void) {
-  return hip_set_error(tls_last_error);
+  return hip_set_error(hip_tls_last_error);
 }
 
 hipError_t hipExtGetLastError(void) {
-  hipError_t err = tls_last_command_error;
-  tls_last_command_error = hipSuccess;
+  hipError_t err = hip_tls_last_command_error;
+  hip_tls_last_command_error = hipSuccess;
   hipError_t sticky = hip_sticky_error_get();
   return sticky != hipSuccess ? sticky : err;
 }
@@ -195,16 +184,16 @@ void hip_sticky_error_set(hipError_t err) {
   if (err == hipSuccess)
     return;
   int expected = hipSuccess;
-  atomic_compare_exchange_strong_explicit(&sticky_error, &expected, (int)err, memory_order_acq_rel,
+  atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err, memory_order_acq_rel,
                                           memory_order_acquire);
 }
 
 hipError_t hip_sticky_error_get(void) {
-  return (hipError_t)atomic_load_explicit(&sticky_error, memory_order_acquire);
+  return (hipError_t)atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
 }
 
 void hip_sticky_error_clear(void) {
-  atomic_store_explicit(&sticky_error, hipSuccess, memory_order_release);
+  atomic_store_explicit(&hip_sticky_error_code, hipSuccess, memory_order_release);
 }
 
 int hip_stub_not_supported(void) {

@@ -17,11 +17,28 @@
 #ifndef HIPKFD_API_ERROR_H
 #define HIPKFD_API_ERROR_H
 
+#include <stdatomic.h>
+
 #include <hip/hip_runtime_api.h>
 
 /* Records `err` as the result of the current API call and returns what the caller must return
  * (err itself, or the sticky error once the process is poisoned). */
-hipError_t hip_set_error(hipError_t err);
+extern _Thread_local hipError_t hip_tls_last_error;
+extern _Thread_local hipError_t hip_tls_last_command_error;
+extern _Atomic int hip_sticky_error_code;
+
+/* Inline: every API call leaves through it. */
+static inline hipError_t hip_set_error(hipError_t err)
+{
+  int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
+  if (__builtin_expect(sticky != hipSuccess, 0))
+    err = (hipError_t)sticky;
+  hip_tls_last_command_error = err;
+  /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
+  if (err != hipSuccess && err != hipErrorNotReady)
+    hip_tls_last_error = err;
+  return err;
+}
 
 /* The way out of every hip* entry point. */
 #define HIP_RETURN(err) return hip_set_error(err)

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../kfd/kfd.h"
 #include "../queues/signal.h"
 #include "capture.h"
 #include "error.h"
@@ -53,7 +54,7 @@ static struct hip_event *event_alloc(void)
 }
 
 /* A live event of ours, or NULL. */
-static struct hip_event *event_of(hipEvent_t h)
+static inline __attribute__((always_inline)) struct hip_event *event_of(hipEvent_t h)
 {
 	struct hip_event *e = (struct hip_event *)h;
 	if (hip_after_fork() || !hip_handle_known(&hip_known_events, e) ||
@@ -142,15 +143,92 @@ static void event_set_fence(struct hip_event *e, struct hip_fence *f)
 	hip_fence_put(old);
 }
 
+/* The GPU clock counter now, without a GET_CLOCK_COUNTERS ioctl per call: extrapolated from the
+ * last calibration pair (GPU ticks, CLOCK_MONOTONIC_RAW ns) at the counter's frequency, and
+ * re-read from the driver when that pair is over CALIB_MAX_AGE_NS old, so the drift between the
+ * two clocks (ppm) stays far below a microsecond. */
+#define CALIB_MAX_AGE_NS 1000000ull
+#define CALIB_DEVICES 16
+
+struct clock_calib {
+	pthread_mutex_t lock;
+	uint64_t ticks, cpu_ns;   /* (lock); cpu_ns 0 = never read */
+};
+static struct clock_calib calib[CALIB_DEVICES];
+static pthread_once_t calib_once = PTHREAD_ONCE_INIT;
+
+static void calib_init(void)
+{
+	for (int i = 0; i < CALIB_DEVICES; i++)
+		pthread_mutex_init(&calib[i].lock, NULL);
+}
+
+static int gpu_ticks_now(struct hip_device *d, uint64_t *ticks)
+{
+	struct kfd_gpu *gpu = d->gpu;
+	if (d->ordinal < 0 || d->ordinal >= CALIB_DEVICES)
+		return kfd_clock_counters(gpu, ticks, NULL, NULL, NULL);
+	pthread_once(&calib_once, calib_init);
+	struct clock_calib *c = &calib[d->ordinal];
+	struct timespec ts;
+	int err = 0;
+	pthread_mutex_lock(&c->lock);
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (!c->cpu_ns || now < c->cpu_ns || now - c->cpu_ns > CALIB_MAX_AGE_NS)
+		err = kfd_clock_counters(gpu, &c->ticks, &c->cpu_ns, NULL, NULL);
+	if (!err && now < c->cpu_ns)
+		now = c->cpu_ns; /* read just before the driver's pair */
+	uint64_t hz = gpu->gpu_clock_hz ? gpu->gpu_clock_hz : 100000000ull;
+	/* now - cpu_ns is at most CALIB_MAX_AGE_NS: the product fits in 64 bits. */
+	if (!err)
+		*ticks = c->ticks + (now - c->cpu_ns) * hz / 1000000000ull;
+	else
+		c->cpu_ns = 0;
+	pthread_mutex_unlock(&c->lock);
+	return err;
+}
+
+/* Everything a record on the stream would wait for has completed (no dependency left after
+ * hip_stream_begin) and the queue is healthy: the record is complete now. The host completes the
+ * fence instead of a marker packet round trip through the GPU; a timed event gets the GPU clock
+ * counter of this moment (gpu_ticks_now: the counter the CP stamps packets with), which is after
+ * the end of all the work it follows, as the marker's end timestamp would be. The
+ * stream's tail is left as it is. Returns 0 with *out set, or -EAGAIN to submit a marker. */
+static int record_idle(struct hip_stream *s, const struct hip_stream_deps *deps, bool timed,
+		       struct hip_fence **out)
+{
+	struct hip_fence *f;
+	uint64_t ticks = 0;
+
+	if (deps->n || deps->own || !hip_stream_drained(s) ||
+	    (s->queue && aql_queue_error_known(s->queue)))
+		return -EAGAIN;
+	if (timed && gpu_ticks_now(s->device, &ticks) != 0)
+		return -EAGAIN;
+	if (hip_fence_create(s->device, &f) != 0)
+		return -EAGAIN;
+	f->host_stamped = timed;
+	f->host_ticks = ticks;
+	hip_fence_signal(f);
+	*out = f;
+	return 0;
+}
+
 /* Submit the marker that the event records. The stream's tail becomes the marker's fence. */
-static int record_marker(struct hip_stream *s, struct hip_fence **out)
+static int record_marker(struct hip_stream *s, bool timed, struct hip_fence **out)
 {
 	struct hip_stream_deps deps;
 	struct hip_fence *f = NULL;
 	int err;
 
 	*out = NULL;
-	hip_stream_begin(s, &deps);
+	/* The marker's barrier bit orders it after the stream's kernels: no cover needed. */
+	hip_stream_begin_queued(s, &deps);
+	if (record_idle(s, &deps, timed, out) == 0) {
+		hip_stream_abort(s, &deps);
+		return 0;
+	}
 	if (!hip_stream_queue(s, &err))
 		goto fail;
 	err = hip_fence_create(s->device, &f);
@@ -189,7 +267,7 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 	if (s->device != e->device)
 		return hipErrorInvalidHandle;
 	struct hip_fence *f;
-	int err = record_marker(s, &f);
+	int err = record_marker(s, !(e->flags & hipEventDisableTiming), &f);
 	if (err)
 		return hip_error_from_errno(err);
 	event_set_fence(e, f);
@@ -222,10 +300,8 @@ static struct hip_fence *event_fence(struct hip_event *e)
 
 /* The event's record is complete (a never-recorded event counts as complete, as in AMD's
  * runtime). Fast path: one acquire load once completion has been seen. */
-static bool event_done(struct hip_event *e)
+static bool event_done_slow(struct hip_event *e)
 {
-	if (atomic_load_explicit(&e->complete, memory_order_acquire))
-		return true;
 	pthread_mutex_lock(&e->lock);
 	bool done = hip_fence_done(e->fence);
 	if (done)
@@ -234,15 +310,29 @@ static bool event_done(struct hip_event *e)
 	return done;
 }
 
+static inline bool event_done(struct hip_event *e)
+{
+	return atomic_load_explicit(&e->complete, memory_order_acquire) || event_done_slow(e);
+}
+
+/* The status of [in] event (hipEventQuery's answer before the error state). */
+static hipError_t event_query(hipEvent_t event)
+{
+	struct hip_event *e = event ? event_of(event) : NULL;
+	if (!e)
+		return hipErrorInvalidHandle;
+	/* A captured record cannot be queried (only looked up while some capture exists). */
+	if (hip_capture_any()) {
+		hipError_t ce = hip_capture_event_check(event);
+		if (ce != hipSuccess)
+			return ce;
+	}
+	return event_done(e) ? hipSuccess : hipErrorNotReady;
+}
+
 hipError_t hipEventQuery(hipEvent_t event)
 {
-	if (!event)
-		HIP_RETURN(hipErrorInvalidHandle);
-	struct hip_event *e = event_of(event);
-	if (!e)
-		HIP_RETURN(hipErrorInvalidHandle);
-	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
-	HIP_RETURN(event_done(e) ? hipSuccess : hipErrorNotReady);
+	HIP_RETURN(event_query(event));
 }
 
 hipError_t hipEventSynchronize(hipEvent_t event)
@@ -266,6 +356,10 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 static int fence_end_ns(struct hip_fence *f, int64_t *ns)
 {
 	uint64_t start, end;
+	if (f->host_stamped) {
+		*ns = (int64_t)kfd_gpu_ticks_to_ns(f->device->gpu, f->host_ticks);
+		return 0;
+	}
 	if (!f->timestamped)
 		return -EAGAIN;
 	int err = signal_timestamps(f->sig, &start, &end);

@@ -56,12 +56,13 @@ int hip_fence_create(struct hip_device *d, struct hip_fence **out)
 			return err;
 		}
 		f->device = d;
+		f->sig_va = signal_gpu_va(f->sig);
 	} else {
 		signal_store(f->sig, 1);
 	}
 	atomic_store_explicit(&f->done, false, memory_order_relaxed);
 	f->timestamped = false;
-	f->sealed = false;
+	f->host_stamped = false;
 	f->queue = NULL;
 	f->next_free = NULL;
 	atomic_store_explicit(&f->refs, 1, memory_order_release);

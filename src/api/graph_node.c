@@ -329,7 +329,9 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
                                      hipGraph_t childGraph)
 {
   HIP_RETURN_IF_ERROR(add_check(pGraphNode, graph, pDependencies, numDependencies));
-  if (!graph_valid(childGraph) || childGraph == graph)
+  /* The child is cloned now, so a graph may even become a child of itself (CUDA, clr): the
+   * node holds the graph as it is before the node is added. */
+  if (!graph_valid(childGraph))
     HIP_RETURN(hipErrorInvalidValue);
   if (graph_has_mem_nodes(childGraph))
     HIP_RETURN(hipErrorNotSupported); /* CUDA: memory nodes may not be in child graphs */

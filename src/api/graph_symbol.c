@@ -12,7 +12,9 @@
 static hipError_t symbol_check(const void *symbol, const void *host, size_t count, size_t offset,
                                hipMemcpyKind kind)
 {
-  if (!symbol || !host || count == 0)
+  if (!symbol)
+    return hipErrorInvalidSymbol; /* clr checks the symbol first */
+  if (!host || count == 0)
     return hipErrorInvalidValue;
   if ((unsigned)kind > hipMemcpyDefault)
     return hipErrorInvalidMemcpyDirection;

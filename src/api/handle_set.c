@@ -19,11 +19,6 @@ struct handle_table {
 	_Atomic uintptr_t slot[];
 };
 
-struct hip_handle_set {
-	pthread_mutex_t lock;
-	_Atomic(struct handle_table *) table;
-};
-
 struct hip_handle_set hip_known_streams = { .lock = PTHREAD_MUTEX_INITIALIZER };
 struct hip_handle_set hip_known_events = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -104,10 +99,14 @@ static bool table_find(struct handle_table *t, uintptr_t h)
 	return false;
 }
 
-bool hip_handle_known(struct hip_handle_set *set, const void *h)
+bool hip_handle_known_probe(struct hip_handle_set *set, const void *h)
 {
 	if (!h)
 		return false;
 	struct handle_table *t = atomic_load_explicit(&set->table, memory_order_acquire);
-	return t && table_find(t, (uintptr_t)h);
+	if (!t || !table_find(t, (uintptr_t)h))
+		return false;
+	atomic_store_explicit(&set->recent[((uintptr_t)h >> 4) % HIP_HANDLE_RECENT], (uintptr_t)h,
+			      memory_order_relaxed);
+	return true;
 }

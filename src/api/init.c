@@ -107,7 +107,10 @@ out:
 	free(sel);
 }
 
-static void runtime_init_once(void)
+/* Set (release) once runtime_init_once has run: later calls skip pthread_once. */
+static _Atomic bool init_done;
+
+static void runtime_init_body(void)
 {
 	pthread_atfork(NULL, NULL, on_fork_child);
 	const char *log = getenv("HIPKFD_LOG");
@@ -130,9 +133,16 @@ static void runtime_init_once(void)
 		init_result = hip_devices_create();
 }
 
+static void runtime_init_once(void)
+{
+	runtime_init_body();
+	atomic_store_explicit(&init_done, true, memory_order_release);
+}
+
 int hip_runtime_init(void)
 {
-	pthread_once(&init_once, runtime_init_once);
+	if (!atomic_load_explicit(&init_done, memory_order_acquire))
+		pthread_once(&init_once, runtime_init_once);
 	if (atomic_load_explicit(&hip_forked, memory_order_relaxed))
 		return -ECHILD;
 	return init_result;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "runtime.h"
+#include "../queues/aql.h"
 
 /* hipStreamLegacy is ROCm 6.1+; older headers name only the per-thread stream. */
 #ifndef hipStreamLegacy
@@ -60,11 +61,11 @@ struct hip_fence {
 	_Atomic int refs;
 	struct hip_device *device;
 	struct signal *sig;
+	uint64_t sig_va;               /* signal_gpu_va(sig), for packets */
 	_Atomic bool done;             /* cached: the signal was seen at 0 */
 	bool timestamped;              /* an AQL packet completed it: signal_timestamps() is valid */
-	bool sealed;                   /* handed out by hip_stream_tail(): its signal may sit in
-					* another queue's barrier packet, so no later launch may extend
-					* it (stream.c shared_tail_fence); tail_lock of its stream */
+	bool host_stamped;             /* completed by the host (event.c): host_ticks is its end */
+	uint64_t host_ticks;           /* GPU clock counter when the host completed it */
 	struct aql_queue *queue;       /* the queue whose packet completes it (NULL: SDMA or host); a
 					* wait checks it for faults so a dead queue cannot hang it */
 	struct hip_fence *next_free;   /* in the device's free list; protected by the list lock */
@@ -102,15 +103,40 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps);
  * is ordered by its barrier bit alone). Drops the deps' references and releases s->lock. */
 void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
 		    bool on_queue);
+/* hip_stream_dispatch in two steps, for a launch that writes its kernarg block straight into
+ * the queue's kernarg slot: reserve begins the operation (s->lock held), submits the
+ * dependencies and claims the packet slot (x->slot.kernarg: where the kernarg block goes);
+ * commit publishes the packet and ends the operation. Nothing between the two may fail or wait.
+ * reserve returns 0 or -errno (then nothing is held). */
+struct hip_stream_dispatch {
+	struct hip_stream_deps deps;
+	struct aql_queue *q;
+	struct aql_slot slot;
+};
+int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x);
+void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x);
 /* Abort an operation begun with hip_stream_begin without changing the tail. */
 void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps);
 /* Wait on the host for every dependency (used before CPU and SDMA work). 0 or -errno. */
 int hip_stream_deps_wait(struct hip_stream *s, struct hip_stream_deps *deps);
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking);
+/* hip_stream_begin for work that is itself a packet with the barrier bit on the stream's queue
+ * (a marker): the stream's own kernels and queue work are ordered by the bit, so they are not
+ * named in deps (deps->own is only set for a tail from elsewhere: SDMA, a callback). */
+void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps);
+/* With s->lock held (between begin and end): everything enqueued on the stream so far has
+ * completed, as far as known without waiting (no kernel since the tail, and the tail done). */
+bool hip_stream_drained(struct hip_stream *s);
 /* Submit a barrier-AND marker after all deps and the stream's own work, completing `f`. */
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f);
 /* Every operation submitted so far is known complete (two loads; false may be stale). */
-bool hip_stream_known_idle(struct hip_stream *s);
+static inline bool hip_stream_known_idle(struct hip_stream *s)
+{
+	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
+	       atomic_load_explicit(&s->submitted, memory_order_acquire);
+}
 /* No unfinished work on the stream (hipStreamQuery). */
 bool hip_stream_idle(struct hip_stream *s);
 /* The stream's AQL queue, created on first use; NULL on failure (*err set). Lock held. */
@@ -121,8 +147,6 @@ int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps);
 struct hip_fence *hip_stream_tail(struct hip_stream *s);
 /* Record a pending wait: the next work on `s` follows `f`. */
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f);
-/* Is the handle a live stream created by hipStreamCreate*? */
-bool hip_stream_valid(hipStream_t s);
 /* Create a stream on a device (hipStreamCreate*, null and per-thread streams). */
 int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct hip_stream **out);
 void hip_stream_destroy(struct hip_stream *s);
@@ -140,11 +164,57 @@ void hip_stream_callbacks_stop(struct hip_stream *s);
 
 /* ---- handle_set.c: handles ever handed out, lock-free lookup --------------------------------- */
 
-struct hip_handle_set;
+/* A handle stays in its set for good (objects are recycled, never freed), so a handle found once
+ * may be remembered: `recent` holds handles found lately, one per slot by address, so the handles
+ * a program keeps using are recognised with one load instead of a hash probe. Slots are written
+ * racily by readers; a lost or overwritten entry only costs the next lookup a probe. */
+#define HIP_HANDLE_RECENT 16
+struct handle_table;
+struct hip_handle_set {
+	pthread_mutex_t lock;
+	_Atomic(struct handle_table *) table;
+	_Atomic uintptr_t recent[HIP_HANDLE_RECENT];
+};
 extern struct hip_handle_set hip_known_streams;
 extern struct hip_handle_set hip_known_events;
 int hip_handle_add(struct hip_handle_set *set, const void *h);
-bool hip_handle_known(struct hip_handle_set *set, const void *h);
+bool hip_handle_known_probe(struct hip_handle_set *set, const void *h);
+
+static inline bool hip_handle_known(struct hip_handle_set *set, const void *h)
+{
+	uintptr_t v = (uintptr_t)h;
+	if (v && atomic_load_explicit(&set->recent[(v >> 4) % HIP_HANDLE_RECENT],
+				      memory_order_relaxed) == v)
+		return true;
+	return hip_handle_known_probe(set, h);
+}
+
+/* Is the handle a live stream created by hipStreamCreate*? */
+static inline bool hip_stream_valid(hipStream_t h)
+{
+	struct hip_stream *s = (struct hip_stream *)h;
+	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
+	       atomic_load_explicit(&s->live, memory_order_acquire);
+}
+
+/* The error for a stream handle that does not resolve: a stream this process created and then
+ * destroyed is hipErrorContextIsDestroyed (clr's hip::isValid), anything else a bad handle. */
+static inline hipError_t hip_stream_invalid_error(hipStream_t h)
+{
+	struct hip_stream *s = (struct hip_stream *)h;
+	return s && hip_handle_known(&hip_known_streams, s) &&
+			       !atomic_load_explicit(&s->live, memory_order_acquire)
+		       ? hipErrorContextIsDestroyed
+		       : hipErrorInvalidHandle;
+}
+
+/* hip_stream_resolve with the case of a stream handle inline (launches). */
+static inline struct hip_stream *hip_stream_resolve_inline(hipStream_t h)
+{
+	if (h && h != hipStreamLegacy && h != hipStreamPerThread)
+		return hip_stream_valid(h) ? (struct hip_stream *)h : NULL;
+	return hip_stream_resolve(h);
+}
 
 /* ---- copy.c: the copy engine used by memcpy/memset ------------------------------------------- */
 

@@ -7,11 +7,13 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
 #include "device_heap.h"
 #include "error.h"
+#include "internal.h"
 #include "loader_api.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"
@@ -23,132 +25,278 @@
  * default). */
 #define DEFAULT_STACK_SIZE 1024u
 
-/* The values the hidden arguments take for one dispatch. */
-struct hidden_values {
-  uint32_t block_count[3];
-  uint16_t group_size[3];
-  uint16_t remainder[3];
-  uint16_t grid_dims;
-  uint32_t dynamic_lds;
-  uint64_t hostcall_buffer;
-  uint64_t multigrid_sync;
-  uint64_t heap;
-  uint64_t queue_ptr;
-  uint32_t private_base, shared_base;
+/* ---- launch plans -------------------------------------------------------------------------------
+ *
+ * A kernel's kernarg block is mostly the same from one launch to the next: padding, the hidden
+ * arguments that are 0 in HIP, the apertures, the hostcall buffer and heap of the device. The
+ * first launch of a function on a device builds a plan: an image of the whole block with those
+ * constant values in place and zeros elsewhere, plus the short list of hidden arguments that
+ * depend on the launch (grid, block, dynamic LDS, queue, cooperative sync). A launch copies the
+ * image straight into the queue's kernarg slot and patches the explicit and per-launch values. */
+
+/* Per-launch hidden values, indexed by the plan's `what`. */
+enum launch_value {
+  LV_BLOCK_COUNT_X, LV_BLOCK_COUNT_Y, LV_BLOCK_COUNT_Z,
+  LV_GROUP_SIZE_X, LV_GROUP_SIZE_Y, LV_GROUP_SIZE_Z,
+  LV_REMAINDER_X, LV_REMAINDER_Y, LV_REMAINDER_Z,
+  LV_DYNAMIC_LDS, LV_QUEUE_PTR, LV_MULTIGRID_SYNC,
+  LV_COUNT,
+  /* Plan entries only: x, y, z of one kind in consecutive slots (COV5 lays them out so), written
+   * with one store each. */
+  LV_BLOCK_COUNT_XYZ = LV_COUNT, LV_GROUP_SIZE_XYZ, LV_REMAINDER_XYZ
 };
 
-static void put(uint8_t *kernarg, const struct loader_kernel_arg *a, uint64_t value)
+struct plan_arg {
+  uint32_t offset;
+  uint8_t size;   /* bytes written: min(metadata size, 8) */
+  uint8_t what;   /* enum launch_value */
+};
+
+struct hip_launch_plan {
+  uint32_t kernarg_size;
+  uint32_t ndyn;
+  uint32_t nalways;        /* dyn[0..nalways) always written; the rest (remainders and the
+                            * multigrid argument, 0 in the image) only for a grid counted in
+                            * work-items or a cooperative launch */
+  bool multigrid;          /* has a hidden_multigrid_sync_arg (set per cooperative launch) */
+  uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
+  struct plan_arg dyn[];
+};
+
+static void put(uint8_t *kernarg, uint32_t offset, uint32_t size, uint64_t value)
 {
   /* Little-endian: the low `size` bytes of value. Sizes are bounded by the metadata check. */
-  memcpy(kernarg + a->offset, &value, a->size < 8 ? a->size : 8);
+  memcpy(kernarg + offset, &value, size < 8 ? size : 8);
 }
 
-/* AMDGPUUsage "Code Object V5 Metadata" (and V4's hidden_* kinds) for what each slot holds. */
-static void fill_hidden(uint8_t *kernarg, const struct loader_kernel_arg *a,
-                        const struct hidden_values *h)
+static int plan_value(enum loader_arg_kind kind)
 {
-  switch (a->kind) {
-  case LOADER_ARG_HIDDEN_BLOCK_COUNT_X: put(kernarg, a, h->block_count[0]); break;
-  case LOADER_ARG_HIDDEN_BLOCK_COUNT_Y: put(kernarg, a, h->block_count[1]); break;
-  case LOADER_ARG_HIDDEN_BLOCK_COUNT_Z: put(kernarg, a, h->block_count[2]); break;
-  case LOADER_ARG_HIDDEN_GROUP_SIZE_X: put(kernarg, a, h->group_size[0]); break;
-  case LOADER_ARG_HIDDEN_GROUP_SIZE_Y: put(kernarg, a, h->group_size[1]); break;
-  case LOADER_ARG_HIDDEN_GROUP_SIZE_Z: put(kernarg, a, h->group_size[2]); break;
-  case LOADER_ARG_HIDDEN_REMAINDER_X: put(kernarg, a, h->remainder[0]); break;
-  case LOADER_ARG_HIDDEN_REMAINDER_Y: put(kernarg, a, h->remainder[1]); break;
-  case LOADER_ARG_HIDDEN_REMAINDER_Z: put(kernarg, a, h->remainder[2]); break;
-  case LOADER_ARG_HIDDEN_GRID_DIMS: put(kernarg, a, h->grid_dims); break;
-  case LOADER_ARG_HIDDEN_DYNAMIC_LDS_SIZE: put(kernarg, a, h->dynamic_lds); break;
-  case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER: put(kernarg, a, h->hostcall_buffer); break;
-  case LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG: put(kernarg, a, h->multigrid_sync); break;
-  case LOADER_ARG_HIDDEN_HEAP_V1: put(kernarg, a, h->heap); break;
-  case LOADER_ARG_HIDDEN_QUEUE_PTR: put(kernarg, a, h->queue_ptr); break;
-  case LOADER_ARG_HIDDEN_PRIVATE_BASE: put(kernarg, a, h->private_base); break;
-  case LOADER_ARG_HIDDEN_SHARED_BASE: put(kernarg, a, h->shared_base); break;
-  /* Global offsets are 0 in HIP; HIP printf uses hostcall, not the printf buffer; no device-side
-   * enqueue (default queue, completion action). */
-  default: put(kernarg, a, 0); break;
+  switch (kind) {
+  case LOADER_ARG_HIDDEN_BLOCK_COUNT_X: return LV_BLOCK_COUNT_X;
+  case LOADER_ARG_HIDDEN_BLOCK_COUNT_Y: return LV_BLOCK_COUNT_Y;
+  case LOADER_ARG_HIDDEN_BLOCK_COUNT_Z: return LV_BLOCK_COUNT_Z;
+  case LOADER_ARG_HIDDEN_GROUP_SIZE_X: return LV_GROUP_SIZE_X;
+  case LOADER_ARG_HIDDEN_GROUP_SIZE_Y: return LV_GROUP_SIZE_Y;
+  case LOADER_ARG_HIDDEN_GROUP_SIZE_Z: return LV_GROUP_SIZE_Z;
+  case LOADER_ARG_HIDDEN_REMAINDER_X: return LV_REMAINDER_X;
+  case LOADER_ARG_HIDDEN_REMAINDER_Y: return LV_REMAINDER_Y;
+  case LOADER_ARG_HIDDEN_REMAINDER_Z: return LV_REMAINDER_Z;
+  case LOADER_ARG_HIDDEN_DYNAMIC_LDS_SIZE: return LV_DYNAMIC_LDS;
+  case LOADER_ARG_HIDDEN_QUEUE_PTR: return LV_QUEUE_PTR;
+  case LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG: return LV_MULTIGRID_SYNC;
+  default: return -1;
   }
 }
 
-/* The explicit arguments: from kernelParams (one pointer per parameter) or from the packed
- * `extra` buffer (copied where each parameter lies fully inside it, as clr does). */
-static hipError_t fill_explicit(uint8_t *kernarg, const struct loader_kernel *k,
-                                const struct hip_launch *l)
+/* The value of a hidden argument that is the same for every launch on [in] d (AMDGPUUsage "Code
+ * Object V5 Metadata", and V4's hidden_* kinds). Global offsets are 0 in HIP; HIP printf uses
+ * hostcall, not the printf buffer; no device-side enqueue (default queue, completion action).
+ * The hostcall buffer and the heap are made on the first launch of a kernel that names them and
+ * live as long as the device. */
+static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64_t *value)
 {
-  if (k->nexplicit == 0)
-    return hipSuccess;
-  if (l->args) {
-    for (uint32_t i = 0; i < k->nexplicit; i++) {
-      if (!l->args[i])
-        return hipErrorInvalidValue;
-      memcpy(kernarg + k->args[i].offset, l->args[i], k->args[i].size);
-    }
-    return hipSuccess;
+  *value = 0;
+  switch (kind) {
+  case LOADER_ARG_HIDDEN_GRID_DIMS:
+    *value = 3; /* HIP dispatches are always 3-dimensional (clr's NDRange of 3) */
+    return 0;
+  /* Apertures: the high 32 bits of the flat address of each (AMDGPUUsage, hidden_*_base). */
+  case LOADER_ARG_HIDDEN_PRIVATE_BASE:
+    *value = (uint32_t)(d->gpu->scratch_base >> 32);
+    return 0;
+  case LOADER_ARG_HIDDEN_SHARED_BASE:
+    *value = (uint32_t)(d->gpu->lds_base >> 32);
+    return 0;
+  case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER:
+    return hip_hostcall_buffer(d, value);
+  case LOADER_ARG_HIDDEN_HEAP_V1:
+    return hip_device_heap(d, value);
+  default:
+    return 0;
   }
-  if (!l->arg_buffer || !l->arg_buffer_size)
-    return hipErrorInvalidValue;
-  for (uint32_t i = 0; i < k->nexplicit; i++) {
+}
+
+static struct plan_arg *plan_find(struct hip_launch_plan *p, int what)
+{
+  for (uint32_t i = 0; i < p->ndyn; i++)
+    if (p->dyn[i].what == what)
+      return &p->dyn[i];
+  return NULL;
+}
+
+static void plan_drop(struct hip_launch_plan *p, struct plan_arg *a)
+{
+  *a = p->dyn[--p->ndyn];
+}
+
+/* Replace the x, y, z entries of kind [in] x (each [in] size bytes) by one [in] xyz entry when
+ * they lie back to back. */
+static void plan_merge(struct hip_launch_plan *p, int x, uint8_t size, int xyz)
+{
+  struct plan_arg *ax = plan_find(p, x), *ay = plan_find(p, x + 1), *az = plan_find(p, x + 2);
+  if (!ax || !ay || !az || ax->size != size || ay->size != size || az->size != size ||
+      ay->offset != ax->offset + size || az->offset != ax->offset + 2u * size)
+    return;
+  ax->what = (uint8_t)xyz;
+  /* Drop the higher of the two first: plan_drop moves the last entry into the hole. */
+  struct plan_arg *hi = ay > az ? ay : az, *lo = ay > az ? az : ay;
+  plan_drop(p, hi);
+  plan_drop(p, lo);
+}
+
+static bool plan_optional(int what)
+{
+  return what == LV_MULTIGRID_SYNC || what == LV_REMAINDER_XYZ ||
+         (what >= LV_REMAINDER_X && what <= LV_REMAINDER_Z);
+}
+
+/* The always-written entries first. */
+static void plan_order(struct hip_launch_plan *p)
+{
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < p->ndyn; i++) {
+    if (plan_optional(p->dyn[i].what))
+      continue;
+    struct plan_arg t = p->dyn[n];
+    p->dyn[n++] = p->dyn[i];
+    p->dyn[i] = t;
+  }
+  p->nalways = n;
+}
+
+static int plan_build(const struct loader_kernel *k, struct hip_device *d,
+                      struct hip_launch_plan **out)
+{
+  uint32_t nhidden = k->nargs - k->nexplicit;
+  size_t head = sizeof(struct hip_launch_plan) + nhidden * sizeof(struct plan_arg);
+  struct hip_launch_plan *p = calloc(1, head + k->kernarg_segment_size);
+
+  *out = NULL;
+  if (!p)
+    return -ENOMEM;
+  p->kernarg_size = k->kernarg_segment_size;
+  p->image = (uint8_t *)p + head;
+  for (uint32_t i = k->nexplicit; i < k->nargs; i++) {
     const struct loader_kernel_arg *a = &k->args[i];
-    if ((size_t)a->offset + a->size <= l->arg_buffer_size)
-      memcpy(kernarg + a->offset, (const uint8_t *)l->arg_buffer + a->offset, a->size);
+    int what = plan_value(a->kind);
+    if (what >= 0) {
+      p->dyn[p->ndyn++] = (struct plan_arg){a->offset, (uint8_t)(a->size < 8 ? a->size : 8),
+                                             (uint8_t)what};
+      p->multigrid |= what == LV_MULTIGRID_SYNC;
+      continue;
+    }
+    uint64_t value;
+    int err = plan_constant(d, a->kind, &value);
+    if (err) {
+      free(p);
+      return err;
+    }
+    put(p->image, a->offset, a->size, value);
   }
-  return hipSuccess;
+  plan_merge(p, LV_BLOCK_COUNT_X, 4, LV_BLOCK_COUNT_XYZ);
+  plan_merge(p, LV_GROUP_SIZE_X, 2, LV_GROUP_SIZE_XYZ);
+  plan_merge(p, LV_REMAINDER_X, 2, LV_REMAINDER_XYZ);
+  plan_order(p);
+  *out = p;
+  return 0;
 }
+
+/* The plan of [in] ref's kernel on [in] d: the slot's, built on first use. A plan built by a
+ * racing thread wins the slot; ours is dropped. [out] owned: set when the plan is not cached (no
+ * slot) and the caller must free it. */
+static int plan_get(struct hip_kernel_slot *slot, const struct loader_kernel *k,
+                    struct hip_device *d, struct hip_launch_plan **out, bool *owned)
+{
+  struct hip_launch_plan *p = slot ? atomic_load_explicit(&slot->plan, memory_order_acquire) : NULL;
+  *owned = false;
+  if (p) {
+    *out = p;
+    return 0;
+  }
+  int err = plan_build(k, d, &p);
+  if (err)
+    return err;
+  if (!slot) {
+    *owned = true;
+  } else {
+    struct hip_launch_plan *expected = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&slot->plan, &expected, p, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+      free(p);
+      p = expected;
+    }
+  }
+  *out = p;
+  return 0;
+}
+
+void hip_launch_plan_free(struct hip_launch_plan *p)
+{
+  free(p);
+}
+
+/* ---- one launch ---- */
 
 /* Global size in work-items per dimension, with overflow checks (AQL grid sizes are u32). */
 static hipError_t global_size(const struct hip_launch *l, uint32_t global[3])
 {
-  const uint32_t grid[3] = {l->grid.x, l->grid.y, l->grid.z};
-  const uint32_t block[3] = {l->block.x, l->block.y, l->block.z};
-  for (int i = 0; i < 3; i++) {
-    if (grid[i] == 0 || block[i] == 0)
+  uint64_t g[3];
+  if (l->grid_in_workitems) {
+    g[0] = l->grid.x, g[1] = l->grid.y, g[2] = l->grid.z;
+    if (!l->block.x || !l->block.y || !l->block.z)
       return hipErrorInvalidConfiguration;
-    uint64_t g = l->grid_in_workitems ? grid[i] : (uint64_t)grid[i] * block[i];
-    if (g > UINT32_MAX)
-      return hipErrorInvalidConfiguration;
-    global[i] = (uint32_t)g;
+  } else {
+    /* 32 x 32 bits cannot overflow 64; a product is 0 exactly when a factor is. */
+    g[0] = (uint64_t)l->grid.x * l->block.x;
+    g[1] = (uint64_t)l->grid.y * l->block.y;
+    g[2] = (uint64_t)l->grid.z * l->block.z;
   }
+  if (!g[0] || !g[1] || !g[2] || (g[0] | g[1] | g[2]) > UINT32_MAX)
+    return hipErrorInvalidConfiguration;
+  global[0] = (uint32_t)g[0], global[1] = (uint32_t)g[1], global[2] = (uint32_t)g[2];
   return hipSuccess;
 }
 
-static hipError_t hidden_values(const struct hip_launch *l, const uint32_t global[3],
-                                struct hip_device *d, struct hip_stream *s,
-                                const struct loader_kernel *k, struct hidden_values *h)
+/* The values of the per-launch hidden arguments. */
+struct launch_values {
+  const struct hip_launch *l;
+  const uint32_t *global;
+  uint64_t queue_va;
+  uint64_t multigrid;
+};
+
+/* Dimension [in] i of what a hidden argument of kind [in] base (an _X kind) holds. A grid given
+ * in blocks covers the global size exactly: no division and no remainder on the common path. */
+static uint32_t dim_value(int base, int i, const struct launch_values *lv)
 {
+  const struct hip_launch *l = lv->l;
   const uint32_t grid[3] = {l->grid.x, l->grid.y, l->grid.z};
   const uint32_t block[3] = {l->block.x, l->block.y, l->block.z};
-  memset(h, 0, sizeof(*h));
-  for (int i = 0; i < 3; i++) {
-    h->group_size[i] = (uint16_t)block[i];
-    /* A grid given in blocks covers global exactly: no division on the common path. */
-    if (!l->grid_in_workitems) {
-      h->block_count[i] = grid[i];
-      continue;
-    }
-    h->block_count[i] = global[i] / block[i] + (global[i] % block[i] != 0);
-    h->remainder[i] = (uint16_t)(global[i] % block[i]);
+  switch (base) {
+  case LV_GROUP_SIZE_X:
+    return (uint16_t)block[i];
+  case LV_BLOCK_COUNT_X:
+    if (!l->grid_in_workitems)
+      return grid[i];
+    return lv->global[i] / block[i] + (lv->global[i] % block[i] != 0);
+  default: /* LV_REMAINDER_X */
+    return l->grid_in_workitems ? (uint16_t)(lv->global[i] % block[i]) : 0;
   }
-  h->grid_dims = 3; /* HIP dispatches are always 3-dimensional (clr's NDRange of 3) */
-  h->dynamic_lds = l->shared_mem;
-  /* Apertures: the high 32 bits of the flat address of each (AMDGPUUsage, hidden_*_base). */
-  h->private_base = (uint32_t)(d->gpu->scratch_base >> 32);
-  h->shared_base = (uint32_t)(d->gpu->lds_base >> 32);
-  for (uint32_t i = k->nexplicit; i < k->nargs; i++) {
-    int err = 0;
-    if (k->args[i].kind == LOADER_ARG_HIDDEN_HOSTCALL_BUFFER && !h->hostcall_buffer)
-      err = hip_hostcall_buffer(d, &h->hostcall_buffer);
-    else if (k->args[i].kind == LOADER_ARG_HIDDEN_HEAP_V1)
-      err = hip_device_heap(d, &h->heap);
-    else if (k->args[i].kind == LOADER_ARG_HIDDEN_QUEUE_PTR)
-      h->queue_ptr = hip_stream_queue_va(s);
-    else if (k->args[i].kind == LOADER_ARG_HIDDEN_MULTIGRID_SYNC_ARG && l->cooperative)
-      err = hip_multigrid_sync_arg(d, (uint64_t)global[0] * global[1] * global[2],
-                                   &h->multigrid_sync);
-    if (err)
-      return hip_error_from_errno(err);
+}
+
+static uint64_t launch_value(int what, const struct launch_values *lv)
+{
+  switch (what) {
+  case LV_DYNAMIC_LDS: return lv->l->shared_mem;
+  case LV_QUEUE_PTR: return lv->queue_va;
+  case LV_MULTIGRID_SYNC: return lv->multigrid;
+  case LV_BLOCK_COUNT_X: case LV_BLOCK_COUNT_Y: case LV_BLOCK_COUNT_Z:
+    return dim_value(LV_BLOCK_COUNT_X, what - LV_BLOCK_COUNT_X, lv);
+  case LV_GROUP_SIZE_X: case LV_GROUP_SIZE_Y: case LV_GROUP_SIZE_Z:
+    return dim_value(LV_GROUP_SIZE_X, what - LV_GROUP_SIZE_X, lv);
+  default:
+    return dim_value(LV_REMAINDER_X, what - LV_REMAINDER_X, lv);
   }
-  return hipSuccess;
 }
 
 /* Configuration checks that need the kernel and the device (clr ihipLaunchKernel_validate). */
@@ -163,7 +311,9 @@ static hipError_t validate(const struct hip_launch *l, const uint32_t global[3],
     return hipErrorInvalidValue;
   if (threads > k->max_flat_workgroup_size)
     return hipErrorLaunchFailure; /* larger than the kernel's launch bounds, as clr answers */
-  if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE)
+  /* The dispatch is marked checked: what the queue layer would reject is rejected here. */
+  if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE || k->kernarg_segment_align > 64 ||
+      (k->kernarg_segment_align & (k->kernarg_segment_align - 1)))
     return hipErrorInvalidValue;
   /* A kernel compiled for uniform work-groups (HIP's default) computes blockDim without the
    * remainder: a partial last group would run with the wrong size (clr rejects it too). Only a
@@ -195,54 +345,167 @@ static uint32_t private_size(const struct hip_device *d, const struct loader_ker
   return size;
 }
 
-hipError_t hip_launch(const struct hip_launch *l)
+/* The explicit arguments must all be readable before a queue slot is claimed (nothing may fail
+ * once it is). */
+static hipError_t check_explicit(const struct loader_kernel *k, const struct hip_launch *l)
 {
-  struct hip_kernel_ref ref;
-  struct hidden_values h;
-  uint32_t global[3];
-  uint8_t kernarg[AQL_KERNARG_SLOT_SIZE];
-  hipError_t e;
-
-  if (!hip_function_valid(l->function))
-    return hipErrorInvalidDeviceFunction;
-  if (l->args && l->arg_buffer)
+  if (k->nexplicit == 0)
+    return hipSuccess;
+  if (l->args) {
+    for (uint32_t i = 0; i < k->nexplicit; i++)
+      if (!l->args[i])
+        return hipErrorInvalidValue;
+    return hipSuccess;
+  }
+  if (!l->arg_buffer || !l->arg_buffer_size)
     return hipErrorInvalidValue;
-  struct hip_stream *s = hip_stream_resolve(l->stream);
-  if (!s)
-    return hipErrorContextIsDestroyed;
-  struct hip_device *d = hip_stream_device(s);
-  if ((e = global_size(l, global)))
-    return e;
-  int err = hip_function_resolve(l->function, d, &ref);
+  return hipSuccess;
+}
+
+/* The explicit arguments: from kernelParams (one pointer per parameter) or from the packed
+ * `extra` buffer (copied where each parameter lies fully inside it, as clr does). */
+static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k,
+                          const struct hip_launch *l)
+{
+  if (l->args) {
+    for (uint32_t i = 0; i < k->nexplicit; i++)
+      memcpy(kernarg + k->args[i].offset, l->args[i], k->args[i].size);
+    return;
+  }
+  for (uint32_t i = 0; i < k->nexplicit; i++) {
+    const struct loader_kernel_arg *a = &k->args[i];
+    if ((size_t)a->offset + a->size <= l->arg_buffer_size)
+      memcpy(kernarg + a->offset, (const uint8_t *)l->arg_buffer + a->offset, a->size);
+  }
+}
+
+static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p,
+                         const struct launch_values *lv, bool all)
+{
+  uint32_t n = all ? p->ndyn : p->nalways;
+  for (uint32_t i = 0; i < n; i++) {
+    const struct plan_arg *a = &p->dyn[i];
+    uint8_t *dst = kernarg + a->offset;
+    switch (a->what) {
+    case LV_BLOCK_COUNT_XYZ: {
+      uint32_t x[3] = {dim_value(LV_BLOCK_COUNT_X, 0, lv), dim_value(LV_BLOCK_COUNT_X, 1, lv),
+                       dim_value(LV_BLOCK_COUNT_X, 2, lv)};
+      memcpy(dst, x, sizeof(x));
+      continue;
+    }
+    case LV_GROUP_SIZE_XYZ:
+    case LV_REMAINDER_XYZ: {
+      int base = a->what == LV_GROUP_SIZE_XYZ ? LV_GROUP_SIZE_X : LV_REMAINDER_X;
+      uint16_t x[3] = {(uint16_t)dim_value(base, 0, lv), (uint16_t)dim_value(base, 1, lv),
+                       (uint16_t)dim_value(base, 2, lv)};
+      memcpy(dst, x, sizeof(x));
+      continue;
+    }
+    default:
+      break;
+    }
+    uint64_t value = launch_value(a->what, lv);
+    switch (a->size) {
+    case 2: { uint16_t x = (uint16_t)value; memcpy(dst, &x, 2); break; }
+    case 4: { uint32_t x = (uint32_t)value; memcpy(dst, &x, 4); break; }
+    case 8: memcpy(dst, &value, 8); break;
+    default: memcpy(dst, &value, a->size); break;
+    }
+  }
+}
+
+/* The kernel slot of [in] f on [in] d, resolving it on first use. [out] ref. Returns a hipError_t;
+ * *slot may be NULL (no memory for the slots: the launch goes ahead uncached). */
+static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d,
+                              struct hip_kernel_slot **slot, struct hip_kernel_ref *ref)
+{
+  *slot = hip_function_slot(f, d->ordinal);
+  if (*slot) {
+    *ref = (*slot)->ref;
+    return hipSuccess;
+  }
+  int err = hip_function_resolve(f, d, ref);
   if (err == -ENOENT)
     return hipErrorNoBinaryForGpu;
   if (err == -ESRCH)
     return hipErrorInvalidDeviceFunction;
   if (err)
     return err == -ENOEXEC ? hipErrorInvalidImage : hip_error_from_errno(err);
-  const struct loader_kernel *k = ref.kernel;
-  if ((e = validate(l, global, d, k)))
-    return e;
+  *slot = hip_function_slot(f, d->ordinal);
+  return hipSuccess;
+}
 
-  memset(kernarg, 0, k->kernarg_segment_size);
-  if ((e = fill_explicit(kernarg, k, l)) || (e = hidden_values(l, global, d, s, k, &h)))
-    return e;
-  for (uint32_t i = k->nexplicit; i < k->nargs; i++)
-    fill_hidden(kernarg, &k->args[i], &h);
+/* Inlined into hip_launch, its only caller: a call boundary costs a launch a dozen instructions. */
+static inline __attribute__((always_inline)) hipError_t
+launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
+          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3])
+{
+  const struct loader_kernel *k = ref->kernel;
+  struct launch_values lv = {.l = l, .global = global};
+  struct hip_stream_dispatch x;
 
+  if (p->multigrid && l->cooperative) {
+    int err = hip_multigrid_sync_arg(d, (uint64_t)global[0] * global[1] * global[2],
+                                     &lv.multigrid);
+    if (err)
+      return hip_error_from_errno(err);
+  }
   struct aql_dispatch disp = {
-    .kernel_object = ref.kernel_object,
-    .kernarg = kernarg,
+    .kernel_object = ref->kernel_object,
     .kernarg_size = k->kernarg_segment_size,
     .kernarg_align = k->kernarg_segment_align < 16 ? 16 : k->kernarg_segment_align,
     .grid = {global[0], global[1], global[2]},
     .block = {(uint16_t)l->block.x, (uint16_t)l->block.y, (uint16_t)l->block.z},
-    .dims = h.grid_dims,
+    .dims = 3,
     .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
     .private_segment_size = private_size(d, k),
+    .checked = true, /* global_size and validate: 3 dims, none 0, kernarg size and alignment */
   };
-  err = hip_stream_dispatch(s, &disp);
-  return err ? hip_error_from_errno(err) : hipSuccess;
+  int err = hip_stream_dispatch_reserve(s, &disp, &x);
+  if (err)
+    return hip_error_from_errno(err);
+  uint8_t *kernarg = x.slot.kernarg;
+  lv.queue_va = x.slot.queue_va;
+  memcpy(kernarg, p->image, p->kernarg_size);
+  fill_explicit(kernarg, k, l);
+  fill_dynamic(kernarg, p, &lv, l->grid_in_workitems || l->cooperative);
+  hip_stream_dispatch_commit(s, &disp, &x);
+  return hipSuccess;
+}
+
+hipError_t hip_launch(const struct hip_launch *l)
+{
+  struct hip_kernel_slot *slot;
+  struct hip_kernel_ref ref;
+  struct hip_launch_plan *p;
+  uint32_t global[3];
+  bool owned;
+  hipError_t e;
+
+  if (!hip_function_valid(l->function))
+    return hipErrorInvalidDeviceFunction;
+  if (l->args && l->arg_buffer)
+    return hipErrorInvalidValue;
+  struct hip_stream *s = hip_stream_resolve_inline(l->stream);
+  if (!s)
+    return hipErrorContextIsDestroyed;
+  struct hip_device *d = s->device;
+  if ((e = global_size(l, global)))
+    return e;
+  if ((e = kernel_slot(l->function, d, &slot, &ref)))
+    return e;
+  if (!ref.kernel_object)
+    return hipErrorInvalidValue;
+  const struct loader_kernel *k = ref.kernel;
+  if ((e = validate(l, global, d, k)) || (e = check_explicit(k, l)))
+    return e;
+  int err = plan_get(slot, k, d, &p, &owned);
+  if (err)
+    return hip_error_from_errno(err);
+  e = launch_on(l, s, d, &ref, p, global);
+  if (owned)
+    free(p);
+  return e;
 }
 
 /* ---- entry points ---- */

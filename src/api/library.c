@@ -12,8 +12,8 @@
  * options are refused (there is nothing to compile).
  *
  * Managed variables (`__managed__ T x;` compiles to `x`, a pointer, and `x.managed`, the initial
- * value): hipLibraryGetManaged allocates managed memory on first request, copies the initial
- * value into it and stores its address into `x` on the current device's copy of the code.
+ * value) are bound when the module loads (module.c); hipLibraryGetManaged returns the
+ * allocation.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -34,20 +34,12 @@ struct lib_kernel {
   hipFunction_t function;
 };
 
-struct lib_managed {
-  char *name;
-  void *ptr;
-  size_t size;
-};
-
 struct ihipLibrary_t {
   uint32_t magic;
   hipModule_t module;
-  pthread_mutex_t lock; /* protects kernels and managed */
+  pthread_mutex_t lock; /* protects kernels */
   struct lib_kernel *kernels;
   unsigned nkernels;
-  struct lib_managed *managed;
-  unsigned nmanaged;
   struct ihipLibrary_t *next; /* in libraries; protected by libraries_lock */
 };
 
@@ -131,12 +123,7 @@ hipError_t hipLibraryUnload(hipLibrary_t library)
   hipError_t err = hipModuleUnload(library->module); /* waits for its kernels, frees functions */
   for (unsigned i = 0; i < library->nkernels; i++)
     free(library->kernels[i].name);
-  for (unsigned i = 0; i < library->nmanaged; i++) {
-    hipFree(library->managed[i].ptr);
-    free(library->managed[i].name);
-  }
   free(library->kernels);
-  free(library->managed);
   pthread_mutex_destroy(&library->lock);
   free(library);
   HIP_RETURN(err);
@@ -229,63 +216,21 @@ hipError_t hipLibraryGetGlobal(void **dptr, size_t *bytes, hipLibrary_t library,
   HIP_RETURN(hipModuleGetGlobal((hipDeviceptr_t *)dptr, bytes, library->module, name));
 }
 
-/* Allocates managed variable [in] name of [in] library. Caller holds library->lock. */
-static hipError_t managed_locked(hipLibrary_t library, const char *name, struct lib_managed **out)
-{
-  for (unsigned i = 0; i < library->nmanaged; i++)
-    if (strcmp(library->managed[i].name, name) == 0) {
-      *out = &library->managed[i];
-      return hipSuccess;
-    }
-  char shadow[512];
-  if (snprintf(shadow, sizeof(shadow), "%s.managed", name) >= (int)sizeof(shadow))
-    return hipErrorNotFound;
-  void *init, *slot;
-  size_t size, slot_size;
-  if (hipModuleGetGlobal((hipDeviceptr_t *)&init, &size, library->module, shadow) != hipSuccess ||
-      hipModuleGetGlobal((hipDeviceptr_t *)&slot, &slot_size, library->module, name) != hipSuccess ||
-      slot_size != sizeof(void *))
-    return hipErrorNotFound;
-  struct lib_managed *m = realloc(library->managed, sizeof(*m) * (library->nmanaged + 1));
-  if (!m)
-    return hipErrorOutOfMemory;
-  library->managed = m;
-  m += library->nmanaged;
-  *m = (struct lib_managed){.name = strdup(name), .size = size};
-  if (!m->name)
-    return hipErrorOutOfMemory;
-  hipError_t err = hipMallocManaged(&m->ptr, size, hipMemAttachGlobal);
-  if (err == hipSuccess)
-    err = hipMemcpy(m->ptr, init, size, hipMemcpyDeviceToHost);
-  if (err == hipSuccess)
-    err = hipMemcpy(slot, &m->ptr, sizeof(void *), hipMemcpyHostToDevice);
-  if (err != hipSuccess) {
-    hipFree(m->ptr);
-    free(m->name);
-    return err;
-  }
-  library->nmanaged++;
-  *out = m;
-  return hipSuccess;
-}
-
 hipError_t hipLibraryGetManaged(void **dptr, size_t *bytes, hipLibrary_t library, const char *name)
 {
   if ((!dptr && !bytes) || !name)
     HIP_RETURN(hipErrorInvalidValue);
   struct module_device *md;
   HIP_RETURN_IF_ERROR(library_code(library, NULL, &md));
-  struct lib_managed *m = NULL;
-  pthread_mutex_lock(&library->lock);
-  hipError_t err = managed_locked(library, name, &m);
-  pthread_mutex_unlock(&library->lock);
-  if (err == hipSuccess) {
-    if (dptr)
-      *dptr = m->ptr;
-    if (bytes)
-      *bytes = m->size;
-  }
-  HIP_RETURN(err);
+  void *ptr;
+  size_t size;
+  if (hip_module_managed(library->module, name, &ptr, &size))
+    HIP_RETURN(hipErrorNotFound);
+  if (dptr)
+    *dptr = ptr;
+  if (bytes)
+    *bytes = size;
+  HIP_RETURN(hipSuccess);
 }
 
 /* ---- kernels ---- */

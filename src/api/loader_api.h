@@ -34,6 +34,14 @@ struct module_device {
   struct loader_image *image;       /* owned */
 };
 
+/* A __managed__ variable of a loaded module: one managed allocation shared by every device's
+ * copy of the code (clr's DynCO::initDynManagedVars). */
+struct module_managed {
+  char *name;                       /* the variable holding the pointer (`<v>` of `<v>.managed`) */
+  void *ptr;
+  size_t size;
+};
+
 struct ihipModule_t {
   uint32_t magic;
   const void *data;                 /* fat binary / bundle / ELF bytes */
@@ -43,6 +51,8 @@ struct ihipModule_t {
   pthread_mutex_t lock;             /* protects dev[] and functions */
   struct module_device dev[HIP_MODULE_MAX_DEVICES];
   struct ihipModuleSymbol_t *functions; /* every function handed out (freed with the module) */
+  struct module_managed *managed;   /* loaded modules' managed variables; protected by lock */
+  unsigned nmanaged;
 };
 
 /* The resolved kernel of a function on one device. */
@@ -57,9 +67,11 @@ struct hip_kernel_ref {
  * with the module, which frees its functions too), so the slot never goes stale: hipModuleUnload
  * and __hipUnregisterFatBinary free the function with it, and a reloaded module makes new
  * functions. ready is stored with release after ref, read with acquire before it. */
+struct hip_launch_plan; /* launch.c: the kernel's kernarg image on the device, built on first launch */
 struct hip_kernel_slot {
   struct hip_kernel_ref ref;
   atomic_uint ready;
+  _Atomic(struct hip_launch_plan *) plan;
 };
 
 struct ihipModuleSymbol_t {
@@ -89,12 +101,30 @@ int hip_module_on_device(struct ihipModule_t *m, struct hip_device *d, struct mo
 /* Resolves [in] f on [in] d. Returns 0 or -errno (-ENOENT no code object, -ESRCH no such kernel). */
 int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, struct hip_kernel_ref *out);
 
+/* The slot of [in] f on the device of [in] ordinal when it is already resolved there, else NULL
+ * (no lock; inline for launches). */
+static inline struct hip_kernel_slot *hip_function_slot(struct ihipModuleSymbol_t *f, int ordinal)
+{
+  struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_acquire);
+  if (slots && ordinal >= 0 && ordinal < HIP_MODULE_MAX_DEVICES &&
+      atomic_load_explicit(&slots[ordinal].ready, memory_order_acquire))
+    return &slots[ordinal];
+  return NULL;
+}
+
 /* A new function for kernel [in] name of [in] m (not checked against any device). */
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out);
 
 bool hip_module_valid(const struct ihipModule_t *m);
-bool hip_function_valid(const struct ihipModuleSymbol_t *f);
+/* The managed allocation of __managed__ variable [in] name of loaded module [in] m (made when
+ * the module was first loaded on a device). 0 or -ENOENT. */
+int hip_module_managed(struct ihipModule_t *m, const char *name, void **ptr, size_t *size);
+
+static inline bool hip_function_valid(const struct ihipModuleSymbol_t *f)
+{
+  return f && f->magic == HIP_FUNCTION_MAGIC;
+}
 
 /* ---- register.c ---- */
 
@@ -126,6 +156,9 @@ struct hip_launch {
 
 /* Validates and dispatches. Returns a hipError_t (not yet recorded as last error). */
 hipError_t hip_launch(const struct hip_launch *l);
+
+/* Frees a plan of a hip_kernel_slot (hip_module_destroy). NULL is a no-op. */
+void hip_launch_plan_free(struct hip_launch_plan *p);
 
 /* ---- occupancy.c ---- */
 

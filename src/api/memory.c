@@ -35,7 +35,8 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 
 hipError_t hipMalloc(void **ptr, size_t size)
 {
-	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
+	if (hip_capture_any())
+		HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE, 0));
 }
 
@@ -120,7 +121,8 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitched, hipExtent extent)
  * block for an interior pointer; CUDA's answer is the safe one). */
 hipError_t hipFree(void *ptr)
 {
-	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
+	if (hip_capture_any())
+		HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
 	hipError_t ierr = hip_init_error();

@@ -19,10 +19,6 @@ bool hip_module_valid(const struct ihipModule_t *m)
   return m && m->magic == HIP_MODULE_MAGIC;
 }
 
-bool hip_function_valid(const struct ihipModuleSymbol_t *f)
-{
-  return f && f->magic == HIP_FUNCTION_MAGIC;
-}
 
 int hip_module_create(const void *data, size_t size, bool copy, bool registered,
                       struct ihipModule_t **out)
@@ -59,14 +55,97 @@ void hip_module_destroy(struct ihipModule_t *m)
   for (struct ihipModuleSymbol_t *f = m->functions, *next; f; f = next) {
     next = f->next;
     f->magic = 0;
-    free(atomic_load_explicit(&f->resolved, memory_order_relaxed));
+    struct hip_kernel_slot *slots = atomic_load_explicit(&f->resolved, memory_order_relaxed);
+    for (int i = 0; slots && i < HIP_MODULE_MAX_DEVICES; i++)
+      hip_launch_plan_free(atomic_load_explicit(&slots[i].plan, memory_order_relaxed));
+    free(slots);
     free(f->name);
     free(f);
   }
+  for (unsigned i = 0; i < m->nmanaged; i++) {
+    (void)hipFree(m->managed[i].ptr);
+    free(m->managed[i].name);
+  }
+  free(m->managed);
   m->magic = 0;
   pthread_mutex_destroy(&m->lock);
   free(m->owned);
   free(m);
+}
+
+#define MANAGED_SUFFIX ".managed"
+
+/* The module's allocation for managed variable [in] name, made from [in] init (the initial value
+ * in a device image) on first use. Called with m->lock held. */
+static int managed_of(struct ihipModule_t *m, const char *name, const void *init, size_t size,
+                      void **ptr)
+{
+  for (unsigned i = 0; i < m->nmanaged; i++)
+    if (strcmp(m->managed[i].name, name) == 0) {
+      *ptr = m->managed[i].ptr;
+      return 0;
+    }
+  struct module_managed *v = realloc(m->managed, sizeof(*v) * (m->nmanaged + 1));
+  if (!v)
+    return -ENOMEM;
+  m->managed = v;
+  v += m->nmanaged;
+  *v = (struct module_managed){.name = strdup(name), .size = size};
+  if (!v->name)
+    return -ENOMEM;
+  if (hipMallocManaged(&v->ptr, size ? size : 1, hipMemAttachGlobal) != hipSuccess ||
+      hipMemcpy(v->ptr, init, size, hipMemcpyDeviceToHost) != hipSuccess) {
+    (void)hipFree(v->ptr);
+    free(v->name);
+    return -ENOMEM;
+  }
+  m->nmanaged++;
+  *ptr = v->ptr;
+  return 0;
+}
+
+/* Points every `<v>` of a `<v>.managed` pair in a freshly loaded image at the module's managed
+ * allocation for it (the compiler emits the pair for `__managed__ T v`; the code reads v's value
+ * as the address). Loaded modules only: registered ones are bound by register.c. */
+static int module_bind_managed(struct ihipModule_t *m, struct module_device *md)
+{
+  const size_t sl = strlen(MANAGED_SUFFIX);
+  for (uint32_t i = 0; i < md->co->nvariables; i++) {
+    const struct loader_variable *init = &md->co->variables[i];
+    size_t n = strlen(init->name);
+    if (n <= sl || strcmp(init->name + n - sl, MANAGED_SUFFIX) != 0)
+      continue;
+    char name[256];
+    if (n - sl >= sizeof(name))
+      continue;
+    memcpy(name, init->name, n - sl);
+    name[n - sl] = 0;
+    const struct loader_variable *slot = loader_find_variable(md->co, name);
+    if (!slot || slot->size != sizeof(void *))
+      continue;
+    void *ptr;
+    int err = managed_of(m, name, loader_variable_address(md->image, init), init->size, &ptr);
+    if (err)
+      return err;
+    if (hipMemcpy(loader_variable_address(md->image, slot), &ptr, sizeof(ptr),
+                  hipMemcpyHostToDevice) != hipSuccess)
+      return -EIO;
+  }
+  return 0;
+}
+
+int hip_module_managed(struct ihipModule_t *m, const char *name, void **ptr, size_t *size)
+{
+  int err = -ENOENT;
+  pthread_mutex_lock(&m->lock);
+  for (unsigned i = 0; i < m->nmanaged; i++)
+    if (strcmp(m->managed[i].name, name) == 0) {
+      *ptr = m->managed[i].ptr;
+      *size = m->managed[i].size;
+      err = 0;
+    }
+  pthread_mutex_unlock(&m->lock);
+  return err;
 }
 
 /* Picks, parses and uploads the code object for [in] d. Called with m->lock held. */
@@ -100,7 +179,8 @@ static int module_load_device(struct ihipModule_t *m, struct hip_device *d, stru
   err = loader_load(d->gpu, md->co, &md->image);
   if (err)
     goto fail_co;
-  if (m->registered && (err = hip_registered_vars_bind(m, md->co, md->image))) {
+  if (m->registered ? (err = hip_registered_vars_bind(m, md->co, md->image))
+                    : (err = module_bind_managed(m, md))) {
     loader_unload(md->image);
     md->image = NULL;
     goto fail_co;
@@ -168,6 +248,7 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
   }
   return function_resolve_slow(f, d, out);
 }
+
 
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out)
@@ -255,8 +336,8 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
   size_t size = 0;
   struct ihipModule_t *m;
 
-  if (!module || !fname)
-    HIP_RETURN(hipErrorInvalidValue);
+  if (!module || !fname || !*fname)
+    HIP_RETURN(hipErrorInvalidValue); /* clr: an empty name is a bad value, not a missing file */
   *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)

@@ -58,18 +58,55 @@ static size_t bucket(const void *p)
   return (size_t)((v >> 4) ^ (v >> 14)) % TABLE_BUCKETS;
 }
 
-/* Launches look the same few stubs up again and again: each thread keeps its last answers in a
- * small direct-mapped cache, valid while fn_generation is unchanged. The generation is bumped
- * under the write lock whenever the function table changes, so an answer found before a record
- * is freed (__hipUnregisterFatBinary) is never served after it. */
-#define FN_CACHE_SLOTS 8
+/* Launches look the same few stubs up again and again: a small direct-mapped cache shared by all
+ * threads keeps the last answers, valid while fn_generation is unchanged. The generation is
+ * bumped under the write lock whenever the function table changes, so an answer found before a
+ * record is freed (__hipUnregisterFatBinary) is never served after it. Each entry is a seqlock
+ * (odd `seq`: being written), so a reader sees a consistent (stub, function, generation) triple
+ * with plain loads and no thread-local access; a writer that finds the entry busy just skips
+ * filling it. */
+#define FN_CACHE_SLOTS 64
 struct fn_cache_entry {
-  const void *stub;
-  struct ihipModuleSymbol_t *function;
-  unsigned long generation;
+  _Atomic unsigned long seq;
+  _Atomic(const void *) stub;
+  _Atomic(struct ihipModuleSymbol_t *) function;
+  _Atomic unsigned long generation;
 };
 static atomic_ulong fn_generation = 1; /* 1: a zeroed cache entry never matches */
-static __thread struct fn_cache_entry fn_cache[FN_CACHE_SLOTS];
+static struct fn_cache_entry fn_cache[FN_CACHE_SLOTS];
+
+static struct fn_cache_entry *fn_cache_slot(const void *stub)
+{
+  return &fn_cache[((uintptr_t)stub >> 4) % FN_CACHE_SLOTS];
+}
+
+static struct ihipModuleSymbol_t *fn_cache_get(const void *stub, unsigned long gen)
+{
+  struct fn_cache_entry *c = fn_cache_slot(stub);
+  unsigned long seq = atomic_load_explicit(&c->seq, memory_order_acquire);
+  const void *s = atomic_load_explicit(&c->stub, memory_order_relaxed);
+  struct ihipModuleSymbol_t *f = atomic_load_explicit(&c->function, memory_order_relaxed);
+  unsigned long g = atomic_load_explicit(&c->generation, memory_order_relaxed);
+  atomic_thread_fence(memory_order_acquire);
+  if ((seq & 1) || atomic_load_explicit(&c->seq, memory_order_relaxed) != seq)
+    return NULL;
+  return s == stub && g == gen ? f : NULL;
+}
+
+static void fn_cache_put(const void *stub, struct ihipModuleSymbol_t *f, unsigned long gen)
+{
+  struct fn_cache_entry *c = fn_cache_slot(stub);
+  unsigned long seq = atomic_load_explicit(&c->seq, memory_order_relaxed);
+  if ((seq & 1) || !atomic_compare_exchange_strong_explicit(&c->seq, &seq, seq + 1,
+                                                            memory_order_acquire,
+                                                            memory_order_relaxed))
+    return; /* another thread is filling it */
+  atomic_thread_fence(memory_order_release);
+  atomic_store_explicit(&c->stub, stub, memory_order_relaxed);
+  atomic_store_explicit(&c->function, f, memory_order_relaxed);
+  atomic_store_explicit(&c->generation, gen, memory_order_relaxed);
+  atomic_store_explicit(&c->seq, seq + 2, memory_order_release);
+}
 
 static struct ihipModuleSymbol_t *find_function(const void *stub)
 {
@@ -85,17 +122,22 @@ static struct ihipModuleSymbol_t *find_function(const void *stub)
   return f;
 }
 
+/* Out of line, so the cached path saves no registers. */
+static __attribute__((noinline)) struct ihipModuleSymbol_t *
+registered_function_slow(const void *stub, unsigned long gen)
+{
+  struct ihipModuleSymbol_t *f = find_function(stub);
+  if (f)
+    fn_cache_put(stub, f, gen);
+  return f;
+}
+
 struct ihipModuleSymbol_t *hip_registered_function(const void *stub)
 {
   /* Read before the lookup: a table change after it makes the entry stale at once. */
   unsigned long gen = atomic_load_explicit(&fn_generation, memory_order_acquire);
-  struct fn_cache_entry *c = &fn_cache[((uintptr_t)stub >> 4) % FN_CACHE_SLOTS];
-  if (c->stub == stub && c->generation == gen)
-    return c->function;
-  struct ihipModuleSymbol_t *f = find_function(stub);
-  if (f)
-    *c = (struct fn_cache_entry){stub, f, gen};
-  return f;
+  struct ihipModuleSymbol_t *f = fn_cache_get(stub, gen);
+  return f ? f : registered_function_slow(stub, gen);
 }
 
 /* Copies the entry for [in] host out under the lock. */

@@ -64,14 +64,21 @@ struct hip_stream {
 	bool is_per_thread;             /* hipStreamPerThread of some thread */
 	_Atomic bool live;              /* created and not destroyed (objects are recycled) */
 	struct hip_stream *next_free;   /* in the recycled-stream list (stream.c) */
-	pthread_mutex_t lock;           /* serialises enqueues: submission order is stream order */
+	_Atomic int lock;               /* serialises enqueues: submission order is stream order
+					 * (stream.c stream_lock: a futex lock, 0 free, 1 held,
+					 * 2 held with sleepers) */
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
 	int nwaits;                     /* protected by lock */
-	pthread_mutex_t tail_lock;      /* protects tail, tail_on_queue (taken inside lock or alone) */
+	_Atomic int tail_lock;          /* spin lock (held for a few instructions): protects tail,
+					 * tail_on_queue (taken inside lock or alone) */
 	struct hip_fence *tail;         /* the last enqueued work, NULL when none */
 	bool tail_on_queue;             /* tail came from `queue` (a barrier bit orders after it) */
-	_Atomic uint64_t submitted;     /* operations enqueued so far (written under tail_lock) */
+	_Atomic uint64_t submitted;     /* operations enqueued so far (written under lock) */
+	_Atomic uint64_t launches;      /* kernels enqueued without a completion signal (written
+					 * under lock; stream.c stream_cover) */
+	_Atomic uint64_t covered;       /* the value of `launches` the tail covers (written under
+					 * tail_lock; read without it as a hint) */
 	_Atomic uint64_t done_seq;      /* operations known complete: idle when == submitted */
 	struct hip_stream *next;        /* in device->streams; protected by device->lock */
 	struct hip_stream_callbacks *callbacks; /* host-callback worker (stream_callback.c), lazy */
@@ -101,8 +108,8 @@ struct hip_stream *hip_stream_resolve(hipStream_t s);
 struct hip_device *hip_stream_device(struct hip_stream *s);
 
 /* Enqueue a kernel dispatch in stream order (after the null stream's legacy synchronisation and
- * pending event waits). The packet's completion signal is the stream's. Returns 0 or -errno
- * (-EFAULT when the queue already faulted). */
+ * pending event waits). The packet carries no completion signal (stream.c covers kernels with a
+ * marker when a fence is needed). Returns 0 or -errno (-EFAULT when the queue already faulted). */
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d);
 
 /* GPU address of the stream's amd_queue_t (a kernel's hidden queue_ptr), creating the stream's AQL

@@ -10,10 +10,23 @@
  * GPU work expresses those dependencies as AQL barrier-AND packets; CPU and SDMA work waits for
  * them on the host first (the SDMA queue has no packet that waits on a signal in our queue layer).
  *
+ * Kernels carry no completion signal (an interrupt and a signal update per kernel that nobody may
+ * ever look at). The stream counts them (`launches`); the tail fence covers the kernels counted in
+ * `covered`. Whoever needs a fence for all of the stream's work (a synchronize, a query, another
+ * stream's dependency, host or SDMA work on the stream) calls stream_cover(), which puts a
+ * barrier-AND marker with a fresh fence behind the uncovered kernels (the barrier bit makes it
+ * complete after them) and makes that the tail. A packet the stream itself adds with its own fence
+ * (a marker, an event record) covers the kernels before it just the same.
+ *
  * Lock order: stream->lock, then device->lock, then any stream's tail_lock. Nobody waits for a
- * fence while holding a tail_lock or the device lock.
+ * fence while holding a tail_lock or the device lock (stream_cover drops the tail lock to wait
+ * for ring space).
  */
 #include <errno.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +44,64 @@
 
 static pthread_mutex_t stream_pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct hip_stream *stream_pool; /* destroyed streams for reuse; stream_pool_lock */
+
+/* ---- the tail lock ------------------------------------------------------------------------------
+ *
+ * Every holder of the tail lock keeps it for a handful of instructions (a pointer swap, a
+ * reference, re-arming a signal), and a launch takes it once: a spin lock costs one atomic
+ * exchange and a plain release store where a mutex costs two atomic operations and two calls.
+ * A waiter that keeps finding it taken yields, in case the holder was preempted. */
+
+static inline void tail_lock(struct hip_stream *s)
+{
+	while (atomic_exchange_explicit(&s->tail_lock, 1, memory_order_acquire)) {
+		for (unsigned n = 0; atomic_load_explicit(&s->tail_lock, memory_order_relaxed); n++) {
+			if (n < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+				__builtin_ia32_pause();
+#endif
+			} else
+				sched_yield();
+		}
+	}
+}
+
+static inline void tail_unlock(struct hip_stream *s)
+{
+	atomic_store_explicit(&s->tail_lock, 0, memory_order_release);
+}
+
+/* ---- the stream lock ----------------------------------------------------------------------------
+ *
+ * Held by every enqueue, sometimes across a wait (a full ring, a host-side dependency), so
+ * contention sleeps in the kernel. A futex word rather than a pthread mutex: the uncontended
+ * path is one compare-exchange to take it and one exchange to drop it, inline, where the
+ * library calls cost about fifty instructions per launch. The classic three-state protocol:
+ * 0 free, 1 held, 2 held and someone may sleep (the unlocker then wakes one). */
+
+static void stream_lock_slow(struct hip_stream *s, int c)
+{
+	if (c != 2)
+		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
+	while (c != 0) {
+		syscall(SYS_futex, &s->lock, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
+		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
+	}
+}
+
+static inline void stream_lock(struct hip_stream *s)
+{
+	int c = 0;
+	if (!atomic_compare_exchange_strong_explicit(&s->lock, &c, 1, memory_order_acquire,
+						     memory_order_relaxed))
+		stream_lock_slow(s, c);
+}
+
+static inline void stream_unlock(struct hip_stream *s)
+{
+	if (atomic_exchange_explicit(&s->lock, 0, memory_order_release) == 2)
+		syscall(SYS_futex, &s->lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
 
 /* ---- objects ----------------------------------------------------------------------------------- */
 
@@ -50,8 +121,8 @@ static struct hip_stream *stream_alloc(void)
 		return NULL;
 	/* Initialised once: a recycled stream keeps its mutexes, so a late call on a destroyed
 	 * handle still finds valid ones. */
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_mutex_init(&s->tail_lock, NULL);
+	atomic_init(&s->lock, 0);
+	atomic_init(&s->tail_lock, 0);
 	if (hip_handle_add(&hip_known_streams, s) != 0) {
 		free(s);
 		return NULL;
@@ -79,6 +150,8 @@ int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct
 	s->next_free = NULL;
 	atomic_store(&s->submitted, 0);
 	atomic_store(&s->done_seq, 0);
+	atomic_store(&s->launches, 0);
+	atomic_store_explicit(&s->covered, 0, memory_order_relaxed);
 
 	pthread_mutex_lock(&d->lock);
 	s->next = d->streams;
@@ -113,7 +186,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	hip_stream_callbacks_stop(s);
 	stream_unlink(s);
 
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
 	 * events, and their waits look at the queue's error state. */
 	if (s->queue && aql_queue_error(s->queue) == 0)
@@ -122,7 +195,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	for (int i = 0; i < s->nwaits; i++)
 		hip_fence_put(s->waits[i]);
 	s->nwaits = 0;
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 	hip_fence_put(s->tail);
 	s->tail = NULL;
 
@@ -151,13 +224,6 @@ void hip_device_streams_reset(struct hip_device *d)
 }
 
 /* ---- handles ----------------------------------------------------------------------------------- */
-
-bool hip_stream_valid(hipStream_t h)
-{
-	struct hip_stream *s = (struct hip_stream *)h;
-	return !hip_after_fork() && hip_handle_known(&hip_known_streams, s) &&
-	       atomic_load_explicit(&s->live, memory_order_acquire);
-}
 
 /* Per-thread default streams: one per device per thread, created on first use, destroyed (after
  * their work completes) when the thread exits. */
@@ -217,7 +283,7 @@ struct hip_stream *hip_stream_from_api(hipStream_t h, hipError_t *err)
 	*err = hipSuccess;
 	if (!s) {
 		hipError_t ie = hip_init_error();
-		*err = ie != hipSuccess ? ie : hipErrorInvalidHandle;
+		*err = ie != hipSuccess ? ie : hip_stream_invalid_error(h);
 	}
 	return s;
 }
@@ -234,17 +300,60 @@ static bool stream_blocking(const struct hip_stream *s)
 	return !s->is_null && !(s->flags & hipStreamNonBlocking);
 }
 
+/* Make the tail cover every kernel counted in `launches` (tail_lock held; it may be dropped and
+ * taken again while the ring is full). Kernels counted later are left to the next cover: they
+ * are concurrent with the caller. Without memory for a fence, waits for the queue to drain
+ * instead. */
+static void stream_cover(struct hip_stream *s)
+{
+	for (;;) {
+		uint64_t launches = atomic_load_explicit(&s->launches, memory_order_acquire);
+		struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
+		struct hip_fence *f;
+		if (launches == atomic_load_explicit(&s->covered, memory_order_relaxed) || !q)
+			return;
+		if (aql_queue_space(q) == 0) {
+			/* Never wait for the CP with the tail lock held: a host callback that the
+			 * ring's packets wait for may need it. */
+			tail_unlock(s);
+			while (aql_queue_space(q) == 0 && !aql_queue_error(q))
+				sched_yield();
+			tail_lock(s);
+			continue;
+		}
+		if (hip_fence_create(s->device, &f) != 0) {
+			tail_unlock(s);
+			aql_queue_wait_idle(q, hip_device_blocking(s->device));
+			tail_lock(s);
+			/* Complete (or the queue faulted). */
+			if (atomic_load_explicit(&s->covered, memory_order_relaxed) < launches)
+				atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+			return;
+		}
+		f->queue = q;
+		if (aql_submit_barrier_and(q, NULL, 0, f->sig, NULL) != 0) {
+			hip_fence_signal(f); /* never submitted: nothing will complete it */
+			hip_fence_put(f);
+			/* The queue is dead: its waits report the fault. */
+			atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+			return;
+		}
+		f->timestamped = true;
+		struct hip_fence *old = s->tail;
+		s->tail = f;
+		s->tail_on_queue = true;
+		atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+		hip_fence_put(old);
+		return;
+	}
+}
+
 struct hip_fence *hip_stream_tail(struct hip_stream *s)
 {
-	pthread_mutex_lock(&s->tail_lock);
+	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *f = hip_fence_get(s->tail);
-	/* The caller may put the signal in a barrier packet of another queue and drop its
-	 * reference once submitted: a later launch extending this fence would make that barrier
-	 * wait for the later kernel too, and deadlock when that kernel waits for the barrier's
-	 * stream (the legacy null-stream rule). */
-	if (f)
-		f->sealed = true;
-	pthread_mutex_unlock(&s->tail_lock);
+	tail_unlock(s);
 	return f;
 }
 
@@ -275,15 +384,19 @@ static bool null_stream_known_idle(struct hip_device *d)
 	return !n || hip_stream_known_idle(n);
 }
 
-void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
+/* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
+ * the stream's queue, which orders it after a tail from that queue by itself: no reference to
+ * the own tail is taken then (deps->own stays NULL). */
+static inline __attribute__((always_inline)) void
+stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
 {
 	struct hip_device *d = s->device;
-	bool blocking = hip_device_blocking(d);
 
 	deps->n = 0;
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 
 	if (s->is_null) {
+		bool blocking = hip_device_blocking(d);
 		pthread_mutex_lock(&d->lock);
 		for (struct hip_stream *t = d->streams; t; t = t->next)
 			if (t != s && stream_blocking(t))
@@ -293,27 +406,56 @@ void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
 		pthread_mutex_lock(&d->lock);
 		struct hip_stream *null_stream = d->null_stream;
 		if (null_stream)
-			deps_add(deps, hip_stream_tail(null_stream), blocking);
+			deps_add(deps, hip_stream_tail(null_stream), hip_device_blocking(d));
 		pthread_mutex_unlock(&d->lock);
 	}
-	for (int i = 0; i < s->nwaits; i++)
-		deps_add(deps, s->waits[i], blocking);
-	s->nwaits = 0;
+	if (s->nwaits) {
+		bool blocking = hip_device_blocking(d);
+		for (int i = 0; i < s->nwaits; i++)
+			deps_add(deps, s->waits[i], blocking);
+		s->nwaits = 0;
+	}
 
-	/* The stream's own tail. No tail lock: the tail only changes under s->lock, which we hold
-	 * (the tail lock is for readers that do not hold s->lock). */
-	struct hip_fence *own = hip_fence_get(s->tail);
-	bool own_on_queue = s->tail_on_queue;
-	deps->own_on_queue = own_on_queue;
+	/* The stream's own tail. Work that is not a packet on the stream's queue needs a fence for
+	 * every kernel too: cover them. Otherwise no tail lock: the tail only changes under s->lock,
+	 * which we hold, or in a cover, which never replaces a tail from elsewhere. */
+	if (!queue_ordered && atomic_load_explicit(&s->launches, memory_order_relaxed) !=
+				      atomic_load_explicit(&s->covered, memory_order_relaxed)) {
+		tail_lock(s);
+		stream_cover(s);
+		tail_unlock(s);
+	}
+	struct hip_fence *own = s->tail;
+	deps->own_on_queue = s->tail_on_queue;
 	deps->own = NULL;
-	if (own && !hip_fence_done(own) && own != hip_callback_fence)
-		deps->own = own;
-	else
-		hip_fence_put(own);
+	if (!own || (queue_ordered && s->tail_on_queue))
+		return;
+	if (!hip_fence_done(own) && own != hip_callback_fence)
+		deps->own = hip_fence_get(own);
+}
+
+void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	stream_begin(s, deps, true);
+}
+
+bool hip_stream_drained(struct hip_stream *s)
+{
+	struct hip_fence *t = s->tail;
+	return atomic_load_explicit(&s->launches, memory_order_relaxed) ==
+		       atomic_load_explicit(&s->covered, memory_order_relaxed) &&
+	       (!t || t == hip_callback_fence || hip_fence_done(t));
+}
+
+void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	stream_begin(s, deps, false);
 }
 
 static void deps_release(struct hip_stream_deps *deps)
 {
+	if (!deps->n && !deps->own)
+		return;
 	for (int i = 0; i < deps->n; i++)
 		hip_fence_put(deps->f[i]);
 	deps->n = 0;
@@ -321,24 +463,36 @@ static void deps_release(struct hip_stream_deps *deps)
 	deps->own = NULL;
 }
 
+/* One more operation submitted. Only holders of s->lock write the count, so a plain increment
+ * suffices; the release store publishes the operation to the lock-free idle checks. */
+static void stream_count_submitted(struct hip_stream *s)
+{
+	uint64_t n = atomic_load_explicit(&s->submitted, memory_order_relaxed);
+	atomic_store_explicit(&s->submitted, n + 1, memory_order_release);
+}
+
 void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *tail,
 		    bool on_queue)
 {
-	pthread_mutex_lock(&s->tail_lock);
+	tail_lock(s);
 	struct hip_fence *old = s->tail;
 	s->tail = tail;
 	s->tail_on_queue = on_queue;
-	atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
-	pthread_mutex_unlock(&s->tail_lock);
+	/* Work ended under s->lock follows every kernel enqueued before it: a packet of the stream's
+	 * queue by the barrier bit, host or SDMA work by waiting for the covered tail. */
+	atomic_store_explicit(&s->covered, atomic_load_explicit(&s->launches, memory_order_relaxed),
+			      memory_order_relaxed);
+	stream_count_submitted(s);
+	tail_unlock(s);
 	hip_fence_put(old);
 	deps_release(deps);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 void hip_stream_abort(struct hip_stream *s, struct hip_stream_deps *deps)
 {
 	deps_release(deps);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 int hip_deps_wait(struct hip_stream_deps *deps, bool blocking)
@@ -373,9 +527,9 @@ struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
 uint64_t hip_stream_queue_va(struct hip_stream *s)
 {
 	int err;
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	struct aql_queue *q = hip_stream_queue(s, &err);
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 	return q ? aql_queue_va(q) : 0;
 }
 
@@ -407,6 +561,8 @@ static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool
 
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
 {
+	if (!deps->n && !deps->own)
+		return 0;
 	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
 	int n = deps_signals(s, deps, false, sigs);
 	if (n == 0)
@@ -426,7 +582,7 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 {
-	pthread_mutex_lock(&s->lock);
+	stream_lock(s);
 	if (s->nwaits == HIP_STREAM_MAX_WAITS) {
 		/* Too many pending waits: fold the oldest into a host wait. */
 		hip_fence_wait(s->waits[0], hip_device_blocking(s->device));
@@ -435,7 +591,7 @@ void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 		s->nwaits--;
 	}
 	s->waits[s->nwaits++] = f;
-	pthread_mutex_unlock(&s->lock);
+	stream_unlock(s);
 }
 
 /* ---- the contract verbs ------------------------------------------------------------------------ */
@@ -446,89 +602,62 @@ int hip_stream_error(struct hip_stream *s)
 	return q ? aql_queue_error(q) : 0;
 }
 
-/* Consecutive kernels on a stream share one completion signal: each launch adds 1 to the
- * stream's tail fence before publishing its packet and the CP subtracts 1 when the packet
- * completes (HSA: the completion signal is decremented), so the fence reaches 0 exactly when the
- * last of them completes, in order thanks to the barrier bit. That spares a fence (a free-list
- * round trip, and a parked entry while it is pending) per launch. Only a fence nobody else holds
- * and nobody ever took through hip_stream_tail() (sealed) is extended: an event, a synchronize
- * or another stream's dependency (even one already submitted as a barrier packet, which holds no
- * reference) must keep seeing the work it was taken for, not later work. The stream lock is held (no other
- * submitter); the tail lock keeps hip_stream_tail() from taking a reference meanwhile. Returns
- * the fence with a new reference, or NULL when a fresh fence is needed. */
-static struct hip_fence *shared_tail_fence(struct hip_stream *s, struct aql_queue *q,
-					   const struct hip_stream_deps *deps)
+int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x)
 {
-	pthread_mutex_lock(&s->tail_lock);
-	struct hip_fence *f = s->tail;
-	int held = 1 + (deps->own == f); /* the stream's reference, and begin's when still pending */
-	bool ok = f && s->tail_on_queue && f->queue == q && f->timestamped && !f->sealed &&
-		  atomic_load_explicit(&f->refs, memory_order_acquire) == held;
-	if (ok) {
-		/* The fence may have reached 0 already: re-arming it is invisible to anyone, since
-		 * no one else holds it. */
-		signal_add(f->sig, 1);
-		atomic_store_explicit(&f->done, false, memory_order_relaxed);
-		hip_fence_get(f);
-	}
-	pthread_mutex_unlock(&s->tail_lock);
-	return ok ? f : NULL;
+	int err;
+
+	stream_begin(s, &x->deps, true);
+	x->q = s->queue ? s->queue : hip_stream_queue(s, &err);
+	if (!x->q)
+		goto fail;
+	/* The queue's error state is checked by aql_dispatch_reserve (without a driver poll: a
+	 * fault is reported by the next wait, which polls, and sticks). */
+	if ((x->deps.n || x->deps.own) &&
+	    ((err = aql_queue_error_known(x->q)) || (err = hip_stream_deps_submit(s, &x->deps))))
+		goto fail;
+	err = aql_dispatch_reserve(x->q, d, &x->slot);
+	if (err)
+		goto fail;
+	return 0;
+
+fail:
+	hip_stream_abort(s, &x->deps);
+	return err;
+}
+
+void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
+				struct hip_stream_dispatch *x)
+{
+	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends.
+	 * No completion signal: stream_cover gives one to whoever needs it. */
+	aql_dispatch_commit(x->q, &x->slot, d, 0, true);
+	/* Counted after publication, the kernel first (a synchronize reads the counts in the other
+	 * order: one that sees the operation sees the kernel to cover). */
+	uint64_t n = atomic_load_explicit(&s->launches, memory_order_relaxed);
+	atomic_store_explicit(&s->launches, n + 1, memory_order_release);
+	stream_count_submitted(s);
+	deps_release(&x->deps);
+	stream_unlock(s);
 }
 
 int hip_stream_dispatch(struct hip_stream *s, const struct aql_dispatch *d)
 {
-	struct hip_stream_deps deps;
-	struct hip_fence *f = NULL;
-	int err;
+	struct hip_stream_dispatch x;
 
-	hip_stream_begin(s, &deps);
-	struct aql_queue *q = hip_stream_queue(s, &err);
-	if (!q)
-		goto fail;
-	err = hip_stream_error(s);
+	if (d->kernarg_size && !d->kernarg)
+		return -EINVAL;
+	int err = hip_stream_dispatch_reserve(s, d, &x);
 	if (err)
-		goto fail;
-	err = hip_stream_deps_submit(s, &deps);
-	if (err)
-		goto fail;
-	bool shared;
-	f = shared_tail_fence(s, q, &deps);
-	shared = f != NULL;
-	if (!f && (err = hip_fence_create(s->device, &f)))
-		goto fail;
-	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends. */
-	f->queue = q;
-	err = aql_submit_dispatch(q, d, f->sig, true, NULL);
-	if (err)
-		goto fail_submit;
-	f->timestamped = true;
-	if (shared) {
-		/* The tail stays the same fence, already re-armed for this packet: only the count
-		 * moves (after the re-arm, so a synchronize that sees the count sees the fence armed). */
-		atomic_fetch_add_explicit(&s->submitted, 1, memory_order_release);
-		hip_fence_put(f); /* shared_tail_fence's reference: the stream's own one remains */
-		deps_release(&deps);
-		pthread_mutex_unlock(&s->lock);
-		return 0;
-	}
-	hip_stream_end(s, &deps, f, true);
+		return err;
+	if (d->kernarg_size)
+		memcpy(x.slot.kernarg, d->kernarg, d->kernarg_size);
+	hip_stream_dispatch_commit(s, d, &x);
 	return 0;
-
-fail_submit:
-	if (shared)
-		signal_add(f->sig, -1); /* the packet that would have completed it was not published */
-	hip_fence_put(f);
-fail:
-	hip_stream_abort(s, &deps);
-	return err;
 }
 
-/* Idle fast path: every operation counted in `submitted` is known complete (no lock, no syscall). */
-bool hip_stream_known_idle(struct hip_stream *s)
-{
-	return atomic_load_explicit(&s->done_seq, memory_order_acquire) ==
-	       atomic_load_explicit(&s->submitted, memory_order_acquire);
-}
+/* hip_stream_known_idle (internal.h), the idle fast path: every operation counted in `submitted`
+ * is known complete (no lock, no syscall). */
 
 static void stream_mark_done(struct hip_stream *s, uint64_t seq)
 {
@@ -547,10 +676,12 @@ int hip_stream_sync(struct hip_stream *s)
 		return -EINVAL;
 	if (hip_stream_known_idle(s))
 		return 0;
-	pthread_mutex_lock(&s->tail_lock);
+	/* The count before the cover: an operation it includes is a kernel the cover sees. */
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_acquire);
+	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *t = hip_fence_get(s->tail);
-	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
-	pthread_mutex_unlock(&s->tail_lock);
+	tail_unlock(s);
 	int err = hip_fence_wait(t, hip_device_blocking(s->device));
 	hip_fence_put(t);
 	if (!err)
@@ -566,10 +697,11 @@ bool hip_stream_idle(struct hip_stream *s)
 {
 	if (hip_stream_known_idle(s))
 		return true;
-	pthread_mutex_lock(&s->tail_lock);
+	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_acquire);
+	tail_lock(s);
+	stream_cover(s);
 	struct hip_fence *t = hip_fence_get(s->tail);
-	uint64_t seq = atomic_load_explicit(&s->submitted, memory_order_relaxed);
-	pthread_mutex_unlock(&s->tail_lock);
+	tail_unlock(s);
 	bool done = hip_fence_done(t);
 	hip_fence_put(t);
 	if (done)

@@ -78,7 +78,7 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 	if (stream == hipStreamPerThread || stream == hipStreamLegacy)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
 	if (!hip_stream_valid(stream))
-		HIP_RETURN(hipErrorInvalidHandle);
+		HIP_RETURN(hip_stream_invalid_error(stream));
 	struct hip_stream *s = (struct hip_stream *)stream;
 	if (s->is_null || s->is_per_thread)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
@@ -89,11 +89,16 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 
 hipError_t hipStreamSynchronize(hipStream_t stream)
 {
-	HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
+	if (hip_capture_any())
+		HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	/* Idle fast path (hip_stream_sync's own first check, inline); the null stream must also
+	 * look at the blocking streams. */
+	if (!s->is_null && hip_stream_known_idle(s))
+		HIP_RETURN(hipSuccess);
 	/* The legacy null stream synchronises with every blocking stream of its device. */
 	if (s->is_null)
 		hip_device_sync_streams(s->device, true);

@@ -46,6 +46,7 @@ struct mem_block *mem_block_new(void)
   b->flags = 0;
   b->gpu = NULL;
   b->host_visible = false;
+  b->exported = false;
   b->chunk = NULL;
   b->n_mapped = 0;
   b->next_free = NULL;

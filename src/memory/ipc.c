@@ -17,6 +17,7 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size)
     return mem_ranges_find(p, 1, NULL) ? -EINVAL : -ENOENT;
   *offset = (uint64_t)((const char *)p - (const char *)b->base);
   *size = b->alloc_size;
+  b->exported = true; /* an importer may keep using the BO: it must really go at hipFree */
   return kfd_export_dmabuf(b->handle, fd);
 }
 

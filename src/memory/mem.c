@@ -10,8 +10,8 @@ int mem_managed_free(struct mem_block *b);
 static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
                        void **out)
 {
-  struct mem_block *b;
-  int err = mem_block_alloc(gpu, size, kind, flags, &b);
+  struct mem_block *b = mem_block_cache_take(gpu, size, kind, flags);
+  int err = b ? 0 : mem_block_alloc(gpu, size, kind, flags, &b);
 
   if (err)
     return err;
@@ -38,7 +38,12 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
     return -EINVAL; /* registered memory comes from mem_host_register() */
   if (mem_suballoc_fits(size, kind, flags))
     return mem_suballoc(gpu, size, kind, flags, out);
-  return alloc_block(gpu, size, kind, flags, out);
+  int err = alloc_block(gpu, size, kind, flags, out);
+  /* Empty cached chunks and cached blocks count as free memory (mem_get_info): give them back
+   * and try again. */
+  if (err == -ENOMEM && (mem_suballoc_trim(gpu) + mem_block_cache_trim(gpu)))
+    err = alloc_block(gpu, size, kind, flags, out);
+  return err;
 }
 
 int mem_free(void *ptr)
@@ -57,6 +62,8 @@ int mem_free(void *ptr)
     if (!atomic_compare_exchange_strong(&b->live, &expected, false))
       return -EINVAL; /* a racing free won */
     mem_table_remove(b);
+    if (mem_block_cache_put(b))
+      return 0;
     return mem_block_release(b);
   }
   b = mem_ranges_find(ptr, 1, NULL);
@@ -95,12 +102,12 @@ int mem_lookup(const void *p, struct mem_info *out)
     size_t off = (size_t)((const char *)p - (const char *)b->base);
     if (b->chunk) {
       struct mem_chunk *c = b->chunk;
-      uint32_t slot = (uint32_t)(off / c->slot_size);
+      uint32_t slot = (uint32_t)(off >> c->slot_shift); /* slot sizes are powers of two */
       uint32_t len;
       if (slot >= c->nslots)
         return -ENOENT;
       len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
-      if (!len || off % c->slot_size >= len)
+      if (!len || (off & (c->slot_size - 1)) >= len)
         return -ENOENT;
       fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
                 atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed), out);
@@ -167,7 +174,7 @@ int mem_kfd_handle(const void *p, uint64_t *handle)
 
 size_t mem_trim(struct kfd_gpu *gpu)
 {
-  return mem_suballoc_trim(gpu);
+  return mem_suballoc_trim(gpu) + mem_block_cache_trim(gpu);
 }
 
 int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
@@ -181,6 +188,7 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
   err = kfd_available_memory(gpu, &avail);
   if (err)
     return err;
+  avail += mem_suballoc_cached_vram(gpu) + mem_block_cache_bytes(gpu);
   *free_bytes = avail < *total_bytes ? avail : *total_bytes;
   return 0;
 }

@@ -31,6 +31,7 @@ struct mem_block {
   unsigned flags;
   struct kfd_gpu *gpu;
   bool host_visible;
+  bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
   pthread_mutex_t map_lock;   /* protects mapped_ids/n_mapped */
@@ -44,6 +45,7 @@ struct mem_chunk {
   struct mem_block *block;
   struct mem_pool *pool;
   uint32_t slot_size, nslots;
+  uint32_t slot_shift;         /* log2(slot_size): lookups shift instead of dividing */
   _Atomic uint32_t *slot_len;  /* bytes requested per slot; 0 = free (release/acquire) */
   _Atomic uint64_t *slot_id;   /* alloc id per slot */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
@@ -86,6 +88,14 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
 int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);
+size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
+
+/* block_cache.c */
+bool mem_block_cache_put(struct mem_block *b);
+struct mem_block *mem_block_cache_take(struct kfd_gpu *gpu, size_t size, enum mem_kind kind,
+                                       unsigned flags);
+size_t mem_block_cache_trim(struct kfd_gpu *gpu);
+size_t mem_block_cache_bytes(struct kfd_gpu *gpu);
 
 /* All GPUs whose state is open (for MEM_FLAG_ALL_GPUS). Returns the count. */
 int mem_open_gpus(struct kfd_gpu **out, int cap);

@@ -1,9 +1,15 @@
-/* src/memory/suballoc.c: small allocations carved from cached 2 MiB chunks.
+/* src/memory/suballoc.c: small allocations carved from cached chunks.
  *
  * Size classes are powers of two from 256 B to 1 MiB. Each (GPU, kind, coherence, class) has a
  * pool: a mutex and a list of chunks, each chunk one kernel allocation cut into equal slots
  * with a stack of free slot indices. mem_alloc() of a small size is a pool lock and a pop, not
- * an ioctl; mem_free() a push. Chunks stay cached when empty (mem_trim() returns them). */
+ * an ioctl; mem_free() a push. Chunks stay cached when empty (mem_trim() returns them, and so
+ * does a block allocation that finds the device full: mem.c).
+ *
+ * Chunk size: a pool's first chunk is 2 MiB; each further one doubles, up to 32 MiB and at most
+ * CHUNK_MAX_SLOTS slots. A fixed 2 MiB chunk made every other 1 MiB allocation a kernel
+ * allocation; growing geometrically makes n allocations of a class cost O(log n) kernel
+ * allocations while the unused part of a pool stays below what it already holds in use. */
 #include "mem_internal.h"
 
 #include <errno.h>
@@ -13,7 +19,9 @@
 #define MAX_CLASS_SHIFT 20  /* 1 MiB */
 #define N_CLASSES (MAX_CLASS_SHIFT - MIN_CLASS_SHIFT + 1)
 #define N_SUBKINDS 4        /* MEM_DEVICE .. MEM_HOST_PINNED */
-#define CHUNK_SIZE MEM_GRANULE
+#define CHUNK_MIN MEM_GRANULE
+#define CHUNK_MAX_SHIFT 4          /* 2 MiB << 4 = 32 MiB */
+#define CHUNK_MAX_SLOTS 8192u      /* bounds the per-chunk slot arrays (host memory) */
 
 struct mem_gpu_pools {
   struct mem_pool pools[N_SUBKINDS][2][N_CLASSES];
@@ -85,8 +93,21 @@ static struct mem_gpu_pools *gpu_pools(struct kfd_gpu *gpu)
 
 /* A new chunk for pool (pool->lock held: chunk creation is rare, and holding the lock keeps
  * two threads from both allocating one). */
-static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind kind,
-                     unsigned flags, uint32_t slot_size, struct mem_chunk **out)
+/* The size of the next chunk of pool: 2 MiB doubled per chunk the pool already has. */
+static size_t chunk_size_next(const struct mem_pool *pool, uint32_t slot_size)
+{
+  unsigned n = 0;
+  for (const struct mem_chunk *c = pool->chunks; c && n < CHUNK_MAX_SHIFT; c = c->next)
+    n++;
+  size_t size = (size_t)CHUNK_MIN << n;
+  while (size > CHUNK_MIN && size / slot_size > CHUNK_MAX_SLOTS)
+    size >>= 1;
+  return size;
+}
+
+static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind kind,
+                           unsigned flags, uint32_t slot_size, size_t size,
+                           struct mem_chunk **out)
 {
   struct mem_chunk *c = calloc(1, sizeof(*c));
   int err;
@@ -94,7 +115,8 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
   if (!c)
     return -ENOMEM;
   c->slot_size = slot_size;
-  c->nslots = CHUNK_SIZE / slot_size;
+  c->slot_shift = (uint32_t)__builtin_ctz(slot_size);
+  c->nslots = (uint32_t)(size / slot_size);
   c->pool = pool;
   c->slot_len = calloc(c->nslots, sizeof(*c->slot_len));
   c->slot_id = calloc(c->nslots, sizeof(*c->slot_id));
@@ -103,7 +125,7 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
     err = -ENOMEM;
     goto fail;
   }
-  err = mem_block_alloc(gpu, CHUNK_SIZE, kind, flags, &c->block);
+  err = mem_block_alloc(gpu, size, kind, flags, &c->block);
   if (err)
     goto fail;
   c->block->chunk = c;
@@ -125,6 +147,19 @@ fail:
   free((void *)c->slot_id);
   free(c->free_stack);
   free(c);
+  return err;
+}
+
+/* A grown chunk that does not fit the device falls back to the 2 MiB one. */
+static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind kind,
+                     unsigned flags, uint32_t slot_size, struct mem_chunk **out)
+{
+  size_t size = chunk_size_next(pool, slot_size);
+  int err = chunk_new_sized(gpu, pool, kind, flags, slot_size, size, out);
+  if (err == -ENOMEM && mem_block_cache_trim(gpu))
+    err = chunk_new_sized(gpu, pool, kind, flags, slot_size, size, out);
+  if (err == -ENOMEM && size > CHUNK_MIN)
+    err = chunk_new_sized(gpu, pool, kind, flags, slot_size, CHUNK_MIN, out);
   return err;
 }
 
@@ -170,9 +205,9 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   size_t off = (size_t)((const char *)p - (const char *)b->base);
   uint32_t slot, len;
 
-  if (off % c->slot_size)
+  if (off & (c->slot_size - 1))
     return -EINVAL; /* interior pointer */
-  slot = (uint32_t)(off / c->slot_size);
+  slot = (uint32_t)(off >> c->slot_shift);
   if (slot >= c->nslots)
     return -EINVAL;
   len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
@@ -185,6 +220,29 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
     c->pool->hint = c;
   pthread_mutex_unlock(&c->pool->lock);
   return 0;
+}
+
+/* Bytes of the VRAM chunks of gpu that are empty: cached, and given back on demand, so free
+ * memory as far as this process's allocations are concerned (hipMemGetInfo). */
+size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu)
+{
+  struct mem_gpu_pools *pools = gpu ? __atomic_load_n((struct mem_gpu_pools **)&gpu->mem_state,
+                                                      __ATOMIC_ACQUIRE) : NULL;
+  size_t bytes = 0;
+
+  if (!pools)
+    return 0;
+  for (int k = MEM_DEVICE; k <= MEM_DEVICE_UNCACHED; k++)
+    for (int co = 0; co < 2; co++)
+      for (int s = 0; s < N_CLASSES; s++) {
+        struct mem_pool *pool = &pools->pools[k][co][s];
+        pthread_mutex_lock(&pool->lock);
+        for (struct mem_chunk *c = pool->chunks; c; c = c->next)
+          if (c->nfree == c->nslots)
+            bytes += c->block->alloc_size;
+        pthread_mutex_unlock(&pool->lock);
+      }
+  return bytes;
 }
 
 /* Release empty chunks of every pool of gpu. */

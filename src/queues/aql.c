@@ -31,6 +31,8 @@ struct aql_queue {
   volatile uint64_t *doorbell;
   uint32_t queue_id;
   struct signal *inactive;        /* amd_queue_t.queue_inactive_signal: error payload */
+  const _Atomic int64_t *inactive_value; /* its amd_signal_t value (pinned host memory: the GPU
+                                   * VA is the CPU address), read on every submission */
   pthread_mutex_t idle_lock;      /* protects idle_signal */
   struct signal *idle_signal;     /* (idle_lock) */
   pthread_mutex_t scratch_lock;   /* serialises scratch growth */
@@ -197,8 +199,11 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   pthread_mutex_init(&q->scratch_lock, NULL);
   event_memory_init(); /* so GPU faults are recorded from now on; a failure only loses that */
   err = signal_create(gpu, 0, true, &q->inactive);
-  if (!err)
+  if (!err) {
+    q->inactive_value = (const _Atomic int64_t *)(uintptr_t)(signal_gpu_va(q->inactive) +
+                                                             offsetof(struct amd_signal, value));
     err = event_page_map(gpu);
+  }
   if (err)
     goto fail;
   err = alloc_buffers(q, &args);
@@ -253,9 +258,20 @@ int aql_queue_error(const struct aql_queue *q)
   return 0;
 }
 
+int aql_queue_error_known(const struct aql_queue *q)
+{
+  int64_t code = atomic_load_explicit(q->inactive_value, memory_order_acquire);
+  bool fault = event_memory_fault_known_on(q->gpu->gpu_id);
+
+  if (code != 0)
+    return (code & QERR_MEMORY_VIOLATION) || fault ? -EFAULT : -EIO;
+  return fault ? -EFAULT : 0;
+}
+
 /* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
  * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
-static int claim_slot(struct aql_queue *q, uint64_t *id_out)
+static inline __attribute__((always_inline)) int claim_slot(struct aql_queue *q,
+                                                            uint64_t *id_out)
 {
   uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
   unsigned spins = 0;
@@ -299,17 +315,21 @@ static int check_dispatch(const struct aql_dispatch *d)
 {
   if (!d || d->dims < 1 || d->dims > 3 || !d->kernel_object)
     return -EINVAL;
-  for (int i = 0; i < 3; i++) {
-    bool used = i < d->dims;
-    if (used && (!d->grid[i] || !d->block[i]))
+  if (d->dims == 3) {
+    /* The HIP case: every dimension used, none may be 0. */
+    if (!d->grid[0] || !d->grid[1] || !d->grid[2] || !d->block[0] || !d->block[1] || !d->block[2])
       return -EINVAL;
-    if (!used && (d->grid[i] > 1 || d->block[i] > 1))
-      return -EINVAL;
+  } else {
+    for (int i = 0; i < 3; i++) {
+      bool used = i < d->dims;
+      if (used && (!d->grid[i] || !d->block[i]))
+        return -EINVAL;
+      if (!used && (d->grid[i] > 1 || d->block[i] > 1))
+        return -EINVAL;
+    }
   }
   if (d->kernarg_size > AQL_KERNARG_SLOT_SIZE)
     return -E2BIG;
-  if (d->kernarg_size && !d->kernarg)
-    return -EINVAL;
   if (d->kernarg_align > 64 || (d->kernarg_align & (d->kernarg_align - 1)))
     return -EINVAL;
   return 0;
@@ -372,48 +392,94 @@ out:
   return err;
 }
 
-int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
-                        bool barrier, uint64_t *packet_id)
+/* Validation and scratch set-up a dispatch needs before it claims a slot. */
+static inline __attribute__((always_inline)) int prepare_dispatch(struct aql_queue *q,
+                                                                  const struct aql_dispatch *d)
 {
-  struct aql_dispatch_packet *pkt;
-  uint8_t *kernarg;
-  uint64_t id;
   int err;
 
   if (!q)
     return -EINVAL;
-  err = check_dispatch(d);
+  err = d->checked ? 0 : check_dispatch(d);
   if (!err && d->private_segment_size)
     err = ensure_scratch(q, d->private_segment_size);
-  if (err)
-    return err;
-  err = claim_slot(q, &id);
-  if (err)
-    return err;
+  return err;
+}
+
+static void *slot_kernarg(const struct aql_queue *q, uint64_t id)
+{
   /* The slot's kernarg block is free exactly when its packet slot is: both are reused only
    * after the CP has moved read_dispatch_id past this packet's previous occupant. Slots are
    * 4 KiB aligned, which satisfies any kernarg_align <= 64. */
-  kernarg = q->kernargs + (size_t)(id & q->mask) * AQL_KERNARG_SLOT_SIZE;
-  if (d->kernarg_size)
-    memcpy(kernarg, d->kernarg, d->kernarg_size);
-  pkt = (struct aql_dispatch_packet *)(q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE);
-  pkt->workgroup_size[0] = d->block[0];
-  pkt->workgroup_size[1] = d->dims > 1 ? d->block[1] : 1;
-  pkt->workgroup_size[2] = d->dims > 2 ? d->block[2] : 1;
+  return q->kernargs + (size_t)(id & q->mask) * AQL_KERNARG_SLOT_SIZE;
+}
+
+int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, struct aql_slot *slot)
+{
+  uint64_t id;
+  int err = prepare_dispatch(q, d);
+
+  /* A queue in error gets no more packets; the memory-fault state is the one already known
+   * (asking the driver per packet would cost a syscall: waits poll it). */
+  if (!err && (atomic_load_explicit(q->inactive_value, memory_order_acquire) ||
+               atomic_load_explicit(&event_fault_seen, memory_order_relaxed)))
+    err = aql_queue_error_known(q);
+  if (!err)
+    err = claim_slot(q, &id);
+  if (err)
+    return err;
+  slot->id = id;
+  slot->packet = q->ring + (size_t)(id & q->mask) * AQL_PACKET_SIZE;
+  slot->kernarg = slot_kernarg(q, id);
+  slot->queue_va = (uint64_t)(uintptr_t)q->amd;
+  return 0;
+}
+
+void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
+                         const struct aql_dispatch *d, uint64_t completion_va, bool barrier)
+{
+  struct aql_dispatch_packet *pkt = slot->packet;
+
+  if (d->dims == 3) {
+    /* The HIP case: every size is non-zero (check_dispatch), copied as is. */
+    memcpy(pkt->workgroup_size, d->block, sizeof(pkt->workgroup_size));
+    memcpy(pkt->grid_size, d->grid, sizeof(pkt->grid_size));
+  } else {
+    /* Unused dimensions are 1 (check_dispatch guarantees the caller's are 0 or 1 there). */
+    pkt->workgroup_size[0] = d->block[0];
+    pkt->workgroup_size[1] = d->block[1] ? d->block[1] : 1;
+    pkt->workgroup_size[2] = d->block[2] ? d->block[2] : 1;
+    pkt->grid_size[0] = d->grid[0];
+    pkt->grid_size[1] = d->grid[1] ? d->grid[1] : 1;
+    pkt->grid_size[2] = d->grid[2] ? d->grid[2] : 1;
+  }
   pkt->reserved0 = 0;
-  pkt->grid_size[0] = d->grid[0];
-  pkt->grid_size[1] = d->dims > 1 ? d->grid[1] : 1;
-  pkt->grid_size[2] = d->dims > 2 ? d->grid[2] : 1;
   pkt->private_segment_size = d->private_segment_size;
   pkt->group_segment_size = d->group_segment_size;
   pkt->kernel_object = d->kernel_object;
-  pkt->kernarg_address = (uint64_t)(uintptr_t)kernarg;
+  pkt->kernarg_address = (uint64_t)(uintptr_t)slot->kernarg;
   pkt->reserved2 = 0;
-  pkt->completion_signal = completion ? signal_gpu_va(completion) : 0;
+  pkt->completion_signal = completion_va;
   publish(q, pkt, make_header(AQL_TYPE_KERNEL_DISPATCH, barrier),
-          (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), id);
+          (uint16_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT), slot->id);
+}
+
+int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
+                        bool barrier, uint64_t *packet_id)
+{
+  struct aql_slot slot;
+  int err;
+
+  if (d && d->kernarg_size && !d->kernarg)
+    return -EINVAL;
+  err = aql_dispatch_reserve(q, d, &slot);
+  if (err)
+    return err;
+  if (d->kernarg_size)
+    memcpy(slot.kernarg, d->kernarg, d->kernarg_size);
+  aql_dispatch_commit(q, &slot, d, completion ? signal_gpu_va(completion) : 0, barrier);
   if (packet_id)
-    *packet_id = id;
+    *packet_id = slot.id;
   return 0;
 }
 
@@ -436,6 +502,14 @@ static int submit_barrier(struct aql_queue *q, const uint64_t deps[5], struct si
   publish(q, pkt, make_header(AQL_TYPE_BARRIER_AND, true), 0, id);
   *id_out = id;
   return 0;
+}
+
+void aql_slot_cancel(struct aql_queue *q, const struct aql_slot *slot)
+{
+  struct aql_barrier_packet *pkt = slot->packet;
+
+  memset((char *)pkt + sizeof(uint32_t), 0, AQL_PACKET_SIZE - sizeof(uint32_t));
+  publish(q, pkt, make_header(AQL_TYPE_BARRIER_AND, true), 0, slot->id);
 }
 
 int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int ndeps,
@@ -462,6 +536,13 @@ int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int
   if (packet_id)
     *packet_id = id;
   return 0;
+}
+
+uint32_t aql_queue_space(const struct aql_queue *q)
+{
+  uint64_t w = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
+  uint64_t r = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
+  return w - r >= q->packets ? 0 : (uint32_t)(q->packets - (w - r));
 }
 
 bool aql_queue_idle(const struct aql_queue *q)

@@ -34,6 +34,8 @@ struct aql_dispatch {
   uint16_t dims;                /* 1..3 */
   uint32_t group_segment_size;  /* static + dynamic LDS bytes */
   uint32_t private_segment_size; /* scratch bytes per work-item */
+  bool checked;                 /* the caller validated every field above as the submit
+                                 * functions would (-EINVAL/-E2BIG cases): not checked again */
 };
 
 /* Create a queue of [in] packets slots (a power of two, 64..2^20; rounded up) at [in] priority
@@ -53,6 +55,30 @@ int aql_queue_destroy(struct aql_queue *q);
 int aql_submit_dispatch(struct aql_queue *q, const struct aql_dispatch *d, struct signal *completion,
                         bool barrier, uint64_t *packet_id);
 
+/* Two-step submission for callers that write the kernarg block in place (no copy): reserve
+ * claims a slot after checking [in] d (its kernarg/kernarg_size fields are ignored; scratch is
+ * set up as aql_submit_dispatch does) and [out] slot says where its kernarg memory is
+ * (AQL_KERNARG_SLOT_SIZE bytes, 4 KiB aligned). The CP stops at the unpublished slot, so the
+ * caller must end with exactly one aql_dispatch_commit() or aql_slot_cancel() of it, promptly
+ * and without waiting on the GPU. Returns 0 or -errno as aql_submit_dispatch. */
+struct aql_slot {
+  uint64_t id;
+  void *packet;
+  void *kernarg;
+  uint64_t queue_va;  /* aql_queue_va() of the queue, for a kernel's hidden queue_ptr */
+};
+int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, struct aql_slot *slot);
+
+/* Write the packet body of [in] d into [in] slot and publish it (header, then doorbell).
+ * [in] completion_va: signal_gpu_va() of the completion signal, or 0 for none; [in] barrier as
+ * aql_submit_dispatch. */
+void aql_dispatch_commit(struct aql_queue *q, const struct aql_slot *slot,
+                         const struct aql_dispatch *d, uint64_t completion_va, bool barrier);
+
+/* Publish a reserved slot as an empty barrier-AND packet (no dependency, no signal), for a
+ * caller that cannot complete the dispatch after reserving. */
+void aql_slot_cancel(struct aql_queue *q, const struct aql_slot *slot);
+
 /* Submit barrier-AND packets waiting for all of [in] deps ([in] ndeps >= 0; NULL entries are
  * skipped; more than 5 deps become a chain of packets). [in] completion: may be NULL.
  * [out] packet_id of the last packet. Returns 0 or -errno. */
@@ -63,12 +89,20 @@ int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int
  * [in] blocking: sleep on the queue's internal signal rather than spin. Returns 0 or -errno. */
 int aql_queue_wait_idle(struct aql_queue *q, bool blocking);
 
+/* Free packet slots right now (claimed slots count as used). A producer may take them first. */
+uint32_t aql_queue_space(const struct aql_queue *q);
+
 /* True when the CP's read index has caught up with the write index (acquire load, no syscall). */
 bool aql_queue_idle(const struct aql_queue *q);
 
 /* 0 when healthy; -EFAULT after a memory fault on this queue's GPU, -EIO after any other queue
  * error (the queue_inactive_signal's value, as ROCr decodes it). */
 int aql_queue_error(const struct aql_queue *q);
+
+/* aql_queue_error() without asking the driver about memory faults: the queue's error signal and
+ * a fault some earlier poll (a wait, aql_queue_error) already saw. One or two loads, for the
+ * submission path; waits still poll, so a fault is reported by the next wait at the latest. */
+int aql_queue_error_known(const struct aql_queue *q);
 
 /* GPU VA of the amd_queue_t (what a kernel's queue_ptr holds). Scratch for dispatches with a
  * private segment is set up on demand by aql_submit_dispatch() (the amd_queue_t scratch fields,

@@ -101,16 +101,16 @@ void event_signal_destroy(uint32_t event_id)
 
 static pthread_mutex_t mem_event_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t mem_event_id;            /* (mem_event_lock) */
-static _Atomic bool fault_seen;
+_Atomic bool event_fault_seen;        /* queues_internal.h event_memory_fault_known_on */
 static _Atomic uint64_t last_poll_ns;    /* when the driver was last asked (ns, monotonic) */
-static uint64_t fault_va;                /* valid once fault_seen (release/acquire) */
-static uint32_t fault_gpu_id;
+static uint64_t fault_va;                /* valid once event_fault_seen (release/acquire) */
+uint32_t event_fault_gpu_id;
 
 static void event_memory_forget(void)
 {
   pthread_mutex_init(&mem_event_lock, NULL);
   mem_event_id = 0;
-  atomic_store(&fault_seen, false);
+  atomic_store(&event_fault_seen, false);
   atomic_store(&last_poll_ns, 0);
 }
 
@@ -146,10 +146,10 @@ static int wait_memory_event(uint32_t timeout_ms)
     return err;
   if (result != KFD_IOC_WAIT_RESULT_COMPLETE)
     return -ETIMEDOUT;
-  if (!atomic_load_explicit(&fault_seen, memory_order_acquire)) {
+  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire)) {
     fault_va = data.memory_exception_data.va;
-    fault_gpu_id = data.memory_exception_data.gpu_id;
-    atomic_store_explicit(&fault_seen, true, memory_order_release);
+    event_fault_gpu_id = data.memory_exception_data.gpu_id;
+    atomic_store_explicit(&event_fault_seen, true, memory_order_release);
   }
   return 0;
 }
@@ -158,14 +158,14 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
 {
   int err = 0;
 
-  if (!atomic_load_explicit(&fault_seen, memory_order_acquire))
+  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire))
     err = wait_memory_event(timeout_ms);
   if (err)
     return err;
   if (va)
     *va = fault_va;
   if (gpu_id)
-    *gpu_id = fault_gpu_id;
+    *gpu_id = event_fault_gpu_id;
   return 0;
 }
 
@@ -178,7 +178,7 @@ bool event_memory_fault_seen(void)
   struct timespec ts;
   uint64_t now, last;
 
-  if (atomic_load_explicit(&fault_seen, memory_order_acquire))
+  if (atomic_load_explicit(&event_fault_seen, memory_order_acquire))
     return true;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
@@ -191,5 +191,5 @@ bool event_memory_fault_seen(void)
 
 bool event_memory_fault_on(uint32_t gpu_id)
 {
-  return event_memory_fault_seen() && (fault_gpu_id == gpu_id || fault_gpu_id == 0);
+  return event_memory_fault_seen() && (event_fault_gpu_id == gpu_id || event_fault_gpu_id == 0);
 }

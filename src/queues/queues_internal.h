@@ -28,6 +28,14 @@ void event_signal_destroy(uint32_t event_id);
 int event_page_map(struct kfd_gpu *gpu);
 int event_memory_init(void);
 bool event_memory_fault_on(uint32_t gpu_id);
+/* The same without asking the driver: only a fault some poll already saw (one load). */
+extern _Atomic bool event_fault_seen;
+extern uint32_t event_fault_gpu_id;   /* valid once event_fault_seen (release/acquire) */
+static inline bool event_memory_fault_known_on(uint32_t gpu_id)
+{
+  return atomic_load_explicit(&event_fault_seen, memory_order_acquire) &&
+         (event_fault_gpu_id == gpu_id || event_fault_gpu_id == 0);
+}
 
 /* signal.c */
 int signal_wait_event(struct signal *s, uint32_t timeout_ms);

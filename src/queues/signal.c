@@ -14,10 +14,30 @@
 #define SLAB_BYTES 4096u
 #define SIGNALS_PER_SLAB (SLAB_BYTES / sizeof(struct amd_signal))
 #define EVENT_SIGNALS_PER_GROW 16u
-#define SPIN_BLOCKING_NS 2000ull  /* busy-poll this long before sleeping when asked to block */
-#define SPIN_POLLING_NS 5000ull   /* and this long otherwise: past a few us, sleeping
-                                   * leaves the CPU to whoever completes the work (an emulated
-                                   * GPU on the same cores; measured on kfdsim) */
+/* How long a wait busy-polls the value before it sleeps in WAIT_EVENTS:
+ *  - asked to block (hipDeviceScheduleBlockingSync, hipEventBlockingSync): 2 us;
+ *  - otherwise 200 us, as ROCr does (InterruptSignal::WaitRelaxed polls 200 us before
+ *    hsaKmtWaitOnEvent): a sleep costs a wake-up on the interrupt path, tens of microseconds on
+ *    these VMs, more than most short kernels take;
+ *  - but only 2 us (a warm round trip takes 1.3) while the CPU is contended. A poller that was
+ *    descheduled in the middle of its spin (a gap longer than SPIN_PREEMPTED_NS between two
+ *    looks), or whose long spin ran out just before the work completed (within
+ *    SPIN_PREEMPTED_NS of going to sleep), is taking the core from whoever must complete the
+ *    work (on kfdsim, the emulated GPU's threads): the next SPIN_CONTENDED_WAITS waits spin
+ *    briefly, then a long spin is tried again. Measured on kfdsim, process pinned to one core:
+ *    launch + synchronize 130 us with long spins, 10-16 us with short ones; on two free cores
+ *    1.2-1.3 us either way.
+ * A long spin also looks at the event once, with a zero timeout, after SPIN_POKE_NS: a cheap
+ * ioctl on amdkfd, and under kfdsim the point where the emulated driver prompts its command
+ * processors, which otherwise find a doorbell rung while they slept only at their next poll
+ * (up to 100 us later, milliseconds after an idle stretch; measured: a launch + synchronize
+ * stuck at 130 us). Waits shorter than this (a warm round trip) never make the call. */
+#define SPIN_POKE_NS 5000ull
+#define SPIN_BLOCKING_NS 2000ull
+#define SPIN_POLLING_NS 200000ull
+#define SPIN_CONTENDED_NS 2000ull
+#define SPIN_PREEMPTED_NS 30000ull
+#define SPIN_CONTENDED_WAITS 256u
 #define SLEEP_SLICE_MS 100u       /* re-check the value at least this often while asleep */
 
 /* Lock-free stack of free signals: a pointer (48 bits on x86-64) and a 16-bit ABA tag. */
@@ -240,6 +260,14 @@ int signal_wait_event(struct signal *s, uint32_t timeout_ms)
   return 0;
 }
 
+int signal_poke(struct signal *s)
+{
+  if (!s || !s->event_id)
+    return 0;
+  int err = signal_wait_event(s, 0);
+  return err == -ETIMEDOUT ? 0 : err;
+}
+
 static uint64_t now_ns(void)
 {
   struct timespec ts;
@@ -254,32 +282,63 @@ static inline void cpu_relax(void)
 #endif
 }
 
-int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking)
-{
-  uint64_t spin_ns = blocking ? SPIN_BLOCKING_NS : SPIN_POLLING_NS;
-  uint64_t start, now, deadline;
+/* Waits left that spin only SPIN_CONTENDED_NS (process-wide: contention is a property of the
+ * machine, not of one signal). */
+static _Atomic unsigned contended_waits;
 
-  if (!s)
-    return -EINVAL;
-  if (signal_load(s) < value)
-    return 0; /* the common case of a completed signal: one load, no clock read */
-  if (!timeout_ns)
-    return -ETIMEDOUT;
-  start = now_ns();
-  deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
-  /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
+static uint64_t spin_budget(bool blocking)
+{
+  if (blocking)
+    return SPIN_BLOCKING_NS;
+  unsigned left = atomic_load_explicit(&contended_waits, memory_order_relaxed);
+  if (!left)
+    return SPIN_POLLING_NS;
+  /* A lost decrement between racing waiters only shortens the contended period a little. */
+  atomic_store_explicit(&contended_waits, left - 1, memory_order_relaxed);
+  return SPIN_CONTENDED_NS;
+}
+
+/* Busy-poll until the value is < `value`, the budget is spent, or the thread turns out to have
+ * been descheduled mid-spin (see SPIN_PREEMPTED_NS). `poke`: look at the event once after
+ * SPIN_POKE_NS (see there). Returns 0 when satisfied, -ETIMEDOUT past the deadline, -EAGAIN when
+ * it is time to sleep. */
+static int spin_wait(struct signal *s, int64_t value, uint64_t start, uint64_t spin_ns,
+                     uint64_t deadline, bool poke)
+{
+  uint64_t last = start;
+  poke = poke && s->event_id && spin_ns > SPIN_POKE_NS;
   for (;;) {
     for (int k = 0; k < 64; k++) {
       if (signal_load(s) < value)
         return 0;
       cpu_relax();
     }
-    now = now_ns();
+    uint64_t now = now_ns();
     if (now >= deadline)
       return -ETIMEDOUT;
+    if (now - last >= SPIN_PREEMPTED_NS) {
+      atomic_store_explicit(&contended_waits, SPIN_CONTENDED_WAITS, memory_order_relaxed);
+      return -EAGAIN;
+    }
     if (now - start >= spin_ns)
-      break;
+      return -EAGAIN;
+    if (poke && now - start >= SPIN_POKE_NS) {
+      poke = false;
+      int err = signal_poke(s);
+      if (err)
+        return err;
+      now = now_ns(); /* the ioctl's own time is not a preemption */
+    }
+    last = now;
   }
+}
+
+/* Sleep in WAIT_EVENTS (in slices) until the value is < `value` or the deadline passes. */
+static int sleep_wait(struct signal *s, int64_t value, uint64_t deadline, bool blocking)
+{
+  uint64_t now;
+  int err;
+
   for (;;) {
     if (signal_load(s) < value)
       return 0;
@@ -293,9 +352,46 @@ int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool bl
     uint64_t left_ms = (deadline - now) / 1000000u + 1;
     uint32_t slice = left_ms < SLEEP_SLICE_MS ? (uint32_t)left_ms : SLEEP_SLICE_MS;
     atomic_fetch_add_explicit(&s->waiters, 1, memory_order_seq_cst);
-    int err = signal_load(s) < value ? 0 : signal_wait_event(s, slice);
+    err = signal_load(s) < value ? 0 : signal_wait_event(s, slice);
     atomic_fetch_sub_explicit(&s->waiters, 1, memory_order_seq_cst);
     if (err && err != -ETIMEDOUT)
       return err;
+    /* Woken (an interrupt, or the slice ended) but not there yet: the value is often a count
+     * of packets still to complete, and the next completion is near. Poll again before
+     * sleeping, rather than being woken by every completion's interrupt. */
+    if (!err) {
+      now = now_ns();
+      err = spin_wait(s, value, now, spin_budget(blocking), deadline, false);
+      if (err != -EAGAIN)
+        return err;
+    }
   }
+}
+
+int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking)
+{
+  uint64_t start, deadline, budget, slept;
+  int err;
+
+  if (!s)
+    return -EINVAL;
+  if (signal_load(s) < value)
+    return 0; /* the common case of a completed signal: one load, no clock read */
+  if (!timeout_ns)
+    return -ETIMEDOUT;
+  start = now_ns();
+  deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
+  /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
+  budget = spin_budget(blocking);
+  err = spin_wait(s, value, start, budget, deadline, true);
+  if (err != -EAGAIN)
+    return err;
+  slept = now_ns();
+  err = sleep_wait(s, value, deadline, blocking);
+  /* A long spin that ran out, then a completion right after we went to sleep: the work could
+   * only progress once we left the CPU, so the CPU is contended (a spin is not always
+   * preempted, then no gap shows it). */
+  if (!err && budget == SPIN_POLLING_NS && now_ns() - slept < SPIN_PREEMPTED_NS)
+    atomic_store_explicit(&contended_waits, SPIN_CONTENDED_WAITS, memory_order_relaxed);
+  return err;
 }

@@ -38,6 +38,13 @@ int64_t signal_add(struct signal *s, int64_t delta);
  * spin budget then sleep anyway. Returns 0 when satisfied, -ETIMEDOUT, or -errno. */
 int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool blocking);
 
+/* Look at [in] s's event once with a zero timeout (a WAIT_EVENTS that never sleeps; nothing for
+ * a signal without an event). For a thread polling the value itself for a while (a query loop):
+ * under kfdsim, WAIT_EVENTS is where the emulated driver prompts its command processors, which
+ * otherwise notice a doorbell rung while they slept only at their next poll (100 us to 10 ms).
+ * signal_wait_lt does it by itself. Returns 0 or -errno. */
+int signal_poke(struct signal *s);
+
 /* The address a packet's completion_signal / dep_signal holds (GPU VA of the amd_signal_t). */
 uint64_t signal_gpu_va(const struct signal *s);
 

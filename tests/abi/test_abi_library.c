@@ -168,10 +168,12 @@ Test(stubs, return_not_supported_and_set_last_error) {
   cr_assert_eq(hipExtGetLastError(), hipErrorNotSupported);
 }
 
-Test(stubs, hiprtc_reports_internal_error) {
+Test(stubs, hiprtc_version_and_error_names) {
   int major = -1, minor = -1;
-  cr_assert_eq(hiprtcVersion(&major, &minor), 11, "HIPRTC_ERROR_INTERNAL_ERROR");
-  cr_assert_eq(major, -1);
+  cr_assert_eq(hiprtcVersion(&major, &minor), 0, "HIPRTC_SUCCESS");
+  cr_assert_eq(major, HIP_VERSION_MAJOR);
+  cr_assert_eq(minor, HIP_VERSION_MINOR);
+  cr_assert_eq(hiprtcVersion(NULL, &minor), 3, "HIPRTC_ERROR_INVALID_INPUT");
   cr_assert_str_eq(hiprtcGetErrorString(11), "HIPRTC_ERROR_INTERNAL_ERROR");
   cr_assert_str_eq(hiprtcGetErrorString(0), "HIPRTC_SUCCESS");
   cr_assert_str_eq(hiprtcGetErrorString(99), "Invalid HIPRTC error code");

@@ -267,6 +267,24 @@ Test(device, limits)
 	cr_assert_eq(hipDeviceGetLimit(NULL, hipLimitStackSize), hipErrorInvalidValue);
 	cr_assert_eq(hipDeviceGetLimit(&v, (enum hipLimit_t)0x7777), hipErrorInvalidValue);
 	cr_assert_eq(hipDeviceSetLimit(hipLimitStackSize, (size_t)1 << 40), hipErrorInvalidValue);
+	/* clr: a limit inside the enum's range but not handled, or negative, is unsupported */
+	cr_assert_eq(hipDeviceGetLimit(&v, (enum hipLimit_t)-1), hipErrorUnsupportedLimit);
+	cr_assert_eq(hipDeviceSetLimit((enum hipLimit_t)-1, 1), hipErrorUnsupportedLimit);
+}
+
+/* Cache and bank configuration are fixed on gfx9: valid requests succeed without effect. */
+Test(device, cache_and_bank_config)
+{
+	hipFuncCache_t c = (hipFuncCache_t)-1;
+	hipSharedMemConfig b = (hipSharedMemConfig)-1;
+	cr_assert_eq(hipDeviceSetCacheConfig(hipFuncCachePreferShared), hipSuccess);
+	cr_assert_eq(hipDeviceGetCacheConfig(&c), hipSuccess);
+	cr_assert_eq(c, hipFuncCachePreferNone);
+	cr_assert_eq(hipDeviceSetCacheConfig((hipFuncCache_t)9), hipErrorInvalidValue);
+	cr_assert_eq(hipDeviceSetSharedMemConfig(hipSharedMemBankSizeEightByte), hipSuccess);
+	cr_assert_eq(hipDeviceGetSharedMemConfig(&b), hipSuccess);
+	cr_assert_eq(b, hipSharedMemBankSizeFourByte);
+	cr_assert_eq(hipDeviceSetSharedMemConfig((hipSharedMemConfig)9), hipErrorInvalidValue);
 }
 
 Test(device, flags)
@@ -275,6 +293,9 @@ Test(device, flags)
 	cr_assert_eq(hipSetDeviceFlags(hipDeviceScheduleBlockingSync), hipSuccess);
 	cr_assert_eq(hipGetDeviceFlags(&f), hipSuccess);
 	cr_assert_eq(f, (unsigned)hipDeviceScheduleBlockingSync);
+	cr_assert_eq(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceMapHost), hipSuccess);
+	cr_assert_eq(hipGetDeviceFlags(&f), hipSuccess);
+	cr_assert_eq(f, (unsigned)hipDeviceScheduleSpin, "only the scheduling bits are kept (clr)");
 	cr_assert_eq(hipSetDeviceFlags(0x12340000), hipErrorInvalidValue);
 	cr_assert_eq(hipGetDeviceFlags(NULL), hipErrorInvalidValue);
 	cr_assert_eq(hipSetDeviceFlags(hipDeviceScheduleAuto), hipSuccess);

@@ -24,10 +24,10 @@ Test(stream, create_query_destroy)
 	cr_assert_eq(hipStreamGetDevice(s, &dev), hipSuccess);
 	cr_assert_eq(dev, 0);
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
-	/* The destroyed handle is refused, not used. */
-	cr_assert_eq(hipStreamQuery(s), hipErrorInvalidHandle);
-	cr_assert_eq(hipStreamSynchronize(s), hipErrorInvalidHandle);
-	cr_assert_eq(hipStreamDestroy(s), hipErrorInvalidHandle);
+	/* The destroyed handle is refused, not used (clr: hipErrorContextIsDestroyed). */
+	cr_assert_eq(hipStreamQuery(s), hipErrorContextIsDestroyed);
+	cr_assert_eq(hipStreamSynchronize(s), hipErrorContextIsDestroyed);
+	cr_assert_eq(hipStreamDestroy(s), hipErrorContextIsDestroyed);
 }
 
 Test(stream, flags_and_priorities)
@@ -302,7 +302,7 @@ Test(stream, callback_destroys_its_stream)
 	for (int i = 0; i < 2000 && atomic_load(&destroyed_result) == -1; i++)
 		usleep(1000);
 	cr_assert_eq(atomic_load(&destroyed_result), (int)hipSuccess);
-	cr_assert_eq(hipStreamQuery(s), hipErrorInvalidHandle);
+	cr_assert_eq(hipStreamQuery(s), hipErrorContextIsDestroyed);
 	/* The runtime still works: a new stream with callbacks. */
 	struct order o = {0};
 	cr_assert_eq(hipStreamCreate(&s), hipSuccess);

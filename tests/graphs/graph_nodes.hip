@@ -289,8 +289,11 @@ static void test_symbols(hipStream_t st)
   hipGraphNodeType type;
   CHECK_HIP(hipGraphNodeGetType(from, &type));
   CHECK(type == hipGraphNodeTypeMemcpyFromSymbol);
-  // Past the end of the variable.
+  // Past the end of the variable; no symbol at all.
   hipGraphNode_t bad;
+  EXPECT_HIP(hipGraphAddMemcpyNodeToSymbol(&bad, g, NULL, 0, NULL, in, sizeof(in), 0,
+                                           hipMemcpyHostToDevice),
+             hipErrorInvalidSymbol);
   EXPECT_HIP(hipGraphAddMemcpyNodeToSymbol(&bad, g, NULL, 0, HIP_SYMBOL(dev_table), in,
                                            sizeof(in), 40 * sizeof(int), hipMemcpyHostToDevice),
              hipErrorInvalidValue);

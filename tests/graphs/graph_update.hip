@@ -239,7 +239,23 @@ static void test_cycle_and_errors(int *d)
              hipErrorInvalidValue);
   hipHostNodeParams hp = {NULL, NULL};
   EXPECT_HIP(hipGraphAddHostNode(&o, g, NULL, 0, &hp), hipErrorInvalidValue);
-  EXPECT_HIP(hipGraphAddChildGraphNode(&o, g, NULL, 0, g), hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphAddChildGraphNode(&o, g, NULL, 0, NULL), hipErrorInvalidValue);
+  {
+    // A graph may be its own child: the node holds a clone of the graph as it was (CUDA, clr).
+    hipGraph_t selfg;
+    hipGraphNode_t e, child;
+    size_t n = 0;
+    CHECK_HIP(hipGraphCreate(&selfg, 0));
+    CHECK_HIP(hipGraphAddEmptyNode(&e, selfg, NULL, 0));
+    CHECK_HIP(hipGraphAddChildGraphNode(&child, selfg, NULL, 0, selfg));
+    CHECK_HIP(hipGraphGetNodes(selfg, NULL, &n));
+    CHECK(n == 2);
+    hipGraph_t inner;
+    CHECK_HIP(hipGraphChildGraphNodeGetGraph(child, &inner));
+    CHECK_HIP(hipGraphGetNodes(inner, NULL, &n));
+    CHECK(n == 1);
+    CHECK_HIP(hipGraphDestroy(selfg));
+  }
   EXPECT_HIP(hipGraphAddEventRecordNode(&o, g, NULL, 0, NULL), hipErrorInvalidValue);
   hipGraphNode_t found;
   EXPECT_HIP(hipGraphNodeFindInClone(&found, a, other), hipErrorInvalidValue);

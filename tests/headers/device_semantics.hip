@@ -309,6 +309,7 @@ struct coop_out {
   int t16_any, t16_all, dyn_rank, dyn_size, dyn_meta, co_rank, co_size, co_shfl;
   unsigned long long co_ballot;
   int t4_of_t16_rank, generic_rank;
+  int cot_size, cot_rank, cot_meta, cob_size, cob_meta, tb_size;
 };
 
 __global__ void coop_kernel(coop_out *out) {
@@ -339,7 +340,15 @@ __global__ void coop_kernel(coop_out *out) {
     r.co_size = (int)co.size();
     r.co_shfl = co.shfl(rank, 0);
     r.co_ballot = co.ballot(rank % 2 == 0);
+    cg::coalesced_group cot = cg::tiled_partition(co, 8);  // by coalesced rank
+    r.cot_size = (int)cot.size();
+    r.cot_rank = (int)cot.thread_rank();
+    r.cot_meta = (int)cot.meta_group_rank();
+    cg::coalesced_group cob = cg::binary_partition(co, rank % 2 == 0);
+    r.cob_size = (int)cob.size();
+    r.cob_meta = (int)cob.meta_group_rank();
   }
+  r.tb_size = (int)cg::binary_partition(t16, t16.thread_rank() < 5).size();
   b.sync();
   cg::thread_group generic = b;
   r.generic_rank = (int)generic.thread_rank();
@@ -384,7 +393,14 @@ static void test_coop() {
       CHECK_EQ("coalesced.size", t, r.co_size, count);
       CHECK_EQ("coalesced.shfl", t, r.co_shfl, first);
       CHECK_EQ("coalesced.ballot", t, r.co_ballot, ballot);
+      int evens = __builtin_popcountll(ballot);
+      CHECK_EQ("tiled_partition(coalesced, 8).size", t, r.cot_size, rank / 8 == count / 8 ? count % 8 : 8);
+      CHECK_EQ("tiled_partition(coalesced, 8).thread_rank", t, r.cot_rank, rank % 8);
+      CHECK_EQ("tiled_partition(coalesced, 8).meta_group_rank", t, r.cot_meta, rank / 8);
+      CHECK_EQ("binary_partition(coalesced).size", t, r.cob_size, t % 2 == 0 ? evens : count - evens);
+      CHECK_EQ("binary_partition(coalesced).meta_group_rank", t, r.cob_meta, t % 2 == 0);
     }
+    CHECK_EQ("binary_partition(tile<16>).size", t, r.tb_size, t % 16 < 5 ? 5 : 11);
   }
 }
 
@@ -468,6 +484,32 @@ __global__ void misc_kernel(const int *in, misc_out *out) {
   r.clock_ok = c1 >= c0;
   r.wall_ok = w1 >= w0;
   out[t] = r;
+}
+
+// ---- memcpy and memset in device code ----
+struct memfunc_block { int v[37]; };
+__global__ void memfunc_kernel(int *out, const int *in, size_t n) {
+  memcpy(out, in, n * sizeof(int));
+  memset(out + 4, 0x01, 8);
+  memfunc_block a, b;
+  for (int i = 0; i < 37; ++i)
+    a.v[i] = i * 3 + (int)threadIdx.x;
+  memcpy(&b, &a, sizeof(b));
+  out[40] = b.v[36];
+}
+
+static void test_memfuncs() {
+  std::vector<int> init(64);
+  for (int i = 0; i < 64; ++i)
+    init[i] = i + 1;
+  device_buffer<int> in(64, init.data()), out(64);
+  memfunc_kernel<<<1, 1>>>(out.ptr, in.ptr, 10);
+  sync();
+  std::vector<int> h = out.read();
+  for (int i = 0; i < 10; ++i)
+    CHECK_EQ("device memcpy/memset", i, h[i], (i == 4 || i == 5) ? 0x01010101 : i + 1);
+  CHECK_EQ("device memcpy past the count", 10, h[10], 0);
+  CHECK_EQ("device memcpy of a struct", 40, h[40], 108);
 }
 
 static void test_misc() {
@@ -584,7 +626,8 @@ int main(int argc, char **argv) {
     void (*run)();
   } groups[] = {{"index", test_index},       {"warp", test_warp},   {"sync", test_sync},
                 {"atomics", test_atomics},   {"coop", test_coop},   {"intrinsics", test_intrinsics},
-                {"misc", test_misc},         {"grid", test_grid},   {"malloc", test_malloc},
+                {"misc", test_misc},         {"memfuncs", test_memfuncs},
+                        {"grid", test_grid},   {"malloc", test_malloc},
                 {"assert", test_assert},     {"printf", test_printf}};
   for (const auto &g : groups) {
     if (only && std::strcmp(only, "core") == 0) {

@@ -203,6 +203,30 @@ static uint32_t r_dot2(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uin
   return U(F(c) + h2f((uint16_t)a) * h2f((uint16_t)b) + h2f((uint16_t)(a >> 16)) * h2f((uint16_t)(b >> 16)));
 }
 
+/* float inline constants in packed operands: the operand's own type, in its low half */
+static uint32_t r_pk_add_f16_const(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)b; (void)c; (void)l; (void)v;
+  return f2h(h2f((uint16_t)a) + 1.0f) | (uint32_t)f2h(h2f((uint16_t)(a >> 16)) + 1.0f) << 16;
+}
+static uint32_t r_dot2_const(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
+{
+  (void)c; (void)l; (void)v;
+  return U(1.0f + h2f((uint16_t)a) * h2f((uint16_t)b) + h2f((uint16_t)(a >> 16)) * h2f((uint16_t)(b >> 16)));
+}
+/* pairs of f32 edge values without NaN (the subtraction keeps every bit defined) */
+static const uint64_t pk32_edges[] = {
+  0x000000003f800000ull, 0x80000000bf800000ull, 0x7f800000ff800000ull, 0x000116c2800116c2ull,
+  0x7f7fffff00800000ull, 0x3f80000040400000ull, 0xc02000007149f2caull, 0x4b8000013dcccccdull,
+  0x3effffff00000001ull, 0x4f800000cf000000ull,
+};
+
+static uint64_t r_pk_add_f32_const(uint64_t a, uint64_t b, uint64_t c, unsigned l)
+{
+  (void)b; (void)c; (void)l;
+  return (uint64_t)U(1.0f - F((uint32_t)(a >> 32))) << 32 | U(1.0f - F((uint32_t)a));
+}
+
 /* ---- half precision (low 16 bits; the upper halves of the inputs carry junk that must be
  * ignored) ---- */
 static float HL(uint32_t v) { return h2f((uint16_t)v); }
@@ -432,12 +456,15 @@ T32(dpp_row_shr, "t_dpp_row_shr1", i32_edges, r_row_shr1, false)
 T32(dpp_quad_perm, "t_dpp_quad_perm", i32_edges, r_quad_perm, false)
 T32(sdwa_byte_sel, "t_sdwa_byte1", i32_edges, r_sdwa_byte1, false)
 T32(sdwa_sext_preserve, "t_sdwa_sext", i32_edges, r_sdwa_sext, false)
+Test(isa_alu_gfx90a, pk_add_f16_inline_const) { check32(ISA_GFX90A, "t_pk_add_f16_const", i32_edges, N(i32_edges), r_pk_add_f16_const, PK16); }
+Test(isa_alu_gfx942, pk_add_f16_inline_const) { check32(ISA_GFX942, "t_pk_add_f16_const", i32_edges, N(i32_edges), r_pk_add_f16_const, PK16); }
 Test(isa_alu_gfx90a, pk_add_f16) { check32(ISA_GFX90A, "t_pk_add_f16", i32_edges, N(i32_edges), r_pk_add_f16, PK16); }
 Test(isa_alu_gfx942, pk_add_f16) { check32(ISA_GFX942, "t_pk_add_f16", i32_edges, N(i32_edges), r_pk_add_f16, PK16); }
 Test(isa_alu_gfx90a, pk_fma_f16_opsel) { check32(ISA_GFX90A, "t_pk_fma_f16_opsel", i32_edges, N(i32_edges), r_pk_fma_opsel, PK16); }
 Test(isa_alu_gfx942, pk_fma_f16_opsel) { check32(ISA_GFX942, "t_pk_fma_f16_opsel", i32_edges, N(i32_edges), r_pk_fma_opsel, PK16); }
 T32(fma_mix_f32, "t_fma_mix", i32_edges, r_fma_mix, true)
 T32(dot2_f32_f16, "t_dot2_f32_f16", i32_edges, r_dot2, true)
+T32(dot2_f32_f16_const, "t_dot2_f32_f16_const", i32_edges, r_dot2_const, true)
 T32(ds_swizzle, "t_swizzle_rev", i32_edges, r_swizzle_rev8, false)
 T32(ds_bpermute, "t_bpermute", i32_edges, r_bpermute, false)
 
@@ -455,6 +482,7 @@ T64(mad_u64_u32, "t_mad_u64_u32", i64_edges, r_mad_u64, false)
 T64(cvt_f64_i32, "t_cvt_f64_i32", i64_edges, r_cvt_f64_i32, true)
 T64(cmp_lt_u64, "t_cmp_u64", i64_edges, r_cmp_u64, false)
 T64(div_f64_sequence, "t_div_f64_seq", f64_edges, r_div_f64, true)
+T64(pk_add_f32_const, "t_pk_add_f32_const", pk32_edges, r_pk_add_f32_const, false)
 
 /* ---- scalar ALU: uniform operands a[0], b[0] ---- */
 

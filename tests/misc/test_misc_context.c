@@ -87,7 +87,7 @@ Test(context, device_wide_settings_through_the_context)
 	int v;
 
 	cr_assert_eq(hipCtxGetCacheConfig(&cfg), hipSuccess);
-	/* The context forms answer what the device forms answer (clr: not supported). */
+	/* The context forms answer what the device forms answer (clr: checked, no effect). */
 	cr_assert_eq(hipCtxSetCacheConfig(hipFuncCachePreferNone),
 		     hipDeviceSetCacheConfig(hipFuncCachePreferNone));
 	cr_assert_eq(hipCtxSetSharedMemConfig(hipSharedMemBankSizeFourByte),

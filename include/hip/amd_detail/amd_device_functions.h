@@ -285,5 +285,21 @@ extern "C" __device__ __attribute__((weak, noinline)) inline void __assertfail(
   __assert_fail(assertion, file, line, function);
 }
 
+/* memcpy and memset in device code (AMD's header provides them; C's are host functions).
+ * Byte loops: the compiler widens them where alignment allows. */
+static inline __device__ void *memcpy(void *dst, const void *src, size_t size) {
+  unsigned char *d = (unsigned char *)dst;
+  const unsigned char *s = (const unsigned char *)src;
+  for (size_t i = 0; i < size; ++i)
+    d[i] = s[i];
+  return dst;
+}
+static inline __device__ void *memset(void *ptr, int val, size_t size) {
+  unsigned char *p = (unsigned char *)ptr;
+  for (size_t i = 0; i < size; ++i)
+    p[i] = (unsigned char)val;
+  return ptr;
+}
+
 #endif /* __HIPKFD_HIP_CLANG__ */
 #endif /* HIPKFD_AMD_DETAIL_AMD_DEVICE_FUNCTIONS_H */

@@ -169,12 +169,22 @@ class thread_block_tile_dynamic : public thread_group {
 };
 
 /* ---- coalesced_group: the lanes active when it was made ---- */
+template <unsigned int N> class thread_block_tile_base;
+
 class coalesced_group : public thread_group {
   friend __CG_QUALIFIER__ coalesced_group coalesced_threads();
+  friend __CG_QUALIFIER__ coalesced_group tiled_partition(const coalesced_group &parent,
+                                                          unsigned int tile_size);
+  friend __CG_QUALIFIER__ coalesced_group binary_partition(const coalesced_group &parent, bool pred);
+  template <unsigned int N>
+  friend __CG_QUALIFIER__ coalesced_group binary_partition(const thread_block_tile_base<N> &tile,
+                                                           bool pred);
 
  protected:
-  __CG_QUALIFIER__ explicit coalesced_group(unsigned long long mask)
-      : thread_group(internal::cg_coalesced_group, (unsigned int)__builtin_popcountll(mask), mask) {}
+  __CG_QUALIFIER__ explicit coalesced_group(unsigned long long mask, unsigned int meta_rank = 0,
+                                            unsigned int meta_size = 1)
+      : thread_group(internal::cg_coalesced_group, (unsigned int)__builtin_popcountll(mask), mask,
+                     0, meta_rank, meta_size) {}
 
   /* Lane holding rank r of the group. */
   __CG_QUALIFIER__ int lane_of(unsigned int r) const { return (int)__fns64(_mask, 0, (int)r + 1); }
@@ -185,8 +195,9 @@ class coalesced_group : public thread_group {
   }
   __CG_QUALIFIER__ bool is_valid() const { return _mask != 0; }
   __CG_QUALIFIER__ void sync() const { internal::wave_sync(); }
-  __CG_QUALIFIER__ unsigned int meta_group_rank() const { return 0; }
-  __CG_QUALIFIER__ unsigned int meta_group_size() const { return 1; }
+  /* A partition's index among its parent's partitions (0 of 1 for coalesced_threads()). */
+  __CG_QUALIFIER__ unsigned int meta_group_rank() const { return _meta_rank; }
+  __CG_QUALIFIER__ unsigned int meta_group_size() const { return _meta_size; }
 
   template <class T> __CG_QUALIFIER__ T shfl(T var, int src_rank) const {
     return __shfl(var, lane_of((unsigned int)src_rank % _size));
@@ -214,6 +225,26 @@ class coalesced_group : public thread_group {
   }
 };
 __CG_QUALIFIER__ coalesced_group coalesced_threads() { return coalesced_group(__activemask()); }
+
+/* tiled_partition of a coalesced group: the members ranked [t*n, (t+1)*n) form tile t, in
+ * rank order (the last tile may be smaller). */
+__CG_QUALIFIER__ coalesced_group tiled_partition(const coalesced_group &parent, unsigned int tile_size) {
+  unsigned int n = tile_size == 0 ? 1u : tile_size;
+  unsigned int tile = parent.thread_rank() / n;
+  unsigned long long mask = 0;
+  unsigned int rank = 0;
+  for (unsigned long long m = parent._mask; m != 0; m &= m - 1, ++rank)
+    if (rank / n == tile)
+      mask |= m & (~m + 1);
+  return coalesced_group(mask, tile, (parent.size() + n - 1u) / n);
+}
+
+/* binary_partition: the members of the parent whose predicate equals this thread's; the group
+ * of `true` members is meta group 1 of 2. */
+__CG_QUALIFIER__ coalesced_group binary_partition(const coalesced_group &parent, bool pred) {
+  unsigned long long yes = __ballot(pred) & parent._mask;
+  return coalesced_group(pred ? yes : parent._mask & ~yes, pred ? 1u : 0u, 2u);
+}
 
 /* ---- generic dispatch ---- */
 __CG_QUALIFIER__ unsigned int thread_group::thread_rank() const {
@@ -265,6 +296,9 @@ __CG_QUALIFIER__ thread_group tiled_partition(const thread_block &parent, unsign
 
 /* ---- static tiles: thread_block_tile<N> ---- */
 template <unsigned int N> class thread_block_tile_base : public thread_group {
+  template <unsigned int M>
+  friend __CG_QUALIFIER__ coalesced_group binary_partition(const thread_block_tile_base<M> &tile,
+                                                           bool pred);
   static_assert(N > 0 && N <= 64 && (N & (N - 1)) == 0,
                 "thread_block_tile size must be a power of two no larger than the wave (64)");
 
@@ -310,6 +344,12 @@ template <unsigned int N> class thread_block_tile_base : public thread_group {
   }
 };
 
+template <unsigned int N>
+__CG_QUALIFIER__ coalesced_group binary_partition(const thread_block_tile_base<N> &tile, bool pred) {
+  unsigned long long yes = __ballot(pred) & tile._mask;
+  return coalesced_group(pred ? yes : tile._mask & ~yes, pred ? 1u : 0u, 2u);
+}
+
 template <unsigned int N, class ParentT = void>
 class thread_block_tile : public thread_block_tile_base<N> {
  public:
@@ -334,7 +374,7 @@ __CG_QUALIFIER__ thread_block_tile<N, ParentT> tiled_partition(const ParentT &pa
 }
 
 /* ---- free functions ---- */
-template <class GroupT> __CG_QUALIFIER__ void sync(GroupT &group) { group.sync(); }
+template <class GroupT> __CG_QUALIFIER__ void sync(const GroupT &group) { group.sync(); }
 template <class GroupT> __CG_QUALIFIER__ unsigned int group_size(const GroupT &group) {
   return group.size();
 }

@@ -240,8 +240,10 @@ __HIPKFD_FP16_HD__ __half operator*(__half a, __half b) { return __hmul(a, b); }
 __HIPKFD_FP16_HD__ __half operator/(__half a, __half b) { return __hdiv(a, b); }
 __HIPKFD_FP16_HD__ __half operator-(__half a) { return __hneg(a); }
 __HIPKFD_FP16_HD__ __half operator+(__half a) { return a; }
-__HIPKFD_FP16_HD__ bool operator==(__half a, __half b) { return __heq(a, b); }
-__HIPKFD_FP16_HD__ bool operator!=(__half a, __half b) { return __hne(a, b); }
+/* Equality is device-only, as in AMD's header: host code may then define its own (hip-tests'
+ * warp shuffle tests compare halves on the host with a static operator==). */
+__device__ inline __attribute__((always_inline)) bool operator==(__half a, __half b) { return __heq(a, b); }
+__device__ inline __attribute__((always_inline)) bool operator!=(__half a, __half b) { return __hne(a, b); }
 __HIPKFD_FP16_HD__ bool operator<(__half a, __half b) { return __hlt(a, b); }
 __HIPKFD_FP16_HD__ bool operator<=(__half a, __half b) { return __hle(a, b); }
 __HIPKFD_FP16_HD__ bool operator>(__half a, __half b) { return __hgt(a, b); }
@@ -251,8 +253,8 @@ __HIPKFD_FP16_HD__ __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b
 __HIPKFD_FP16_HD__ __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
 __HIPKFD_FP16_HD__ __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
 __HIPKFD_FP16_HD__ __half2 operator-(__half2 a) { return __hneg2(a); }
-__HIPKFD_FP16_HD__ bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
-__HIPKFD_FP16_HD__ bool operator!=(__half2 a, __half2 b) { return !(a == b); }
+__device__ inline __attribute__((always_inline)) bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
+__device__ inline __attribute__((always_inline)) bool operator!=(__half2 a, __half2 b) { return !(a == b); }
 
 /* ---- Math (computed in float, rounded once to half) ---- */
 #define __HIPKFD_FP16_MATH(hname, fexpr)                                                   \

@@ -21,7 +21,8 @@
 #include <assert.h>
 
 /* Feature macros of the HIP_ARCH_HAS_* family, for device code (every target hipkfd builds for
- * is gfx9 with 64-bit atomics, warp vote/ballot/shuffle, funnel shift, LDS float atomics). */
+ * is gfx9 with 64-bit atomics, warp vote/ballot/shuffle, LDS float atomics). Funnel shift and
+ * the extended __syncthreads are 0, as AMD defines them and as hipDeviceProp_t.arch reports. */
 #if defined(__HIPKFD_DEVICE_PASS__)
 #define __HIP_ARCH_HAS_GLOBAL_INT32_ATOMICS__ 1
 #define __HIP_ARCH_HAS_GLOBAL_FLOAT_ATOMIC_EXCH__ 1
@@ -34,9 +35,9 @@
 #define __HIP_ARCH_HAS_WARP_VOTE__ 1
 #define __HIP_ARCH_HAS_WARP_BALLOT__ 1
 #define __HIP_ARCH_HAS_WARP_SHUFFLE__ 1
-#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ 1
+#define __HIP_ARCH_HAS_WARP_FUNNEL_SHIFT__ 0
 #define __HIP_ARCH_HAS_THREAD_FENCE_SYSTEM__ 1
-#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ 1
+#define __HIP_ARCH_HAS_SYNC_THREAD_EXT__ 0
 #define __HIP_ARCH_HAS_SURFACE_FUNCS__ 0
 #define __HIP_ARCH_HAS_3DGRID__ 1
 #define __HIP_ARCH_HAS_DYNAMIC_PARALLEL__ 0

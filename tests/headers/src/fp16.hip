@@ -42,3 +42,8 @@ int launch(const __half *in, __half2 *in2, float *out) {
   half_kernel<<<1, 64>>>(in, in2, out);
   return host_side();
 }
+
+// Host code may define its own equality for halves (AMD's operators are device-only hidden
+// friends; hip-tests' warp shuffle tests do this).
+static bool operator==(__half a, __half b) { return __half2float(a) == __half2float(b); }
+bool host_halves_equal(float x) { return __float2half(x) == __float2half(x + 0.0f); }

@@ -109,6 +109,10 @@ T32 t_sdwa_byte1, v_add_u32_sdwa v5, v2, v3 dst_sel:DWORD dst_unused:UNUSED_PAD 
 T32 t_sdwa_sext, B_t_sdwa_sext
 T32 t_pk_add_f16, v_pk_add_f16 v5, v2, v3
 T32 t_pk_fma_f16_opsel, v_pk_fma_f16 v5, v2, v3, v4 op_sel:[1,0,0] op_sel_hi:[0,1,1]
+// float inline constants in packed operands, as clang emits them for `h2 + 1.0h` and `1.0f - x`
+T32 t_pk_add_f16_const, v_pk_add_f16 v5, v2, 1.0 op_sel_hi:[1,0]
+T64 t_pk_add_f32_const, v_pk_add_f32 v[8:9], v[2:3], 1.0 op_sel_hi:[1,0] neg_lo:[1,0] neg_hi:[1,0]
+T32 t_dot2_f32_f16_const, v_dot2_f32_f16 v5, v2, v3, 1.0
 T32 t_fma_mix, v_fma_mix_f32 v5, v2, v3, v4 op_sel_hi:[1,1,0]
 T32 t_dot2_f32_f16, v_dot2_f32_f16 v5, v2, v3, v4
 .macro B_t_swizzle_rev

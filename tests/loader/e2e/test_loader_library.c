@@ -179,3 +179,25 @@ Test(library, proc_address)
   HIP_OK(hipGetDriverEntryPoint("hipFree", &p, 0, &est));
   cr_assert_eq(est, hipDriverEntryPointSuccess);
 }
+
+/* A __managed__ variable of a code object loaded with hipModuleLoad is usable at once: the
+ * module allocates it and binds it at load (clr's initDynManagedVars). */
+Test(library, module_managed_variable_bound_at_load)
+{
+  hipModule_t m;
+  HIP_OK(hipModuleLoad(&m, LIB_FILE));
+  hipFunction_t f;
+  HIP_OK(hipModuleGetFunction(&f, m, "lib_add_vars"));
+  int h[64] = {0}, *d;
+  HIP_OK(hipMalloc((void **)&d, sizeof(h)));
+  HIP_OK(hipMemcpy(d, h, sizeof(h), hipMemcpyHostToDevice));
+  char pad = 0;
+  double unused = 0;
+  void *args[] = {&d, &pad, &unused};
+  HIP_OK(hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, NULL, args, NULL));
+  HIP_OK(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    cr_assert_eq(h[i], 23 + 17, "lane %d: %d", i, h[i]);
+  HIP_OK(hipFree(d));
+  HIP_OK(hipModuleUnload(m));
+}

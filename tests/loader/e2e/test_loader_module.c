@@ -120,6 +120,7 @@ Test(module, errors)
   hipModule_t m;
   hipFunction_t f;
   cr_assert_eq(hipModuleLoad(&m, MODULE_DIR "/does-not-exist.hsaco"), hipErrorFileNotFound);
+  cr_assert_eq(hipModuleLoad(&m, ""), hipErrorInvalidValue);
   cr_assert_eq(hipModuleLoad(&m, MODULE_DIR "/module_kernels_gfx90a.hsaco"), hipErrorNoBinaryForGpu);
   static const char garbage[256] = "this is not a code object";
   cr_assert_eq(hipModuleLoadData(&m, garbage), hipErrorInvalidImage);
