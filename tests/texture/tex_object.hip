@@ -30,8 +30,10 @@
   } while (0)
 
 static int failures;
+static long checks;
 #define EXPECT(cond, ...)                                                                  \
   do {                                                                                     \
+    checks++;                                                                              \
     if (!(cond)) {                                                                         \
       if (++failures <= 30) printf(__VA_ARGS__);                                          \
     }                                                                                      \
@@ -653,6 +655,6 @@ int main() {
     printf("FAILED: %d mismatches\n", failures);
     return 1;
   }
-  printf("PASSED\n");
+  printf("%ld values and results checked\nPASSED\n", checks);
   return 0;
 }
