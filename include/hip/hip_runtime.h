@@ -23,6 +23,12 @@
 
 #if defined(__HIPKFD_HIP_CLANG__)
 #include <hip/amd_detail/amd_hip_runtime.h>
+#include <hip/amd_detail/texture_indirect_functions.h>
+#include <hip/amd_detail/texture_surface_functions.h>
+#endif
+
+#if defined(__cplusplus)
+#include <hip/amd_detail/texture_reference.h>   /* texture<T, dim, mode> */
 #endif
 
 #endif /* HIPKFD_HIP_RUNTIME_H */

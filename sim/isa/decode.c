@@ -6,6 +6,7 @@
  * the operand fields live here; which opcode number means what is data (isa_optab.c).
  */
 #include "isa/isa_optab.h"
+#include "isa/image.h"   /* MIMG: decode_mimg.c (textures) */
 
 #include <pthread.h>
 #include <stdio.h>
@@ -342,6 +343,8 @@ int isa_decode(enum isa_target target, const uint32_t *words, unsigned nwords,
   if (nwords < 1)
     return -1;
   uint32_t w = words[0];
+  if ((w >> 26) == 0x3c)   /* MIMG: decode_mimg.c (textures) */
+    return isa_decode_mimg(target, words, nwords, in, msg, msglen);
   enum isa_enc e = classify(w);
   if (e == ENC_FLAT)
     e = (enum isa_enc)(ENC_FLAT + (w >> 14 & 3));

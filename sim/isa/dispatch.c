@@ -6,6 +6,7 @@
  * Execution State", from the descriptor's enable bits.
  */
 #include "isa/wave.h"
+#include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -220,6 +221,8 @@ static int execute(struct isa_wave *w, const struct isa_inst *in)
     return exec_valu(w, in);
   case ENC_DS:
     return exec_ds(w, in);
+  case ENC_MIMG:   /* exec_image.c (textures) */
+    return exec_image(w, in);
   default:
     return exec_vmem(w, in);
   }

@@ -40,14 +40,25 @@ V = 256
 
 # Encodings kfdsim does not decode: their opcodes must be rejected by isa_decode, not misread.
 EXCLUDED = {
-    # Image instructions (gfx90a only; gfx942 has none). clang emits them only for image
-    # builtins (HIP texture objects); kfdsim models no texture units or samplers.
-    "MIMG": "image instructions: kfdsim has no texture/sampler model",
+    # Image instructions (gfx90a only; gfx942 has none). clang emits them for image builtins
+    # (HIP textures and surfaces through ockl); kfdsim decodes the ones in MIMG_MODELLED
+    # (sim/isa/decode_mimg.c), the atomics and packed forms stay rejected.
+    "MIMG": "image instructions outside MIMG_MODELLED: kfdsim has no model for them",
     # Neither target accepts export or interpolation instructions (compute-only CDNA parts); the
     # encodings are enumerated so a future LLVM that accepts them shows up here.
     "EXP": "export: graphics only, not on CDNA",
     "VINTRP": "interpolation: graphics only, not on CDNA",
 }
+
+# The MIMG opcodes kfdsim decodes (and runs, sim/isa/exec_image.c): covered like any other.
+MIMG_MODELLED = {"image_load", "image_load_mip", "image_store", "image_store_mip",
+                 "image_get_resinfo", "image_sample"}
+
+
+def excluded(enc, text):
+    """Is the canonical opcode text of encoding enc one kfdsim must reject?"""
+    return enc in EXCLUDED and not (enc == "MIMG" and base_name(tokenize(text)[0]) in MIMG_MODELLED)
+
 
 # Assembler-only spellings (the disassembler prints the canonical name), found by the audit
 # (--audit). Each is assembled with the first operand shape of ALIAS_SHAPES llvm-mc accepts and
@@ -398,7 +409,8 @@ def roles_of(enc, ops, mn=""):
     marks = {"SMEM": {D: "dst", S0: "addr", S1: "soffset"},
              "DS": {D: "dst", S0: "addr", S1: "data0", S2: "data1"},
              "MUBUF": {D: "data0", S0: "addr", S1: "srsrc", S2: "soffset"},
-             "MTBUF": {D: "data0", S0: "addr", S1: "srsrc", S2: "soffset"}}
+             "MTBUF": {D: "data0", S0: "addr", S1: "srsrc", S2: "soffset"},
+             "MIMG": {D: "data0", S0: "addr", S1: "srsrc", S2: "saddr"}}
     flat = {D: "dst", S0: "addr", S1: "data0", S2: "saddr"}
     m = marks.get(enc, flat if enc in ("FLAT", "SCRATCH", "GLOBAL") else
                   {D: "dst", S0: "src0", S1: "src1", S2: "src2", SD: "sdst"})
@@ -587,6 +599,9 @@ def salu_variants(enc, mn, ops, mods, roles, seed):
 def mem_variants(enc, mn, ops, mods, roles, target, seed):
     out = vgpr_variants(mn, ops, mods, roles)
     bits = FLAT_BITS[target]
+    if enc == "MIMG":   # each modifier bit alone, then together (lines llvm-mc refuses drop out)
+        for extra in (["unorm"], ["glc"], ["slc"], ["da"], ["lwe"], ["a16"], ["unorm", "glc", "slc", "da"]):
+            out.append(join(mn, ops, [m for m in mods if m not in extra] + extra))
     if enc == "SMEM":
         for i, r in enumerate(roles):
             if r == "offset":
@@ -796,7 +811,7 @@ def expect(enc, target, canon_roles, text, words, source=""):
                 literal = code[1]
             e[role] = 255
             continue
-        if role == "srsrc" or role == "addr" and enc == "SMEM":
+        if role == "srsrc" or role == "addr" and enc == "SMEM" or role == "saddr" and enc == "MIMG":
             e[role] = code
             continue
         if role == "saddr" and enc == "SCRATCH" and bare == "off":
@@ -905,6 +920,13 @@ def expect(enc, target, canon_roles, text, words, source=""):
                 else:
                     df, nf = int(f, 0) & 0xF, int(f, 0) >> 4
             e.update(dfmt=df, nfmt=nf)
+    elif enc == "MIMG":
+        # decode_mimg.c packs DMASK, UNORM, DA, A16, LWE, D16 into `offset` (sim/isa/image.h)
+        e["offset"] = (int(md.get("dmask", "0x1"), 0) | int("unorm" in md) << 4 | int("da" in md) << 5 |
+                       int("a16" in md) << 6 | int("lwe" in md) << 7 | int("d16" in md) << 8)
+        e.update(glc=int("glc" in md), slc=int("slc" in md))
+        if "data0" in e:
+            e["dst"] = e["data0"]
     if source:
         probe_types(e, mn, canon_roles, ops, source)
     return e
@@ -953,13 +975,13 @@ def encoding_of(words):
 
 def build_target(mc, target):
     canon = enumerate_opcodes(mc, target)
-    cases, covered, excluded = [], {}, {}
+    cases, covered, excluded_ops = [], {}, {}
     seen = set()
     lines, src = [], []   # assembly lines and the canonical entry each came from
     for ci, (enc, op, words, text) in enumerate(canon):
         seen.add(words)
-        if enc in EXCLUDED:
-            excluded[(enc, op)] = base_name(tokenize(text)[0])
+        if excluded(enc, text):
+            excluded_ops[(enc, op)] = base_name(tokenize(text)[0])
             cases.append((words, None, {}))
             continue
         # the marker words themselves, as LLVM's disassembler read them
@@ -1010,13 +1032,13 @@ def build_target(mc, target):
         if e.pop("probe_src", "src0") != "src0":
             del e["fp16"]
     uncovered = [(enc, op, tokenize(t)[0]) for enc, op, _, t in canon
-                 if enc not in EXCLUDED and (enc, op) not in covered]
+                 if not excluded(enc, t) and (enc, op) not in covered]
     uncovered += [("alias", 0, a) for ai, a in enumerate(ALIASES[target]) if ai not in aliases_ok]
     names = {base_name(tokenize(t)[0]) for enc, op, _, t in canon if (enc, op) in covered}
     summary = ("%s: %d opcodes (%d mnemonics) covered by %d cases, %d excluded (%s), %d uncovered, "
                "%d assembler aliases, %d variants dropped" %
-               (target, len(covered), len(names), sum(1 for c in cases if c[1]), len(excluded),
-                ", ".join(sorted({e for e, _ in excluded})) or "none", len(uncovered), len(aliases_ok), dropped))
+               (target, len(covered), len(names), sum(1 for c in cases if c[1]), len(excluded_ops),
+                ", ".join(sorted({e for e, _ in excluded_ops})) or "none", len(uncovered), len(aliases_ok), dropped))
     return cases, uncovered, summary
 
 

@@ -1,0 +1,81 @@
+/* Surface objects: hipCreateSurfaceObject / hipDestroySurfaceObject (texture.h).
+ *
+ * A surface is the image descriptor of a texture object without a sampler: ockl's image_load
+ * and image_store read the T# at the handle and the channel type/order words after it to turn
+ * byte x offsets into texel indices. Validation as clr (hipamd/src/hip_surface.cpp): the
+ * resource must be a hipArray created with flags 0 or with hipArraySurfaceLoadStore; a device
+ * without image instructions answers hipErrorNotSupported.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "array.h"
+#include "error.h"
+#include "texture.h"
+
+struct surf_object {
+	void *dev;
+	hipResourceDesc res;
+	struct surf_object *next;
+};
+
+static struct surf_object *surf_list;
+static pthread_mutex_t surf_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static hipError_t surf_create(hipSurfaceObject_t *out, const hipResourceDesc *res)
+{
+	uint32_t words[HIP_TEX_OBJECT_DWORDS] = {0};
+	const struct hipArray *a;
+	hipError_t err;
+
+	if ((err = hip_tex_device_check()) != hipSuccess)
+		return err;
+	if (!out || !res || res->resType != hipResourceTypeArray || !res->res.array.array)
+		return hipErrorInvalidValue;
+	a = hip_array_find(res->res.array.array);
+	if (!a || (a->flags != 0 && !(a->flags & hipArraySurfaceLoadStore)))
+		return hipErrorInvalidValue;
+	if ((err = hip_tex_image_desc(res, false, words)) != hipSuccess)
+		return err;
+	struct surf_object *o = calloc(1, sizeof(*o));
+	if (!o)
+		return hipErrorOutOfMemory;
+	o->res = *res;
+	if ((err = hip_tex_upload(words, &o->dev)) != hipSuccess) {
+		free(o);
+		return err;
+	}
+	pthread_mutex_lock(&surf_lock);
+	o->next = surf_list;
+	surf_list = o;
+	pthread_mutex_unlock(&surf_lock);
+	*out = (hipSurfaceObject_t)o->dev;
+	return hipSuccess;
+}
+
+hipError_t hipCreateSurfaceObject(hipSurfaceObject_t *pSurfObject, const hipResourceDesc *pResDesc)
+{
+	HIP_RETURN(surf_create(pSurfObject, pResDesc));
+}
+
+hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject)
+{
+	struct surf_object *o = NULL;
+
+	if (!surfaceObject)
+		HIP_RETURN(hipSuccess);
+	pthread_mutex_lock(&surf_lock);
+	for (struct surf_object **pp = &surf_list; *pp; pp = &(*pp)->next) {
+		if ((*pp)->dev == (void *)surfaceObject) {
+			o = *pp;
+			*pp = o->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&surf_lock);
+	if (!o)
+		HIP_RETURN(hipErrorInvalidValue);
+	hipError_t err = hipFree(o->dev);
+	free(o);
+	HIP_RETURN(err);
+}
