@@ -1,10 +1,10 @@
 /* HIP arrays backed by linear device memory (array.c), and the pitched 3D copy the array copies,
  * hipDrvMemcpy3D and hipMemcpy3DPeer share.
  *
- * AMD's runtime backs an array with an image object; without image instructions in the
- * interpreter, hipkfd backs it with plain device memory laid out row-major with a tight pitch:
- * element (x, y, z) lives at data + (z * height + y) * pitch + x * elem_size. Textures and surfaces
- * over arrays are not supported, so the layout is never seen by a sampler.
+ * AMD's runtime backs an array with an image object; hipkfd backs it with plain device memory
+ * laid out row-major with a tight pitch: element (x, y, z) lives at data + (z * height + y) *
+ * pitch + x * elem_size. Texture and surface objects over an array describe exactly that memory
+ * as a linear-tiled image (texture.c), which is the layout the interpreter samples.
  */
 #ifndef HIPKFD_API_ARRAY_H
 #define HIPKFD_API_ARRAY_H

@@ -135,7 +135,7 @@ static const struct attr_entry attr_table[] = {
 	F_INT(hipDeviceAttributeIsLargeBar, isLargeBar),
 	F_INT(hipDeviceAttributeAsicRevision, asicRevision),
 	K(hipDeviceAttributeCanUseStreamWaitValue, 1), /* hipStreamWaitValue*: src/api/stream_memops.c */
-	K(hipDeviceAttributeImageSupport, 0),          /* no image/texture support in hipkfd */
+	S(hipDeviceAttributeImageSupport),
 	S(hipDeviceAttributePhysicalMultiProcessorCount),
 	K(hipDeviceAttributeFineGrainSupport, 1),
 	S(hipDeviceAttributeWallClockRate),
@@ -178,6 +178,10 @@ static int attr_special(const struct hip_device *d, hipDeviceAttribute_t a, int 
 		return 0;
 	case hipDeviceAttributePciChipId:
 		*pi = (int)n->device_id;
+		return 0;
+	case hipDeviceAttributeImageSupport:
+		/* textures need image instructions, which gfx940 and later lack (texture.c) */
+		*pi = n->gfx_target_version < 90400;
 		return 0;
 	default:
 		return -1;

@@ -155,6 +155,9 @@ Test(device, attributes_every_value)
 	cr_assert_eq(hipDeviceGetAttribute(&v, hipDeviceAttributeNumberOfXccs, 0), hipSuccess);
 	if (profile_is("gfx942"))
 		cr_assert_eq(v, 8);
+	/* textures need image instructions: gfx90a has them, gfx942 does not */
+	cr_assert_eq(hipDeviceGetAttribute(&v, hipDeviceAttributeImageSupport, 0), hipSuccess);
+	cr_assert_eq(v, profile_is("gfx942") ? 0 : 1);
 	cr_assert_eq(hipDeviceGetAttribute(&v, hipDeviceAttributeWallClockRate, 0), hipSuccess);
 	cr_assert_gt(v, 0);
 }
