@@ -42,6 +42,8 @@
 #define CP_LINGER_NS 100000ull
 #define CP_LINGER_SHORT_NS 5000ull
 #define CP_LINGER_BACKOFF_MAX 63u
+#define CP_SETTLE_NS 300ull        /* a doorbell still this long ends the producer's burst */
+#define CP_SETTLE_MAX_NS 20000ull  /* ... or this long after it first rang */
 
 /* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
  * (AqlQueue::DynamicScratchHandler): one bit per cause. */
