@@ -151,6 +151,8 @@ hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src);
 hipError_t node_kernel_set(struct graph_kernel *k, const hipKernelNodeParams *p);
 void node_kernel_clear(struct graph_kernel *k);
 hipError_t node_memcpy_check(const hipMemcpy3DParms *p);
+/* A 1D copy's arguments, sizes checked against the allocations (clr's ihipMemcpy_validate). */
+hipError_t node_memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);

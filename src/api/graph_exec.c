@@ -299,10 +299,7 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
-  if (!dst || !src || !count)
-    HIP_RETURN(hipErrorInvalidValue);
-  if ((unsigned)kind > hipMemcpyDefault)
-    HIP_RETURN(hipErrorInvalidMemcpyDirection);
+  HIP_RETURN_IF_ERROR(node_memcpy_1d_check(dst, src, count, kind));
   n->u.memcpy.p = node_memcpy_1d(dst, src, count, kind);
   n->u.memcpy.one_d = true;
   HIP_RETURN(hipSuccess);

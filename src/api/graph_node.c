@@ -8,6 +8,7 @@
 #include "graph.h"
 #include "loader_api.h"
 #include "runtime.h"
+#include "../memory/mem.h"
 
 hipGraphNode_t node_alloc(hipGraphNodeType type)
 {
@@ -171,13 +172,33 @@ hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMem
   return p;
 }
 
-static hipError_t memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
+/* [in] bytes from [in] p stay inside the allocation holding p (memory the runtime does not know,
+ * pageable host memory, is the caller's to size). */
+static bool fits_allocation(const void *p, size_t bytes)
+{
+  struct mem_info info;
+  if (mem_lookup(p, &info) != 0)
+    return true;
+  size_t off = (size_t)((const char *)p - (const char *)info.base);
+  return off <= info.size && bytes <= info.size - off;
+}
+
+/* As clr's ihipMemcpy_validate: both sides present, a known kind, and a count that fits the
+ * allocations on both sides. */
+hipError_t node_memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
   if (!dst || !src || count == 0)
     return hipErrorInvalidValue;
   if ((unsigned)kind > hipMemcpyDefault)
     return hipErrorInvalidMemcpyDirection;
+  if (!fits_allocation(src, count) || !fits_allocation(dst, count))
+    return hipErrorInvalidValue;
   return hipSuccess;
+}
+
+static hipError_t memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
+{
+  return node_memcpy_1d_check(dst, src, count, kind);
 }
 
 hipError_t node_memset_check(const hipMemsetParams *p)
@@ -188,6 +209,9 @@ hipError_t node_memset_check(const hipMemsetParams *p)
     return hipErrorInvalidValue;
   if (p->height > 1 && p->pitch < p->width * p->elementSize)
     return hipErrorInvalidValue;
+  size_t row = p->width * p->elementSize;
+  if (!fits_allocation(p->dst, (p->height - 1) * (p->height > 1 ? p->pitch : 0) + row))
+    return hipErrorInvalidValue; /* past the end of the allocation (clr) */
   return hipSuccess;
 }
 

@@ -183,12 +183,46 @@ static void driver_nodes()
   CHECK_HIP(hipFree(d));
 }
 
+// Copies and fills past the end of an allocation are refused when the node is made or changed
+// (clr's ihipMemcpy_validate).
+static void node_sizes()
+{
+  char *d, host[4096];
+  CHECK_HIP(hipMalloc(&d, 1024));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipGraphNode_t n;
+  EXPECT_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, host, d, 2048, hipMemcpyDeviceToHost),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, d + 512, host, 1024, hipMemcpyHostToDevice),
+             hipErrorInvalidValue);
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, d + 512, host, 512, hipMemcpyHostToDevice));
+  EXPECT_HIP(hipGraphMemcpyNodeSetParams1D(n, d, host, 1025, hipMemcpyHostToDevice),
+             hipErrorInvalidValue);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParams1D(x, n, host, d + 1, 1024, hipMemcpyDeviceToHost),
+             hipErrorInvalidValue);
+  hipMemsetParams ms = {};
+  ms.dst = d;
+  ms.elementSize = 4;
+  ms.width = 257;  // 1028 bytes
+  ms.height = 1;
+  EXPECT_HIP(hipGraphAddMemsetNode(&n, g, nullptr, 0, &ms), hipErrorInvalidValue);
+  ms.width = 256;
+  CHECK_HIP(hipGraphAddMemsetNode(&n, g, nullptr, 0, &ms));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
   user_objects();
   mem_attributes();
   kernel_attributes();
   driver_nodes();
+  node_sizes();
   printf("PASSED\n");
   return 0;
 }
