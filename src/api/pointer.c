@@ -75,13 +75,19 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 	if (ierr != hipSuccess)
 		HIP_RETURN(ierr);
 	struct mem_info info;
+	const void *at = ptr;
 	if (mem_lookup(ptr, &info) != 0) {
-		memset(attributes, 0, sizeof(*attributes));
-		attributes->type = hipMemoryTypeUnregistered;
-		attributes->device = -2; /* CUDA's value for memory of no device */
-		HIP_RETURN(hipSuccess);
+		/* the device address of registered memory that got a GPU VA of its own? */
+		void *host = mem_host_of_alias(ptr);
+		if (!host || mem_lookup(host, &info) != 0) {
+			memset(attributes, 0, sizeof(*attributes));
+			attributes->type = hipMemoryTypeUnregistered;
+			attributes->device = -2; /* CUDA's value for memory of no device */
+			HIP_RETURN(hipSuccess);
+		}
+		at = host;
 	}
-	fill_attributes(attributes, &info, ptr);
+	fill_attributes(attributes, &info, at);
 	HIP_RETURN(hipSuccess);
 }
 

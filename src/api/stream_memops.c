@@ -120,8 +120,14 @@ static hipError_t memop_cpu_address(void *ptr, unsigned width, void **cpu)
 
 	if (!ptr || ((uintptr_t)ptr & (width - 1)))
 		return hipErrorInvalidValue;
-	if (mem_lookup(ptr, &info) != 0)
-		return hipErrorInvalidValue;
+	if (mem_lookup(ptr, &info) != 0) {
+		/* hipHostGetDevicePointer's address for registered memory that got a GPU VA of its
+		 * own: the operation works on the CPU address behind it */
+		void *host = mem_host_of_alias(ptr);
+		if (!host || mem_lookup(host, &info) != 0)
+			return hipErrorInvalidValue;
+		ptr = host;
+	}
 	size_t off = (size_t)((const char *)ptr - (const char *)info.base);
 	if (off > info.size || width > info.size - off)
 		return hipErrorInvalidValue;

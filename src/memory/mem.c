@@ -157,6 +157,14 @@ uint64_t mem_gpu_va(const void *host_ptr)
   return b->gpu_va + (uint64_t)((const char *)host_ptr - (const char *)b->base);
 }
 
+void *mem_host_of_alias(const void *p)
+{
+  struct mem_block *b = p ? mem_ranges_find_alias(p) : NULL;
+  if (!b || (uint64_t)(uintptr_t)p < b->gpu_va || (uint64_t)(uintptr_t)p - b->gpu_va >= b->size)
+    return NULL;
+  return (char *)b->base + ((uint64_t)(uintptr_t)p - b->gpu_va);
+}
+
 int mem_kfd_handle(const void *p, uint64_t *handle)
 {
   struct mem_block *b;

@@ -87,6 +87,11 @@ int mem_map_to_gpu(void *ptr, struct kfd_gpu *gpu);
  * or 0 if it belongs to no allocation. */
 uint64_t mem_gpu_va(const void *host_ptr);
 
+/* The CPU address behind [in] p when p is a device address of registered host memory that got a
+ * GPU VA of its own (mem_gpu_va() != the CPU address: a registration sharing a page with
+ * another); NULL otherwise. */
+void *mem_host_of_alias(const void *p);
+
 /* The KFD handle of the kernel allocation that starts at [in] p (not sub-allocated: allocate
  * with MEM_FLAG_NO_SUBALLOC), for ioctls that take one (events page, dma-buf export).
  * [out] handle. Returns 0, -ENOENT, or -EINVAL for a sub-allocated or interior pointer. */

@@ -80,6 +80,9 @@ struct mem_block *mem_table_find_block(const void *p);
 int mem_ranges_insert(struct mem_block *b);
 struct mem_block *mem_ranges_remove(const void *p);
 struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
+/* The registered block whose separate GPU VA range (a registration sharing a page with another,
+ * register.c) holds [in] p, or NULL. A linear scan: such aliases are rare. */
+struct mem_block *mem_ranges_find_alias(const void *p);
 uint64_t mem_next_alloc_id(void);
 void mem_table_init_once(void); /* registers the fork handler of the table */
 

@@ -190,6 +190,23 @@ struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap)
   return b;
 }
 
+struct mem_block *mem_ranges_find_alias(const void *p)
+{
+  struct mem_block *b = NULL;
+
+  if (!atomic_load_explicit(&ranges_published, memory_order_acquire))
+    return NULL;
+  pthread_rwlock_rdlock(&ranges_lock);
+  for (size_t i = 0; i < n_ranges && !b; i++) {
+    struct mem_block *r = ranges[i];
+    if (r->reservation && (uintptr_t)p >= (uintptr_t)r->reservation &&
+        (uintptr_t)p - (uintptr_t)r->reservation < r->reservation_size)
+      b = r;
+  }
+  pthread_rwlock_unlock(&ranges_lock);
+  return b;
+}
+
 /* After fork() the child has a new GPU VM and none of the parent's device mappings (they are
  * MADV_DONTFORK): forget every entry so the child's own allocations and registrations of the
  * same addresses start clean. Runs in the single-threaded child, so no reader can race. */

@@ -104,3 +104,33 @@ Test(host_memory, get_device_pointer_bad_input)
 	unsigned f;
 	cr_assert_eq(hipHostGetFlags(&f, &x), hipErrorInvalidValue);
 }
+
+/* Two registrations sharing a page: the second gets a GPU VA of its own, so its device pointer
+ * differs from the host pointer. That device pointer works wherever a device address is taken
+ * (stream memory operations) and describes the registered memory. */
+Test(host_memory, register_sharing_a_page_device_alias)
+{
+	char *page = aligned_alloc(4096, 8192);
+	cr_assert_not_null(page);
+	cr_assert_eq(hipHostRegister(page, 4, hipHostRegisterDefault), hipSuccess);
+	uint32_t *h = (uint32_t *)(page + 64);
+	h[0] = 1;
+	cr_assert_eq(hipHostRegister(h, 4096, hipHostRegisterDefault), hipSuccess);
+	uint32_t *d = NULL;
+	cr_assert_eq(hipHostGetDevicePointer((void **)&d, h, 0), hipSuccess);
+	hipStream_t s;
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamWaitValue32(s, d, 1, hipStreamWaitValueEq, 0xffffffffu), hipSuccess);
+	cr_assert_eq(hipStreamWriteValue32(s, d, 2, 0), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(h[0], 2u);
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipPointerGetAttributes(&a, d), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeHost);
+	cr_assert_eq(a.hostPointer, (void *)h);
+	cr_assert_eq(a.devicePointer, (void *)d);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+	cr_assert_eq(hipHostUnregister(h), hipSuccess);
+	cr_assert_eq(hipHostUnregister(page), hipSuccess);
+	free(page);
+}
