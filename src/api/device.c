@@ -128,6 +128,19 @@ void hip_device_sync_all(struct hip_device *d)
 	hip_device_sync_streams(d, false);
 }
 
+bool hip_device_blocking_streams_idle(struct hip_device *d)
+{
+	bool idle = true;
+	if (!d || !atomic_load_explicit(&d->opened, memory_order_acquire))
+		return true;
+	pthread_mutex_lock(&d->lock);
+	for (struct hip_stream *s = d->streams; s && idle; s = s->next)
+		if (!s->is_null && !(s->flags & hipStreamNonBlocking))
+			idle = hip_stream_known_idle(s) || hip_stream_idle(s);
+	pthread_mutex_unlock(&d->lock);
+	return idle;
+}
+
 void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 {
 	enum { BATCH = 32 };

@@ -49,6 +49,8 @@ size_t hip_device_limit(struct hip_device *d, enum hipLimit_t limit);
 /* Wait for the device's streams; `blocking_only` skips hipStreamNonBlocking streams (what a
  * synchronize of the legacy null stream waits for, as AMD's runtime does). */
 void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
+/* No blocking (created without hipStreamNonBlocking) stream of [in] d has work pending. */
+bool hip_device_blocking_streams_idle(struct hip_device *d);
 /* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
 bool hip_device_blocking(const struct hip_device *d);
 

@@ -118,6 +118,10 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	/* The legacy null stream waits for the blocking streams before its own work, so it is not
+	 * idle while they are not (clr: getStream(nullptr, wait) before the query). */
+	if (s->is_null && !hip_device_blocking_streams_idle(s->device))
+		HIP_RETURN(hipErrorNotReady);
 	if (hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);
 	int err = hip_stream_error(s);

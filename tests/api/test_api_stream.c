@@ -311,3 +311,28 @@ Test(stream, callback_destroys_its_stream)
 	cr_assert_eq(atomic_load(&o.next), 1);
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }
+
+/* The legacy null stream is not idle while a blocking stream has work (it would wait for it);
+ * a non-blocking stream's work does not count (clr). */
+Test(stream, null_stream_query_sees_blocking_streams)
+{
+	uint32_t *flag;
+	cr_assert_eq(hipHostMalloc((void **)&flag, sizeof(*flag), 0), hipSuccess);
+	*flag = 0;
+	hipStream_t blocking, nonblocking;
+	cr_assert_eq(hipStreamCreate(&blocking), hipSuccess);
+	cr_assert_eq(hipStreamCreateWithFlags(&nonblocking, hipStreamNonBlocking), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_assert_eq(hipStreamWaitValue32(nonblocking, flag, 1, hipStreamWaitValueEq, 0xffffffffu), hipSuccess);
+	cr_assert_eq(hipStreamQuery(NULL), hipSuccess, "a non-blocking stream's work does not count");
+	cr_assert_eq(hipStreamWaitValue32(blocking, flag, 1, hipStreamWaitValueEq, 0xffffffffu), hipSuccess);
+	cr_assert_eq(hipStreamQuery(blocking), hipErrorNotReady);
+	cr_assert_eq(hipStreamQuery(NULL), hipErrorNotReady);
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	cr_assert_eq(hipStreamSynchronize(blocking), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(nonblocking), hipSuccess);
+	cr_assert_eq(hipStreamQuery(NULL), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(blocking), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(nonblocking), hipSuccess);
+	cr_assert_eq(hipHostFree(flag), hipSuccess);
+}
