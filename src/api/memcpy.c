@@ -33,6 +33,10 @@ static hipError_t copy_check(void *dst, const void *src, size_t size, hipMemcpyK
 hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyKind kind,
 			     hipStream_t stream, bool async)
 {
+	/* "device to device without compute units": our device copies already choose the engine
+	 * themselves; clr accepts the kind wherever DeviceToDevice goes. */
+	if (kind == hipMemcpyDeviceToDeviceNoCU)
+		kind = hipMemcpyDeviceToDevice;
 	hipError_t herr = hip_init_error();
 	if (herr == hipSuccess)
 		herr = copy_check(dst, src, size, kind);

@@ -268,3 +268,22 @@ Test(memcpy, memcpy3d_to_and_from_a_3d_array)
 	cr_assert_eq(hipMemcpy3D(&p), hipErrorInvalidValue);
 	cr_assert_eq(hipFreeArray(arr), hipSuccess);
 }
+
+/* hipMemcpyDeviceToDeviceNoCU is a device-to-device copy (clr accepts it wherever
+ * DeviceToDevice goes). */
+Test(memcpy, device_to_device_no_cu_kind)
+{
+	int h[64], back[64], *a, *b;
+	for (int i = 0; i < 64; i++)
+		h[i] = i * 7;
+	cr_assert_eq(hipMalloc((void **)&a, sizeof(h)), hipSuccess);
+	cr_assert_eq(hipMalloc((void **)&b, sizeof(h)), hipSuccess);
+	cr_assert_eq(hipMemcpy(a, h, sizeof(h), hipMemcpyHostToDevice), hipSuccess);
+	cr_assert_eq(hipMemcpy(b, a, sizeof(h), hipMemcpyDeviceToDeviceNoCU), hipSuccess);
+	cr_assert_eq(hipMemcpyAsync(a, b, sizeof(h), hipMemcpyDeviceToDeviceNoCU, NULL), hipSuccess);
+	cr_assert_eq(hipMemcpy(back, a, sizeof(h), hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_eq(memcmp(back, h, sizeof(h)), 0);
+	cr_assert_eq(hipMemcpy(b, a, sizeof(h), (hipMemcpyKind)1025), hipErrorInvalidMemcpyDirection);
+	cr_assert_eq(hipFree(a), hipSuccess);
+	cr_assert_eq(hipFree(b), hipSuccess);
+}
