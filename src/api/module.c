@@ -322,8 +322,9 @@ static hipError_t module_load_checked(struct ihipModule_t *m, hipModule_t *out)
   int err = hip_module_on_device(m, d, &md);
   if (err) {
     hip_module_destroy(m);
+    /* not a bundle or code object at all: an invalid image, as clr reports it */
     return err == -ENOENT ? hipErrorNoBinaryForGpu
-           : err == -ENOEXEC ? hipErrorInvalidImage
+           : err == -ENOEXEC || err == -EINVAL ? hipErrorInvalidImage
            : hip_error_from_errno(err);
   }
   *out = m;
@@ -428,7 +429,7 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   struct module_device *md;
   struct hip_device *d;
 
-  if (!name || (!dptr && !bytes))
+  if (!name || !*name || (!dptr && !bytes))
     HIP_RETURN(hipErrorInvalidValue);
   if (!hip_module_valid(hmod))
     HIP_RETURN(hipErrorInvalidResourceHandle);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
 
@@ -124,6 +125,15 @@ Test(module, errors)
   cr_assert_eq(hipModuleLoad(&m, MODULE_DIR "/module_kernels_gfx90a.hsaco"), hipErrorNoBinaryForGpu);
   static const char garbage[256] = "this is not a code object";
   cr_assert_eq(hipModuleLoadData(&m, garbage), hipErrorInvalidImage);
+  {
+    char path[] = "/tmp/hipkfd-not-a-code-object-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, garbage, sizeof(garbage)), (ssize_t)sizeof(garbage));
+    close(fd);
+    cr_assert_eq(hipModuleLoad(&m, path), hipErrorInvalidImage, "a file that is no code object");
+    unlink(path);
+  }
   cr_assert_eq(hipModuleLoad(NULL, MODULE_DIR "/module_kernels.bundle"), hipErrorInvalidValue);
 
   HIP_OK(hipModuleLoad(&m, MODULE_DIR "/module_kernels_gfx942.hsaco"));
@@ -131,6 +141,7 @@ Test(module, errors)
   hipDeviceptr_t p;
   size_t size;
   cr_assert_eq(hipModuleGetGlobal(&p, &size, m, "no_such_global"), hipErrorNotFound);
+  cr_assert_eq(hipModuleGetGlobal(&p, &size, m, ""), hipErrorInvalidValue);
   HIP_OK(hipModuleGetFunction(&f, m, "axpy"));
   int dummy = 0;
   void *params[] = {&dummy, &dummy, &dummy, &dummy};
