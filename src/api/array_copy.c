@@ -60,6 +60,8 @@ static hipError_t to_array_2d(hipArray_t dst, size_t wOffset, size_t hOffset, co
 {
 	struct hip_pitched d;
 
+	if (!dst)
+		return hipErrorInvalidResourceHandle; /* clr checks the array first */
 	if (!src)
 		return hipErrorInvalidValue;
 	if (width > spitch)

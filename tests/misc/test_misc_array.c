@@ -135,7 +135,9 @@ Test(array, copies_2d)
 	cr_assert_eq(hipMemcpy2DToArray(a, 0, 0, src, 4, 8, 1, hipMemcpyHostToDevice),
 		     hipErrorInvalidPitchValue);
 	cr_assert_eq(hipMemcpy2DToArray(NULL, 0, 0, src, 4, 4, 1, hipMemcpyHostToDevice),
-		     hipErrorInvalidValue);
+		     hipErrorInvalidResourceHandle); /* clr: the array is checked first */
+	cr_assert_eq(hipMemcpy2DToArrayAsync(NULL, 0, 0, src, 4, 4, 1, hipMemcpyHostToDevice, s),
+		     hipErrorInvalidResourceHandle);
 	cr_assert_eq(hipFree(dev), hipSuccess);
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 	cr_assert_eq(hipFreeArray(a), hipSuccess);
