@@ -36,6 +36,7 @@
 #include "../memory/mem.h"
 #include "capture.h"
 #include "error.h"
+#include "internal.h"
 #include "runtime.h"
 
 #define POOL_MAGIC 0x4c4f4f50u   /* "POOL" */
@@ -342,7 +343,7 @@ static hipError_t malloc_async_args(void **dev_ptr, size_t size, hipStream_t str
 	if (hip_device_count() == 0)
 		return hipErrorNoDevice;
 	if (!hip_stream_resolve(stream))
-		return hipErrorInvalidValue;
+		return hip_stream_invalid_error(stream);
 	/* clr and CUDA: a zero-byte request gives NULL and success. */
 	*done = size == 0;
 	return hipSuccess;
@@ -380,6 +381,21 @@ struct pool_import;
 static struct pool_import *import_remove(const void *ptr);
 static hipError_t free_imported(struct pool_import *im, struct hip_stream *s);
 
+/* [in] ptr sits in a pool's free list: it was freed already and the pool still owns it. */
+static bool pool_holds_freed(const void *ptr)
+{
+	bool found = false;
+	pthread_mutex_lock(&pool_list_lock);
+	for (struct hip_pool *p = pool_list; p && !found; p = p->next) {
+		pthread_mutex_lock(&p->lock);
+		for (struct pool_block *b = p->free_list; b && !found; b = b->next)
+			found = b->ptr == ptr;
+		pthread_mutex_unlock(&p->lock);
+	}
+	pthread_mutex_unlock(&pool_list_lock);
+	return found;
+}
+
 /* hipFreeAsync of memory that no pool handed out: clr frees it at once after the stream's work
  * (an unconditional wait); so does this. */
 static hipError_t free_foreign(void *dev_ptr, struct hip_stream *s)
@@ -398,9 +414,12 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream)
 		HIP_RETURN(hip_capture_free(stream, dev_ptr));
 	struct hip_stream *s = hip_stream_resolve(stream);
 	if (!s)
-		HIP_RETURN(hipErrorInvalidValue);
+		HIP_RETURN(hip_stream_invalid_error(stream));
 	struct pool_block *b = ptr_remove(dev_ptr);
 	if (!b) {
+		/* freed twice: the pool keeps the memory for reuse, so hipFree must not release it */
+		if (pool_holds_freed(dev_ptr))
+			HIP_RETURN(hipErrorInvalidValue);
 		struct pool_import *im = import_remove(dev_ptr);
 		HIP_RETURN(im ? free_imported(im, s) : free_foreign(dev_ptr, s));
 	}

@@ -65,7 +65,7 @@ Test(mempool, null_stream_and_zero_size)
 	cr_assert_eq(hipMemset(p, 1, 4096), hipSuccess);
 	cr_assert_eq(hipFreeAsync(p, NULL), hipSuccess);
 	cr_assert_eq(hipFreeAsync(NULL, NULL), hipErrorInvalidValue);
-	cr_assert_eq(hipMallocAsync(&p, 64, (hipStream_t)&p), hipErrorInvalidValue);
+	cr_assert_eq(hipMallocAsync(&p, 64, (hipStream_t)&p), hipErrorInvalidHandle); /* clr */
 	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
 }
 
@@ -450,4 +450,23 @@ Test(mempool, threads_on_their_own_streams)
 	cr_assert_eq(hipDeviceGetDefaultMemPool(&def, 0), hipSuccess);
 	cr_assert_eq(hipMemPoolGetAttribute(def, hipMemPoolAttrUsedMemCurrent, &used), hipSuccess);
 	cr_assert_eq(used, 0);
+}
+
+/* Freeing pool memory twice is refused (the pool still owns the block: releasing it to the
+ * device would hand it out twice); a bad stream handle is hipErrorInvalidHandle (clr). */
+Test(mempool, double_free_and_bad_stream)
+{
+	void *p = NULL;
+	hipStream_t s;
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipMallocAsync(&p, 4096, (hipStream_t)-1), hipErrorInvalidHandle);
+	cr_assert_eq(hipMallocAsync(&p, 4096, s), hipSuccess);
+	cr_assert_eq(hipFreeAsync(p, (hipStream_t)-1), hipErrorInvalidHandle);
+	cr_assert_eq(hipFreeAsync(p, s), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(hipFreeAsync(p, s), hipErrorInvalidValue);
+	void *q = NULL;
+	cr_assert_eq(hipMallocAsync(&q, 4096, s), hipSuccess, "the pool still works");
+	cr_assert_eq(hipFreeAsync(q, s), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }
