@@ -30,6 +30,52 @@ static hipError_t copy_check(void *dst, const void *src, size_t size, hipMemcpyK
 	return hipSuccess;
 }
 
+/* The bytes from [in] p a copy of [in] size may move in one piece: up to the end of p's
+ * mapping when p lies in a VMM mapping (the reservation's next mapping continues it, clr checks
+ * against the whole reservation), else all of them (allocation bounds are checked by the copy). */
+static size_t copy_piece(const void *p, size_t size)
+{
+	struct mem_info info;
+	if (mem_lookup(p, &info) != 0 || !(info.flags & MEM_FLAG_VMM))
+		return size;
+	size_t left = info.size - (size_t)((const char *)p - (const char *)info.base);
+	return left < size ? left : size;
+}
+
+static bool in_vmm_mapping(const void *p)
+{
+	struct mem_info info;
+	return mem_lookup(p, &info) == 0 && (info.flags & MEM_FLAG_VMM);
+}
+
+/* The pieces of a copy split at VMM mapping boundaries: each is copied with [in] copy unless it
+ * is NULL (a dry run). A side that leaves one mapping must continue in another: what follows a
+ * reservation's mappings is no memory (not the caller's host memory). */
+static int walk_pieces(struct hip_stream *s, void *dst, const void *src, size_t size, bool async,
+		       bool copy)
+{
+	bool dst_vmm = in_vmm_mapping(dst), src_vmm = in_vmm_mapping(src);
+	while (size) {
+		if ((dst_vmm && !in_vmm_mapping(dst)) || (src_vmm && !in_vmm_mapping(src)))
+			return -EINVAL;
+		size_t n = copy_piece(dst, size), m = copy_piece(src, n);
+		int err = copy ? hip_copy(s, dst, src, m, async) : 0;
+		if (err)
+			return err;
+		dst = (char *)dst + m;
+		src = (const char *)src + m;
+		size -= m;
+	}
+	return 0;
+}
+
+/* hip_copy over VMM mappings: every piece is checked before the first is copied. */
+static int copy_pieces(struct hip_stream *s, void *dst, const void *src, size_t size, bool async)
+{
+	int err = walk_pieces(s, dst, src, size, async, false);
+	return err ? err : walk_pieces(s, dst, src, size, async, true);
+}
+
 hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyKind kind,
 			     hipStream_t stream, bool async)
 {
@@ -50,6 +96,10 @@ hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyK
 	if (size == 0)
 		return hipSuccess;
 	int err = hip_copy(s, dst, src, size, async);
+	/* past the end of one allocation: fine if that is a VMM mapping continued by the next one
+	 * (checked before anything is enqueued, so nothing has been copied yet) */
+	if (err == -EINVAL && (copy_piece(dst, size) < size || copy_piece(src, size) < size))
+		err = copy_pieces(s, dst, src, size, async);
 	return err ? hip_error_from_errno(err) : hipSuccess;
 }
 

@@ -43,6 +43,8 @@ enum mem_kind {
 #define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
 #define MEM_FLAG_EXEC       0x40u /* GPU-executable (code objects) */
 #define MEM_FLAG_READ_ONLY  0x80u /* GPU read-only mapping */
+#define MEM_FLAG_VMM        0x100u /* set by mem_vmm_map: one mapping of a VMM reservation, whose
+                                    * neighbours in the reservation may be other mappings */
 
 /* What the address table knows about one allocation. */
 struct mem_info {

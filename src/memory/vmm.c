@@ -105,6 +105,7 @@ int mem_vmm_map(void *va, size_t size, struct mem_phys *ph, size_t offset)
   b->size = ph->size;
   b->alloc_size = ph->size;
   b->kind = MEM_DEVICE;
+  b->flags = MEM_FLAG_VMM;
   b->gpu = ph->gpu;
   b->alloc_id = mem_next_alloc_id();
   /* The CPU view replaces the PROT_NONE reservation pages; unmap puts them back. */

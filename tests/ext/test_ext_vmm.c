@@ -2,6 +2,7 @@
  * memory (hipMemcpy, hipMemset, the CPU); unmap, release and free, with their errors. */
 #include <criterion/criterion.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -329,4 +330,42 @@ Test(vmm, dmabuf_for_address_range)
 	cr_assert_eq(hipMemGetHandleForAddressRange(&fd, d, size, hipMemRangeHandleTypeDmaBufFd, 1),
 		     hipErrorInvalidValue);
 	cr_assert_eq(hipFree(d), hipSuccess);
+}
+
+/* Three handles mapped side by side in one reservation are one range: a copy spanning them
+ * works in both directions (clr checks a copy against the whole reservation), and a copy past
+ * the reservation's last mapping is still refused. */
+Test(vmm, copy_across_mappings_of_one_reservation)
+{
+	const size_t g = granularity(), n = 3, total = n * g;
+	hipMemAllocationProp prop = device_prop(0);
+	hipMemGenericAllocationHandle_t h[3];
+	void *va = NULL;
+	cr_assert_eq(hipMemAddressReserve(&va, total + g, 0, NULL, 0), hipSuccess);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(hipMemCreate(&h[i], g, &prop, 0), hipSuccess);
+		cr_assert_eq(hipMemMap((char *)va + i * g, g, 0, h[i], 0), hipSuccess);
+	}
+	grant(va, total, 0);
+	unsigned char *src = malloc(total), *back = malloc(total);
+	for (size_t i = 0; i < total; i++)
+		src[i] = (unsigned char)(i * 13 + (i >> 12));
+	memset(back, 0, total);
+	cr_assert_eq(hipMemcpy(va, src, total, hipMemcpyHostToDevice), hipSuccess);
+	cr_assert_eq(hipMemcpy(back, va, total, hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_eq(memcmp(back, src, total), 0);
+	/* a piece straddling the first boundary, asynchronously */
+	memset(back, 0, total);
+	cr_assert_eq(hipMemcpyAsync(back, (char *)va + g - 100, 300, hipMemcpyDeviceToHost, NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_assert_eq(memcmp(back, src + g - 100, 300), 0);
+	/* the reservation's last granule is not mapped */
+	cr_assert_eq(hipMemcpy((char *)va + total - 16, src, 32, hipMemcpyHostToDevice), hipErrorInvalidValue);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(hipMemUnmap((char *)va + i * g, g), hipSuccess);
+		cr_assert_eq(hipMemRelease(h[i]), hipSuccess);
+	}
+	cr_assert_eq(hipMemAddressFree(va, total + g), hipSuccess);
+	free(src);
+	free(back);
 }
