@@ -1120,9 +1120,8 @@ static int exec_vop3p(struct isa_wave *w, const struct isa_inst *in, uint64_t ex
     if (in->src[i] != OPD_NONE)
       fetch(w, &plain, i, S[i], &m);
   uint64_t R[WAVE_SIZE];
-  const char *name = isa_op_name(in->op);
-  bool f32pk = !strcmp(name, "v_pk_fma_f32") || !strcmp(name, "v_pk_mul_f32") ||
-               !strcmp(name, "v_pk_add_f32") || !strcmp(name, "v_pk_mov_b32");
+  bool f32pk = in->op == OP_V_PK_FMA_F32 || in->op == OP_V_PK_MUL_F32 ||
+               in->op == OP_V_PK_ADD_F32 || in->op == OP_V_PK_MOV_B32;
   /* Float inline constants take the type of the operand that reads them (LLVM's operand types
    * OPERAND_REG_INLINE_C_V2FP16 / _V2FP32 / _FP32): a packed f16 operand gets the f16 value in its
    * low half, a packed f32 operand (a 64-bit register pair) the f32 value in its low dword, and
