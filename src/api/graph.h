@@ -98,6 +98,7 @@ struct hipGraphNode {
 /* References a graph holds on a user object (hipGraphRetainUserObject). */
 struct graph_uref {
   hipUserObject_t object;
+  uint64_t serial;             /* the object's creation number: a reused address is not it */
   unsigned count;
 };
 
@@ -172,12 +173,15 @@ bool graph_has_mem_nodes(const struct ihipGraph *g);
 hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
 hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
 
-/* ---- graph_extra.c ---- */
+/* ---- graph_user_object.c ---- */
 
 /* Drops every user-object reference [in] g holds. */
 void graph_urefs_release(struct ihipGraph *g);
 /* Gives [in] dst the references [in] src holds (retaining them). 0 or -ENOMEM. */
 int graph_urefs_copy(struct ihipGraph *dst, const struct ihipGraph *src);
+
+/* ---- graph_extra.c ---- */
+
 /* Accounts [in] delta bytes of graph memory on device [in] device (hipGraphMemAttr*). */
 void graph_mem_account(int device, int64_t delta);
 
