@@ -152,8 +152,16 @@ hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src);
 hipError_t node_kernel_set(struct graph_kernel *k, const hipKernelNodeParams *p);
 void node_kernel_clear(struct graph_kernel *k);
 hipError_t node_memcpy_check(const hipMemcpy3DParms *p);
-/* A 1D copy's arguments, sizes checked against the allocations (clr's ihipMemcpy_validate). */
+/* The kinds a copy node takes: hipMemcpyHostToHost..Default and DeviceToDeviceNoCU (clr). */
+bool node_memcpy_kind_valid(hipMemcpyKind kind);
+/* A 1D copy's arguments, sizes checked against the allocations (clr's ihipMemcpy_validate) and
+ * the kind against what the two sides are (clr's GraphMemcpyNode1D::ValidateParams). */
 hipError_t node_memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+/* The same for new parameters of an existing node, where clr also refuses dst == src. */
+hipError_t node_memcpy_1d_set_check(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+/* What the runtime knows of the memory at [in] p. */
+enum mem_side { MEM_SIDE_UNKNOWN, MEM_SIDE_DEVICE, MEM_SIDE_OTHER /* pinned, registered, managed */ };
+enum mem_side node_mem_side(const void *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);

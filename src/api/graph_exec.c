@@ -34,6 +34,12 @@ static hipError_t launch_memcpy(const struct graph_memcpy *m, hipStream_t stream
 {
   if (m->one_d)
     return hipMemcpyAsync(m->p.dstPtr.ptr, m->p.srcPtr.ptr, m->p.extent.width, m->p.kind, stream);
+  if (m->p.kind == hipMemcpyDeviceToDeviceNoCU) {
+    /* clr takes this kind on memcpy nodes; our copies pick the engine themselves */
+    hipMemcpy3DParms p = m->p;
+    p.kind = hipMemcpyDeviceToDevice;
+    return hipMemcpy3DAsync(&p, stream);
+  }
   return hipMemcpy3DAsync(&m->p, stream);
 }
 
@@ -287,7 +293,10 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
-  HIP_RETURN_IF_ERROR(node_memcpy_check(pNodeParams));
+  /* clr (hipGraphExecMemcpyNodeSetParams): any invalid parameter block is hipErrorInvalidValue,
+   * and an executable's copy keeps its direction. */
+  if (node_memcpy_check(pNodeParams) != hipSuccess || pNodeParams->kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue);
   n->u.memcpy.p = *pNodeParams;
   n->u.memcpy.one_d = false;
   HIP_RETURN(hipSuccess);
@@ -299,7 +308,9 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
-  HIP_RETURN_IF_ERROR(node_memcpy_1d_check(dst, src, count, kind));
+  if (kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue); /* an executable's copy keeps its direction (clr) */
+  HIP_RETURN_IF_ERROR(node_memcpy_1d_set_check(dst, src, count, kind));
   n->u.memcpy.p = node_memcpy_1d(dst, src, count, kind);
   n->u.memcpy.one_d = true;
   HIP_RETURN(hipSuccess);

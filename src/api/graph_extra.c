@@ -234,20 +234,34 @@ static hipError_t memcpy3d_of(const HIP_MEMCPY3D *c, hipMemcpy3DParms *p)
   return hipSuccess;
 }
 
+/* The driver form checked as clr's ihipDrvMemcpy3D_validate does: every bad parameter block,
+ * pitch and bounds included, is hipErrorInvalidValue. */
+static hipError_t drv_memcpy_params(const HIP_MEMCPY3D *c, hipMemcpy3DParms *p)
+{
+  hipError_t e = memcpy3d_of(c, p);
+  if (e == hipSuccess && node_memcpy_check(p) != hipSuccess)
+    e = hipErrorInvalidValue;
+  return e;
+}
+
 hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
                                     const hipGraphNode_t *dependencies, size_t numDependencies,
                                     const HIP_MEMCPY3D *copyParams, hipCtx_t ctx)
 {
   (void)ctx;
+  if (!phGraphNode || !graph_valid(hGraph) || (numDependencies && !dependencies))
+    HIP_RETURN(hipErrorInvalidValue);
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(copyParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(copyParams, &p));
   HIP_RETURN(hipGraphAddMemcpyNode(phGraphNode, hGraph, dependencies, numDependencies, &p));
 }
 
 hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D *nodeParams)
 {
+  if (!graph_node_valid(hNode))
+    HIP_RETURN(hipErrorInvalidValue);
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(nodeParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(nodeParams, &p));
   HIP_RETURN(hipGraphMemcpyNodeSetParams(hNode, &p));
 }
 
@@ -256,7 +270,7 @@ hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGrap
 {
   (void)ctx;
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(copyParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(copyParams, &p));
   HIP_RETURN(hipGraphExecMemcpyNodeSetParams(hGraphExec, hNode, &p));
 }
 

@@ -56,9 +56,156 @@ static void user_objects_late_calls()
   CHECK_HIP(hipGraphDestroy(g));
 }
 
+__device__ int dev_a[64];
+__device__ int dev_b[64];
+
+// 1D copies: the kind must agree with what the two sides are; a node's new parameters may not copy
+// a buffer onto itself; an executable's copy keeps its direction (clr hip_graph.cpp).
+static void memcpy_1d_rules()
+{
+  int *d, *d2, host[256];
+  CHECK_HIP(hipMalloc(&d, 1024));
+  CHECK_HIP(hipMalloc(&d2, 1024));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipGraphNode_t n, m;
+  // pageable host -> device must be HostToDevice or Default; device -> pageable DeviceToHost.
+  EXPECT_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, d, host, 1024, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, host, d, 1024, hipMemcpyHostToDevice),
+             hipErrorInvalidValue);
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&n, g, nullptr, 0, d, host, 1024, hipMemcpyDefault));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&m, g, &n, 1, d2, d, 1024, hipMemcpyDeviceToDeviceNoCU));
+  CHECK_HIP(hipGraphMemcpyNodeSetParams1D(n, d, host, 1024, hipMemcpyHostToDevice));
+  EXPECT_HIP(hipGraphMemcpyNodeSetParams1D(m, d, d, 1024, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  // Overlapping ranges of one allocation that run past its end.
+  EXPECT_HIP(hipGraphMemcpyNodeSetParams1D(m, d + 5, d, 1024 - 5, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParams1D(x, m, d2, d, 1024, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue); // was DeviceToDeviceNoCU
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParams1D(x, m, d, d, 512, hipMemcpyDeviceToDeviceNoCU),
+             hipErrorInvalidValue);
+  CHECK_HIP(hipGraphExecMemcpyNodeSetParams1D(x, m, d2, d, 512, hipMemcpyDeviceToDeviceNoCU));
+  for (int i = 0; i < 256; i++)
+    host[i] = i * 3;
+  CHECK_HIP(hipMemset(d2, 0, 1024));
+  CHECK_HIP(hipGraphLaunch(x, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  int back[256];
+  CHECK_HIP(hipMemcpy(back, d2, 1024, hipMemcpyDeviceToHost));
+  for (int i = 0; i < 256; i++)
+    CHECK(back[i] == (i < 128 ? i * 3 : 0));
+
+  // The 3D form: a new direction, a pitch below the width, a box past the end.
+  hipMemcpy3DParms p = {};
+  p.srcPtr = make_hipPitchedPtr(d, 256, 256, 4);
+  p.dstPtr = make_hipPitchedPtr(d2, 256, 256, 4);
+  p.extent = make_hipExtent(256, 4, 1);
+  p.kind = hipMemcpyDeviceToDevice;
+  hipGraphNode_t c3;
+  CHECK_HIP(hipGraphAddMemcpyNode(&c3, g, nullptr, 0, &p));
+  hipGraphExec_t x3;
+  CHECK_HIP(hipGraphInstantiate(&x3, g, nullptr, nullptr, 0));
+  p.kind = hipMemcpyDefault;
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParams(x3, c3, &p), hipErrorInvalidValue);
+  p.kind = hipMemcpyDeviceToDevice;
+  p.srcPtr.pitch = 255;
+  EXPECT_HIP(hipGraphAddMemcpyNode(&n, g, nullptr, 0, &p), hipErrorInvalidPitchValue);
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParams(x3, c3, &p), hipErrorInvalidValue);
+  p.srcPtr.pitch = 256;
+  p.dstPos = make_hipPos(0, 1, 0); // rows 1..4 of a 4-row buffer
+  EXPECT_HIP(hipGraphAddMemcpyNode(&n, g, nullptr, 0, &p), hipErrorInvalidValue);
+  p.extent.height = 3;
+  CHECK_HIP(hipGraphExecMemcpyNodeSetParams(x3, c3, &p));
+
+  // The driver form reports all of these as hipErrorInvalidValue.
+  HIP_MEMCPY3D dp = {};
+  dp.srcMemoryType = hipMemoryTypeDevice;
+  dp.srcDevice = (hipDeviceptr_t)d;
+  dp.srcPitch = 255;
+  dp.srcHeight = 4;
+  dp.dstMemoryType = hipMemoryTypeDevice;
+  dp.dstDevice = (hipDeviceptr_t)d2;
+  dp.dstPitch = 256;
+  dp.dstHeight = 4;
+  dp.WidthInBytes = 256;
+  dp.Height = 4;
+  dp.Depth = 1;
+  EXPECT_HIP(hipDrvGraphAddMemcpyNode(&n, g, nullptr, 0, &dp, nullptr), hipErrorInvalidValue);
+  dp.srcPitch = 256;
+  dp.dstY = 1;
+  EXPECT_HIP(hipDrvGraphAddMemcpyNode(&n, g, nullptr, 0, &dp, nullptr), hipErrorInvalidValue);
+  dp.dstY = 0;
+  CHECK_HIP(hipDrvGraphAddMemcpyNode(&n, g, nullptr, 0, &dp, nullptr));
+
+  CHECK_HIP(hipGraphExecDestroy(x3));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+  CHECK_HIP(hipFree(d2));
+}
+
+// Symbol copies: one symbol and one pointer; the kind against the pointer side; the type is
+// hipGraphNodeTypeMemcpy; an executable's copy keeps its direction.
+static void memcpy_symbol_rules()
+{
+  int host[64], *d;
+  CHECK_HIP(hipMalloc(&d, sizeof(host)));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipGraphNode_t to, from;
+  CHECK_HIP(hipGraphAddMemcpyNodeToSymbol(&to, g, nullptr, 0, HIP_SYMBOL(dev_a), host,
+                                          sizeof(host), 0, hipMemcpyHostToDevice));
+  CHECK_HIP(hipGraphAddMemcpyNodeFromSymbol(&from, g, &to, 1, d, HIP_SYMBOL(dev_a), sizeof(host),
+                                            0, hipMemcpyDeviceToDevice));
+  hipGraphNodeType t;
+  CHECK_HIP(hipGraphNodeGetType(to, &t));
+  CHECK(t == hipGraphNodeTypeMemcpy);
+  EXPECT_HIP(hipGraphMemcpyNodeSetParamsToSymbol(to, HIP_SYMBOL(dev_a), HIP_SYMBOL(dev_a),
+                                                 sizeof(host), 0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphMemcpyNodeSetParamsToSymbol(to, HIP_SYMBOL(dev_a), HIP_SYMBOL(dev_b),
+                                                 sizeof(host), 0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphMemcpyNodeSetParamsToSymbol(to, HIP_SYMBOL(dev_a), host, sizeof(host), 0,
+                                                 hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphMemcpyNodeSetParamsFromSymbol(from, HIP_SYMBOL(dev_b), HIP_SYMBOL(dev_a),
+                                                   sizeof(host), 0, hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphMemcpyNodeSetParamsFromSymbol(from, host, HIP_SYMBOL(dev_a), sizeof(host), 0,
+                                                   hipMemcpyDeviceToDevice),
+             hipErrorInvalidMemcpyDirection);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParamsToSymbol(x, to, HIP_SYMBOL(dev_a), host, sizeof(host),
+                                                     0, hipMemcpyDefault),
+             hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphExecMemcpyNodeSetParamsFromSymbol(x, from, HIP_SYMBOL(dev_b),
+                                                       HIP_SYMBOL(dev_a), sizeof(host), 0,
+                                                       hipMemcpyDeviceToDevice),
+             hipErrorInvalidValue);
+  for (int i = 0; i < 64; i++)
+    host[i] = 7 * i + 1;
+  CHECK_HIP(hipGraphLaunch(x, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  int back[64];
+  CHECK_HIP(hipMemcpy(back, d, sizeof(back), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    CHECK(back[i] == 7 * i + 1);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
   user_objects_late_calls();
+  memcpy_1d_rules();
+  memcpy_symbol_rules();
   printf("PASSED\n");
   return 0;
 }
