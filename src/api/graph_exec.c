@@ -138,10 +138,8 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   if (!out || !graph_valid(graph))
     return hipErrorInvalidValue;
   *out = NULL;
-  if (flags & ~(unsigned long long)(hipGraphInstantiateFlagAutoFreeOnLaunch |
-                                    hipGraphInstantiateFlagUpload |
-                                    hipGraphInstantiateFlagUseNodePriority))
-    return hipErrorInvalidValue; /* device launch: no device-side graph launch here */
+  if (flags == hipGraphInstantiateFlagDeviceLaunch)
+    return hipErrorNotSupported; /* no device-side graph launch here */
   hipError_t e = graph_check_acyclic(graph, err_node);
   if (e != hipSuccess) {
     if (log && log_size)
@@ -178,9 +176,26 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   HIP_RETURN(instantiate(pGraphExec, graph, 0, pErrorNode, pLogBuffer, bufferSize));
 }
 
+/* clr takes one flag at a time (hipGraphInstantiateWithFlags: none, AutoFreeOnLaunch or
+ * UseNodePriority; ...WithParams also Upload and DeviceLaunch); anything else, combinations
+ * included, is hipErrorInvalidValue. */
+static bool instantiate_flags_valid(unsigned long long flags, bool with_params)
+{
+  switch (flags) {
+  case 0:
+  case hipGraphInstantiateFlagAutoFreeOnLaunch:
+  case hipGraphInstantiateFlagUseNodePriority: return true;
+  case hipGraphInstantiateFlagUpload:
+  case hipGraphInstantiateFlagDeviceLaunch: return with_params;
+  default: return false;
+  }
+}
+
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                         unsigned long long flags)
 {
+  if (!instantiate_flags_valid(flags, false))
+    HIP_RETURN(hipErrorInvalidValue);
   HIP_RETURN(instantiate(pGraphExec, graph, flags, NULL, NULL, 0));
 }
 
@@ -190,6 +205,10 @@ hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t 
   if (!instantiateParams)
     HIP_RETURN(hipErrorInvalidValue);
   instantiateParams->errNode_out = NULL;
+  if (!instantiate_flags_valid(instantiateParams->flags, true)) {
+    instantiateParams->result_out = hipGraphInstantiateError;
+    HIP_RETURN(hipErrorInvalidValue);
+  }
   hipError_t e = instantiate(pGraphExec, graph, instantiateParams->flags,
                              &instantiateParams->errNode_out, NULL, 0);
   instantiateParams->result_out =
@@ -359,6 +378,12 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   HIP_RETURN(hipSuccess);
 }
 
+static bool is_copy_node(const struct hipGraphNode *n)
+{
+  return n->type == hipGraphNodeTypeMemcpy || n->type == hipGraphNodeTypeMemcpyToSymbol ||
+         n->type == hipGraphNodeTypeMemcpyFromSymbol;
+}
+
 /* Two graphs have the same topology when their nodes, in creation order, have the same types and
  * the same dependencies (by position) and child graphs match recursively. */
 static hipGraphExecUpdateResult topology_diff(const struct ihipGraph *a, const struct ihipGraph *b,
@@ -382,6 +407,8 @@ static hipGraphExecUpdateResult topology_diff(const struct ihipGraph *a, const s
       if (ia != ib)
         return hipGraphExecUpdateErrorTopologyChanged;
     }
+    if (is_copy_node(na) && na->u.memcpy.p.kind != nb->u.memcpy.p.kind)
+      return hipGraphExecUpdateErrorParametersChanged; /* a copy keeps its direction (clr) */
     if ((na->type == hipGraphNodeTypeMemAlloc || na->type == hipGraphNodeTypeMemFree) &&
         na->u.mem != nb->u.mem)
       return hipGraphExecUpdateErrorNotSupported; /* allocations cannot be swapped (CUDA) */

@@ -94,6 +94,27 @@ static hipError_t kernel_node(hipGraphNode_t n)
   return n->type == hipGraphNodeTypeKernel ? hipSuccess : hipErrorInvalidValue;
 }
 
+/* An access-policy window as clr's GraphKernelNode::SetAttrParams checks it: a hit ratio in
+ * [0, 1], misses never persisting, a non-empty window needs a hit ratio, and the window no larger
+ * than hipDeviceAttributeAccessPolicyMaxWindowSize (0 on AMD GPUs: there is no such cache
+ * control, so only an empty window is accepted). */
+static hipError_t access_policy_check(const hipAccessPolicyWindow *w)
+{
+  if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f))
+    return hipErrorInvalidValue;
+  if (w->missProp == hipAccessPropertyPersisting)
+    return hipErrorInvalidValue;
+  if (w->num_bytes > 0 && w->hitRatio == 0.0f)
+    return hipErrorInvalidValue;
+  int dev = 0, max = 0;
+  if (hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&max, hipDeviceAttributeAccessPolicyMaxWindowSize, dev) != hipSuccess)
+    return hipErrorInvalidDevice;
+  if (w->num_bytes > (size_t)(max > 0 ? max : 0))
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
 hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
                                           const hipKernelNodeAttrValue *value)
 {
@@ -104,12 +125,13 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   switch (attr) {
   case hipLaunchAttributeAccessPolicyWindow: {
     const hipAccessPolicyWindow *w = &value->accessPolicyWindow;
-    if (w->hitRatio < 0.0f || w->hitRatio > 1.0f)
-      HIP_RETURN(hipErrorInvalidValue);
+    HIP_RETURN_IF_ERROR(access_policy_check(w));
     a->access_policy = *w;
     break;
   }
-  case hipLaunchAttributeCooperative: a->cooperative = value->cooperative != 0; break;
+  /* kept as given, as clr does, so reading it back gives the value set; any non-zero value
+   * launches cooperatively */
+  case hipLaunchAttributeCooperative: a->cooperative = value->cooperative; break;
   case hipLaunchAttributePriority: a->priority = value->priority; break;
   default: HIP_RETURN(hipErrorInvalidValue);
   }

@@ -201,8 +201,122 @@ static void memcpy_symbol_rules()
   CHECK_HIP(hipFree(d));
 }
 
+__global__ void bump(int *p) { p[threadIdx.x] += 1; }
+
+// Instantiation flags: one flag at a time, as clr checks them.
+static void instantiate_flags()
+{
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipGraphNode_t n;
+  CHECK_HIP(hipGraphAddEmptyNode(&n, g, nullptr, 0));
+  hipGraphExec_t x = nullptr;
+  EXPECT_HIP(hipGraphInstantiateWithFlags(&x, g, 10), hipErrorInvalidValue);
+  EXPECT_HIP(hipGraphInstantiateWithFlags(&x, g, hipGraphInstantiateFlagUpload),
+             hipErrorInvalidValue);
+  CHECK_HIP(hipGraphInstantiateWithFlags(&x, g, hipGraphInstantiateFlagUseNodePriority));
+  CHECK_HIP(hipGraphExecDestroy(x));
+  hipGraphInstantiateParams ip = {};
+  ip.flags = 10;
+  ip.result_out = hipGraphInstantiateSuccess;
+  EXPECT_HIP(hipGraphInstantiateWithParams(&x, g, &ip), hipErrorInvalidValue);
+  CHECK(ip.result_out == hipGraphInstantiateError);
+  ip.flags = hipGraphInstantiateFlagUpload;
+  ip.uploadStream = nullptr;
+  CHECK_HIP(hipGraphInstantiateWithParams(&x, g, &ip));
+  CHECK(ip.result_out == hipGraphInstantiateSuccess);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+}
+
+// Kernel node attributes: an access-policy window is checked as clr does (AMD GPUs report a
+// largest window of 0 bytes); the cooperative attribute reads back as set.
+static void kernel_node_attributes()
+{
+  int *d;
+  CHECK_HIP(hipMalloc(&d, 64 * sizeof(int)));
+  CHECK_HIP(hipMemset(d, 0, 64 * sizeof(int)));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipKernelNodeParams kp = {};
+  void *args[] = {&d};
+  kp.func = (void *)bump;
+  kp.gridDim = dim3(1);
+  kp.blockDim = dim3(64);
+  kp.kernelParams = args;
+  hipGraphNode_t k;
+  CHECK_HIP(hipGraphAddKernelNode(&k, g, nullptr, 0, &kp));
+  hipKernelNodeAttrValue v = {}, got = {};
+  v.accessPolicyWindow.base_ptr = d;
+  v.accessPolicyWindow.num_bytes = 0;
+  v.accessPolicyWindow.hitRatio = 0.6f;
+  v.accessPolicyWindow.hitProp = hipAccessPropertyPersisting;
+  v.accessPolicyWindow.missProp = hipAccessPropertyStreaming;
+  CHECK_HIP(hipGraphKernelNodeSetAttribute(k, hipKernelNodeAttributeAccessPolicyWindow, &v));
+  v.accessPolicyWindow.missProp = hipAccessPropertyPersisting;
+  EXPECT_HIP(hipGraphKernelNodeSetAttribute(k, hipKernelNodeAttributeAccessPolicyWindow, &v),
+             hipErrorInvalidValue);
+  v.accessPolicyWindow.missProp = hipAccessPropertyStreaming;
+  v.accessPolicyWindow.num_bytes = 1024; // larger than the 0-byte largest window
+  EXPECT_HIP(hipGraphKernelNodeSetAttribute(k, hipKernelNodeAttributeAccessPolicyWindow, &v),
+             hipErrorInvalidValue);
+  v.accessPolicyWindow.hitRatio = 1.4f;
+  v.accessPolicyWindow.num_bytes = 0;
+  EXPECT_HIP(hipGraphKernelNodeSetAttribute(k, hipKernelNodeAttributeAccessPolicyWindow, &v),
+             hipErrorInvalidValue);
+  CHECK_HIP(hipGraphKernelNodeGetAttribute(k, hipKernelNodeAttributeAccessPolicyWindow, &got));
+  CHECK(got.accessPolicyWindow.hitRatio == 0.6f && got.accessPolicyWindow.base_ptr == d);
+  v.cooperative = 2;
+  CHECK_HIP(hipGraphKernelNodeSetAttribute(k, hipKernelNodeAttributeCooperative, &v));
+  CHECK_HIP(hipGraphKernelNodeGetAttribute(k, hipKernelNodeAttributeCooperative, &got));
+  CHECK(got.cooperative == 2);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  CHECK_HIP(hipGraphLaunch(x, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  int h[64];
+  CHECK_HIP(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 64; i++)
+    CHECK(h[i] == 1);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+}
+
+// hipGraphExecUpdate: a copy node that changes direction is ParametersChanged, naming the node.
+static void exec_update_copy_direction()
+{
+  int *d, h[256] = {};
+  CHECK_HIP(hipMalloc(&d, sizeof(h)));
+  hipGraph_t g1, g2, g3;
+  hipGraphNode_t a, b, c;
+  CHECK_HIP(hipGraphCreate(&g1, 0));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&a, g1, nullptr, 0, d, h, sizeof(h), hipMemcpyHostToDevice));
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g1, nullptr, nullptr, 0));
+  CHECK_HIP(hipGraphCreate(&g2, 0));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&b, g2, nullptr, 0, h, d, sizeof(h), hipMemcpyDeviceToHost));
+  hipGraphNode_t err = nullptr;
+  hipGraphExecUpdateResult res = hipGraphExecUpdateSuccess;
+  EXPECT_HIP(hipGraphExecUpdate(x, g2, &err, &res), hipErrorGraphExecUpdateFailure);
+  CHECK(res == hipGraphExecUpdateErrorParametersChanged);
+  CHECK(err == b);
+  CHECK_HIP(hipGraphCreate(&g3, 0));
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&c, g3, nullptr, 0, d, h, 512, hipMemcpyHostToDevice));
+  CHECK_HIP(hipGraphExecUpdate(x, g3, &err, &res));
+  CHECK(res == hipGraphExecUpdateSuccess);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g1));
+  CHECK_HIP(hipGraphDestroy(g2));
+  CHECK_HIP(hipGraphDestroy(g3));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
+  instantiate_flags();
+  kernel_node_attributes();
+  exec_update_copy_direction();
   user_objects_late_calls();
   memcpy_1d_rules();
   memcpy_symbol_rules();
