@@ -1,6 +1,8 @@
 // Where HIP graphs follow AMD's runtime (clr hipamd/src/hip_graph*.cpp) rather than leaving the
 // behaviour undefined: late calls on destroyed user objects, memcpy node directions, flags, kernel
 // node attributes and update results. Every check reads back a value or an error code.
+#include <pthread.h>
+
 #include "graph_check.h"
 
 static int destroyed;
@@ -312,8 +314,66 @@ static void exec_update_copy_direction()
   CHECK_HIP(hipFree(d));
 }
 
+struct capture_arg {
+  hipStream_t stream;
+  hipError_t sync_err;
+};
+
+// Another thread waits for a stream of its own, which is not capturing.
+static void *sync_other_stream(void *p)
+{
+  struct capture_arg *a = (struct capture_arg *)p;
+  a->sync_err = hipStreamSynchronize(a->stream);
+  return NULL;
+}
+
+// Waiting for a stream that is not capturing is a potentially unsafe call during a capture
+// (clr's Stream::StreamCaptureOngoing): refused, and the capture that forbids it is invalidated.
+static void capture_sync_of_other_stream()
+{
+  hipStream_t s0, s1;
+  CHECK_HIP(hipStreamCreateWithFlags(&s0, hipStreamNonBlocking));
+  CHECK_HIP(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking));
+  hipGraph_t g = nullptr;
+  hipStreamCaptureMode modes[] = {hipStreamCaptureModeGlobal, hipStreamCaptureModeThreadLocal};
+  for (hipStreamCaptureMode m : modes) {
+    CHECK_HIP(hipStreamBeginCapture(s0, m));
+    EXPECT_HIP(hipStreamSynchronize(s1), hipErrorStreamCaptureUnsupported);
+    EXPECT_HIP(hipStreamQuery(s1), hipErrorStreamCaptureUnsupported);
+    EXPECT_HIP(hipStreamEndCapture(s0, &g), hipErrorStreamCaptureInvalidated);
+    CHECK(g == nullptr);
+  }
+  // A relaxed capture forbids nothing.
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeRelaxed));
+  CHECK_HIP(hipStreamSynchronize(s1));
+  CHECK_HIP(hipStreamEndCapture(s0, &g));
+  CHECK(g != nullptr);
+  CHECK_HIP(hipGraphDestroy(g));
+  g = nullptr;
+
+  // Another thread (in the default Global mode) waiting for its own stream during this thread's
+  // global capture: refused there, and this capture ends invalidated. A thread-local capture is
+  // not disturbed by it.
+  struct capture_arg a = {s1, hipSuccess};
+  pthread_t t;
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeGlobal));
+  CHECK(pthread_create(&t, NULL, sync_other_stream, &a) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(a.sync_err == hipErrorStreamCaptureUnsupported);
+  EXPECT_HIP(hipStreamEndCapture(s0, &g), hipErrorStreamCaptureInvalidated);
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeThreadLocal));
+  CHECK(pthread_create(&t, NULL, sync_other_stream, &a) == 0);
+  CHECK(pthread_join(t, NULL) == 0);
+  CHECK(a.sync_err == hipSuccess);
+  CHECK_HIP(hipStreamEndCapture(s0, &g));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipStreamDestroy(s0));
+  CHECK_HIP(hipStreamDestroy(s1));
+}
+
 int main()
 {
+  capture_sync_of_other_stream();
   instantiate_flags();
   kernel_node_attributes();
   exec_update_copy_direction();
