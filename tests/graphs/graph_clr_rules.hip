@@ -471,8 +471,13 @@ static void graph_memory_lifetimes()
     CHECK(h[i] == 5);
   CHECK(graph_mem_used() == base + n * sizeof(int));
   CHECK_HIP(hipGraphExecDestroy(xf));
+  hipPointerAttribute_t pa;
+  CHECK_HIP(hipPointerGetAttributes(&pa, d));
+  CHECK(pa.type == hipMemoryTypeDevice);
   CHECK_HIP(hipGraphExecDestroy(xa)); // the last holder: the memory goes
   CHECK(graph_mem_used() == base);
+  CHECK_HIP(hipPointerGetAttributes(&pa, d));
+  CHECK(pa.type == hipMemoryTypeUnregistered); // released
   uint64_t high = 0;
   CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &high));
   CHECK(high >= base + n * sizeof(int));
