@@ -95,6 +95,7 @@ struct hipGraphNode {
   struct node_list out;        /* edges out of this node */
   unsigned id;                 /* creation number in its graph (DOT names, stable order) */
   bool enabled;                /* hipGraphNodeSetEnabled (meaningful in an exec's clone) */
+  bool capture_joined;         /* capture.c: the capture's origin stream has waited on it */
   size_t mark;                 /* scratch for graph walks (graph_topo_order) */
   struct kernel_attrs kattr;   /* kernel nodes only */
   union {

@@ -483,8 +483,58 @@ static void graph_memory_lifetimes()
   CHECK(high >= base + n * sizeof(int));
 }
 
+// A forked stream's work joined into the origin by an event wait stays joined when the origin's
+// dependencies are replaced afterwards (hipStreamUpdateCaptureDependencies); unwaited work is
+// still hipErrorStreamCaptureUnjoined.
+static void capture_join_then_set_dependencies()
+{
+  int *d;
+  CHECK_HIP(hipMalloc(&d, 1024));
+  hipStream_t s0, s1;
+  CHECK_HIP(hipStreamCreateWithFlags(&s0, hipStreamNonBlocking));
+  CHECK_HIP(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking));
+  hipEvent_t fork, join;
+  CHECK_HIP(hipEventCreate(&fork));
+  CHECK_HIP(hipEventCreate(&join));
+  hipGraph_t g = nullptr;
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipEventRecord(fork, s0));
+  CHECK_HIP(hipStreamWaitEvent(s1, fork, 0));
+  CHECK_HIP(hipMemsetAsync(d, 1, 1024, s1));
+  CHECK_HIP(hipEventRecord(join, s1));
+  CHECK_HIP(hipStreamWaitEvent(s0, join, 0));
+  hipStreamCaptureStatus st;
+  hipGraph_t cg;
+  const hipGraphNode_t *deps;
+  size_t ndeps = 0;
+  CHECK_HIP(hipStreamGetCaptureInfo_v2(s0, &st, nullptr, &cg, &deps, &ndeps));
+  CHECK(ndeps == 1);
+  hipGraphNode_t e;
+  CHECK_HIP(hipGraphAddEmptyNode(&e, cg, nullptr, 0));
+  CHECK_HIP(hipStreamUpdateCaptureDependencies(s0, &e, 1, hipStreamSetCaptureDependencies));
+  CHECK_HIP(hipMemsetAsync(d, 2, 512, s0));
+  CHECK_HIP(hipStreamEndCapture(s0, &g));
+  size_t n = 0;
+  CHECK_HIP(hipGraphGetNodes(g, nullptr, &n));
+  CHECK(n == 3);
+  CHECK_HIP(hipGraphDestroy(g));
+
+  // Forked work nobody waited on.
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipEventRecord(fork, s0));
+  CHECK_HIP(hipStreamWaitEvent(s1, fork, 0));
+  CHECK_HIP(hipMemsetAsync(d, 1, 1024, s1));
+  EXPECT_HIP(hipStreamEndCapture(s0, &g), hipErrorStreamCaptureUnjoined);
+  CHECK_HIP(hipEventDestroy(fork));
+  CHECK_HIP(hipEventDestroy(join));
+  CHECK_HIP(hipStreamDestroy(s0));
+  CHECK_HIP(hipStreamDestroy(s1));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
+  capture_join_then_set_dependencies();
   graph_memory_lifetimes();
   capture_sync_of_other_stream();
   instantiate_flags();
