@@ -200,10 +200,7 @@ hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *
 hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
 /* A launch of memory node [in] n: the allocation becomes allocated (alloc node) or free. */
 hipError_t graph_mem_launch(hipGraphNode_t n);
-/* For hipFree / hipFreeAsync (src/api/memory.c, mempool.c): when [in] ptr is the address of a
- * graph allocation, marks it freed and returns true; the memory stays mapped for the graphs,
- * which allocate it again at their next launch. False for any other pointer. */
-bool graph_mem_free_outside(void *ptr);
+/* graph_mem_free_outside() is declared in capture.h (the memory layer calls it). */
 
 /* ---- graph_user_object.c ---- */
 

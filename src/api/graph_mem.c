@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "capture.h"
 #include "error.h"
 #include "graph.h"
 #include "../memory/mem.h"
