@@ -4,6 +4,7 @@
  */
 #include "isa/wave.h"
 #include "isa/valu_fp.h"
+#include "isa/exec_valu_fast.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -1066,6 +1067,13 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
 #define FOR_LANES(m) FOR_ACTIVE(m)
 
 int exec_valu(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!exec_valu_fast(w, in))
+    return 0;
+  return exec_valu_general(w, in);
+}
+
+int exec_valu_general(struct isa_wave *w, const struct isa_inst *in)
 {
   pthread_once(&cmp_once, cmp_init);
   uint64_t exec = wave_exec(w);
