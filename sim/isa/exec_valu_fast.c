@@ -13,11 +13,17 @@
  * The results are those of alu() in exec_valu.c, bit for bit: the same host operations in the
  * same order. f32 arithmetic takes this path only while MODE keeps f32 denormals (the HIP
  * default); with denormals flushed exec_valu.c's path applies the flush. tests/isa's
- * per-instruction tests run both paths (full and partial EXEC, VOP2 and VOP3 forms).
+ * per-instruction tests run both paths, and test_isa_valu_fast compares them on random and
+ * edge-value registers.
+ *
+ * Covered: 32-bit integer arithmetic, logic and shifts; f32 add, sub, mul, fma and int-to-float
+ * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
+ * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32.
  */
 #include "isa/exec_valu_fast.h"
 #include "isa/valu_fp.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef uint32_t lane32_t[WAVE_SIZE];
@@ -38,7 +44,7 @@ static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
     return false;
   if (in->enc == ENC_VOP3)
     return !(in->abs | in->neg | in->opsel | in->clamp | in->omod);
-  return in->enc == ENC_VOP1 || in->enc == ENC_VOP2;
+  return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
@@ -169,7 +175,160 @@ static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32
   wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, cout & exec);
 }
 
-enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK };
+/* ---- 64-bit integer operations: register pairs as 64-bit lanes ---- */
+
+/* Source i widened as exec_valu.c's fetch does: a register pair, or a 32-bit register
+ * zero-extended, or a scalar of the operand's width. */
+static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
+                                uint64_t *restrict buf)
+{
+  unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
+  if (code == OPD_NONE)
+    return buf;
+  if (code >= OPD_VGPR) {
+    const uint32_t *lo = wave_vreg(w, code);
+    if (width >= 2) {
+      const uint32_t *hi = wave_vreg(w, code + 1);
+      LANES buf[l] = lo[l] | (uint64_t)hi[l] << 32;
+    } else {
+      LANES buf[l] = lo[l];
+    }
+    return buf;
+  }
+  uint64_t v = wave_scalar_src(w, in, code, width);
+  LANES buf[l] = v;
+  return buf;
+}
+
+static void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
+{
+  uint32_t *lo = wave_vreg(w, dst), *hi = wave_vreg(w, dst + 1);
+  if (exec == ~0ull) {
+    LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    lo[l] = (uint32_t)r[l];
+    hi[l] = (uint32_t)(r[l] >> 32);
+  }
+}
+
+/* v_mad_u64_u32 / v_mad_i64_i32 report the overflow of the 64-bit sum in sdst. */
+static uint64_t mad64(unsigned op, const uint64_t *restrict a, const uint64_t *restrict b,
+                      const uint64_t *restrict c, uint64_t *restrict r)
+{
+  uint8_t ovf[WAVE_SIZE];
+  uint64_t out = 0;
+  if (op == OP_V_MAD_U64_U32) {
+    LANES {
+      unsigned __int128 p = (unsigned __int128)((uint64_t)(uint32_t)a[l] * (uint32_t)b[l]) + c[l];
+      r[l] = (uint64_t)p;
+      ovf[l] = (p >> 64) != 0;
+    }
+  } else {
+    LANES {
+      __int128 p = (__int128)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (int64_t)c[l];
+      r[l] = (uint64_t)p;
+      ovf[l] = p != (__int128)(int64_t)r[l];
+    }
+  }
+  LANES out |= (uint64_t)ovf[l] << l;
+  return out;
+}
+
+static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
+  const uint64_t *restrict a = source64(w, in, 0, buf[0]);
+  const uint64_t *restrict b = source64(w, in, 1, buf[1]);
+  const uint64_t *restrict c = in->enc == ENC_VOP3 ? source64(w, in, 2, buf[2]) : buf[2];
+  switch (in->op) {
+  case OP_V_MOV_B64: LANES r[l] = a[l]; break;
+  case OP_V_LSHLREV_B64: LANES r[l] = b[l] << (a[l] & 63); break;
+  case OP_V_LSHRREV_B64: LANES r[l] = b[l] >> (a[l] & 63); break;
+  case OP_V_ASHRREV_I64: LANES r[l] = (uint64_t)((int64_t)b[l] >> (a[l] & 63)); break;
+  case OP_V_LSHL_ADD_U64: LANES r[l] = (a[l] << (b[l] & 7)) + c[l]; break;
+  default: /* v_mad_u64_u32, v_mad_i64_i32 */
+    wave_set_sreg64(w, in->sdst, mad64(in->op, a, b, c, r) & exec);
+    break;
+  }
+  store64(w, in->dst, r, exec);
+}
+
+/* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
+
+static uint64_t pack(const uint8_t *restrict bit)
+{
+  uint64_t m = 0;
+  LANES m |= (uint64_t)bit[l] << l;
+  return m;
+}
+
+static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
+                        const uint32_t *restrict b)
+{
+  uint8_t t[WAVE_SIZE];
+  switch (pred) {
+  case 0: return 0;
+  case 1: if (sign) LANES t[l] = (int32_t)a[l] < (int32_t)b[l]; else LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: if (sign) LANES t[l] = (int32_t)a[l] <= (int32_t)b[l]; else LANES t[l] = a[l] <= b[l]; break;
+  case 4: if (sign) LANES t[l] = (int32_t)a[l] > (int32_t)b[l]; else LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] != b[l]; break;
+  case 6: if (sign) LANES t[l] = (int32_t)a[l] >= (int32_t)b[l]; else LANES t[l] = a[l] >= b[l]; break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32_t *restrict bb)
+{
+  uint8_t t[WAVE_SIZE];
+  float a[WAVE_SIZE], b[WAVE_SIZE];
+  memcpy(a, ab, sizeof(a));
+  memcpy(b, bb, sizeof(b));
+  switch (pred) {
+  case 0: return 0;
+  case 1: LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: LANES t[l] = a[l] <= b[l]; break;
+  case 4: LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] < b[l] || a[l] > b[l]; break;
+  case 6: LANES t[l] = a[l] >= b[l]; break;
+  case 7: LANES t[l] = !(isnan(a[l]) || isnan(b[l])); break;
+  case 8: LANES t[l] = isnan(a[l]) || isnan(b[l]); break;
+  case 9: LANES t[l] = !(a[l] >= b[l]); break;
+  case 10: LANES t[l] = !(a[l] < b[l] || a[l] > b[l]); break;
+  case 11: LANES t[l] = !(a[l] > b[l]); break;
+  case 12: LANES t[l] = !(a[l] <= b[l]); break;
+  case 13: LANES t[l] = !(a[l] == b[l]); break;
+  case 14: LANES t[l] = !(a[l] < b[l]); break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+/* Returns 1 when the compare is not one of ours (64-bit, 16-bit, class, flushed f32). */
+static int compare(struct isa_wave *w, const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1)
+    return 1;
+  if (type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+    return 1;
+  lane32_t buf[2];
+  const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
+  uint64_t res = (type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b)) &
+                 wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (x)
+    wave_set_exec(w, res);
+  return 0;
+}
+
+enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64 };
 
 static enum fast_kind fast_kind(unsigned op)
 {
@@ -192,6 +351,9 @@ static enum fast_kind fast_kind(unsigned op)
     return FAST_CARRY;
   case OP_V_CNDMASK_B32:
     return FAST_CNDMASK;
+  case OP_V_MOV_B64: case OP_V_LSHLREV_B64: case OP_V_LSHRREV_B64: case OP_V_ASHRREV_I64:
+  case OP_V_LSHL_ADD_U64: case OP_V_MAD_U64_U32: case OP_V_MAD_I64_I32:
+    return FAST_INT64;
   default:
     return FAST_NONE;
   }
@@ -200,8 +362,17 @@ static enum fast_kind fast_kind(unsigned op)
 int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
 {
   enum fast_kind kind = fast_kind(in->op);
-  if (kind == FAST_NONE || !plain_form(w, in) || in->dst < OPD_VGPR || in->dst == OPD_NONE ||
-      in->dst_w > 1 || in->src_w[0] > 1 || in->src_w[1] > 1)
+  if (!plain_form(w, in))
+    return 1;
+  if (kind == FAST_NONE)
+    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
+  if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  if (kind == FAST_INT64) {
+    int64_op(w, in, wave_exec(w));
+    return 0;
+  }
+  if (in->dst_w > 1 || in->src_w[0] > 1 || in->src_w[1] > 1)
     return 1;
   if (kind == FAST_F32 && !(w->mode >> 4 & 3))
     return 1; /* f32 denormals flushed: exec_valu.c applies MODE */

@@ -1,6 +1,6 @@
 /* The VALU direct path (sim/isa/exec_valu_fast.c) against the general path (exec_valu.c).
  *
- * Every VOP1/VOP2/VOP3 row of the opcode table is tried with VGPR, SGPR, inline-constant and
+ * Every VOP1/VOP2/VOPC/VOP3 row of the opcode table is tried with VGPR, SGPR, inline-constant and
  * literal sources, random and edge-value register contents (denormals, NaNs, infinities, signed
  * zeros, carries), full and partial EXEC, and MODE with f32 denormals kept and flushed. Whenever
  * the direct path takes an instruction, a copy of the wave runs it through the general path and
@@ -99,6 +99,9 @@ static struct isa_inst make_inst(const struct isa_opinfo *row, unsigned src0, ui
   if (in.op == OP_V_FMAMK_F32 || in.op == OP_V_FMAAK_F32)
     in.literal = value();
   in.nsrc = row->enc == ENC_VOP1 ? 1 : row->enc == ENC_VOP3 ? 3 : 2;
+  /* a compare writes a lane mask: VCC (VOPC) or the SGPR pair dst (VOP3) */
+  if (!strncmp(isa_op_name(in.op), "v_cmp", 5))
+    in.dst = row->enc == ENC_VOP3 ? 30 : OPD_VCC;
   return in;
 }
 
@@ -114,7 +117,8 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   wave_init(&b);
   for (unsigned i = 0; i < isa_optab_count; i++) {
     const struct isa_opinfo *row = &isa_optab[i];
-    if (row->enc != ENC_VOP1 && row->enc != ENC_VOP2 && row->enc != ENC_VOP3)
+    if (row->enc != ENC_VOP1 && row->enc != ENC_VOP2 && row->enc != ENC_VOP3 &&
+        row->enc != ENC_VOPC)
       continue;
     for (unsigned s = 0; s < sizeof(src0_codes) / sizeof(src0_codes[0]); s++)
       for (unsigned e = 0; e < sizeof(execs) / sizeof(execs[0]); e++)
@@ -145,7 +149,7 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   for (unsigned op = 0; op < ISA_OP_COUNT; op++)
     ops += op_taken[op];
   /* the direct path covers the common 32-bit integer, f32, carry and select operations */
-  cr_assert_geq(ops, 45, "only %u opcodes took the direct path", ops);
+  cr_assert_geq(ops, 100, "only %u opcodes took the direct path", ops);
   cr_assert_gt(taken, 1000);
   free(a.v);
   free(b.v);
