@@ -18,7 +18,8 @@
  *
  * Covered: 32-bit integer arithmetic, logic and shifts; f32 add, sub, mul, fma and int-to-float
  * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
- * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32.
+ * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
+ * v_pk_add/mul/fma_f32 with default operand selection.
  */
 #include "isa/exec_valu_fast.h"
 #include "isa/valu_fp.h"
@@ -328,6 +329,54 @@ static int compare(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* ---- packed f32 (VOP3P v_pk_add/mul/fma_f32) with default operand selection ---- */
+
+VALU_FAST_CLONES
+static void pk_f32_lanes(unsigned op, const uint32_t *const restrict lo[3],
+                         const uint32_t *const restrict hi[3], uint32_t *restrict rlo,
+                         uint32_t *restrict rhi)
+{
+  switch (op) {
+  case OP_V_PK_ADD_F32:
+    LANES { rlo[l] = b32(f32(lo[0][l]) + f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) + f32(hi[1][l])); }
+    break;
+  case OP_V_PK_MUL_F32:
+    LANES { rlo[l] = b32(f32(lo[0][l]) * f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) * f32(hi[1][l])); }
+    break;
+  default:
+    LANES {
+      rlo[l] = b32(fmaf(f32(lo[0][l]), f32(lo[1][l]), f32(lo[2][l])));
+      rhi[l] = b32(fmaf(f32(hi[0][l]), f32(hi[1][l]), f32(hi[2][l])));
+    }
+    break;
+  }
+}
+
+/* Each half of the result from the same half of every source (op_sel 0, op_sel_hi 1), no
+ * negation, VGPR sources only (a scalar or constant operand has its own packing rules, kept in
+ * exec_valu.c), f32 denormals kept. Returns 1 otherwise. */
+static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
+{
+  unsigned n = in->op == OP_V_PK_FMA_F32 ? 3 : 2, all = (1u << n) - 1;
+  if ((in->op != OP_V_PK_ADD_F32 && in->op != OP_V_PK_MUL_F32 && in->op != OP_V_PK_FMA_F32) ||
+      in->neg || in->neg_hi || in->clamp || (in->opsel & all) || (in->opsel_hi & all) != all ||
+      !(w->mode >> 4 & 3) || (w->gpr_idx >> 31) || in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  const uint32_t *lo[3] = {NULL, NULL, NULL}, *hi[3] = {NULL, NULL, NULL};
+  for (unsigned i = 0; i < n; i++) {
+    if (in->src[i] < OPD_VGPR || in->src[i] == OPD_NONE)
+      return 1;
+    lo[i] = wave_vreg(w, in->src[i]);
+    hi[i] = wave_vreg(w, in->src[i] + 1);
+  }
+  lane32_t rlo, rhi;
+  pk_f32_lanes(in->op, lo, hi, rlo, rhi);
+  uint64_t exec = wave_exec(w);
+  store(w, in->dst, rlo, exec);
+  store(w, in->dst + 1, rhi, exec);
+  return 0;
+}
+
 enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64 };
 
 static enum fast_kind fast_kind(unsigned op)
@@ -362,6 +411,8 @@ static enum fast_kind fast_kind(unsigned op)
 int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
 {
   enum fast_kind kind = fast_kind(in->op);
+  if (in->enc == ENC_VOP3P)
+    return pk_f32(w, in);
   if (!plain_form(w, in))
     return 1;
   if (kind == FAST_NONE)

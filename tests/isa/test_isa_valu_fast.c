@@ -1,6 +1,6 @@
 /* The VALU direct path (sim/isa/exec_valu_fast.c) against the general path (exec_valu.c).
  *
- * Every VOP1/VOP2/VOPC/VOP3 row of the opcode table is tried with VGPR, SGPR, inline-constant and
+ * Every VOP1/VOP2/VOPC/VOP3/VOP3P row of the opcode table is tried with VGPR, SGPR, inline-constant and
  * literal sources, random and edge-value register contents (denormals, NaNs, infinities, signed
  * zeros, carries), full and partial EXEC, and MODE with f32 denormals kept and flushed. Whenever
  * the direct path takes an instruction, a copy of the wave runs it through the general path and
@@ -90,6 +90,10 @@ static struct isa_inst make_inst(const struct isa_opinfo *row, unsigned src0, ui
   in.src[0] = src0;
   in.src[1] = OPD_VGPR + 2;
   in.src[2] = row->enc == ENC_VOP3 ? (row->src_w[2] > 1 ? 40 : OPD_VGPR + 3) : OPD_NONE;
+  if (row->enc == ENC_VOP3P) {
+    in.src[2] = row->src_w[2] ? OPD_VGPR + 5 : OPD_NONE;
+    in.opsel_hi = 7; /* the assembler's default op_sel_hi:[1,1,1] */
+  }
   if (row->enc == ENC_VOP1)
     in.src[1] = OPD_NONE;
   if (row->enc == ENC_VOP3 && row->src_w[1] > 1)
@@ -118,7 +122,7 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   for (unsigned i = 0; i < isa_optab_count; i++) {
     const struct isa_opinfo *row = &isa_optab[i];
     if (row->enc != ENC_VOP1 && row->enc != ENC_VOP2 && row->enc != ENC_VOP3 &&
-        row->enc != ENC_VOPC)
+        row->enc != ENC_VOPC && row->enc != ENC_VOP3P)
       continue;
     for (unsigned s = 0; s < sizeof(src0_codes) / sizeof(src0_codes[0]); s++)
       for (unsigned e = 0; e < sizeof(execs) / sizeof(execs[0]); e++)
@@ -151,6 +155,11 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   /* the direct path covers the common 32-bit integer, f32, carry and select operations */
   cr_assert_geq(ops, 100, "only %u opcodes took the direct path", ops);
   cr_assert_gt(taken, 1000);
+  static const unsigned must[] = {OP_V_PK_FMA_F32, OP_V_PK_MUL_F32, OP_V_CMP_GT_I32, OP_V_CMPX_LT_F32,
+                                  OP_V_MAD_U64_U32, OP_V_ADDC_CO_U32, OP_V_CNDMASK_B32,
+                                  OP_V_LSHLREV_B64, OP_V_FMAC_F32, OP_V_BFI_B32};
+  for (unsigned i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+    cr_expect(op_taken[must[i]], "%s did not take the direct path", isa_op_name(must[i]));
   free(a.v);
   free(b.v);
 }
