@@ -14,6 +14,7 @@
 #include "device_heap.h"
 #include "error.h"
 #include "internal.h"
+#include "launch_multi.h"
 #include "loader_api.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"
@@ -438,13 +439,14 @@ static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d
 /* Inlined into hip_launch, its only caller: a call boundary costs a launch a dozen instructions. */
 static inline __attribute__((always_inline)) hipError_t
 launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
-          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3])
+          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3],
+          uint64_t group_va)
 {
   const struct loader_kernel *k = ref->kernel;
-  struct launch_values lv = {.l = l, .global = global};
+  struct launch_values lv = {.l = l, .global = global, .multigrid = group_va};
   struct hip_stream_dispatch x;
 
-  if (p->multigrid && l->cooperative) {
+  if (p->multigrid && l->cooperative && !group_va) {
     int err = hip_multigrid_sync_arg(d, (uint64_t)global[0] * global[1] * global[2],
                                      &lv.multigrid);
     if (err)
@@ -473,7 +475,11 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
   return hipSuccess;
 }
 
-hipError_t hip_launch(const struct hip_launch *l)
+/* [in] group_va: the multigrid info block of a multi-device cooperative launch, or 0 (a
+ * single-device cooperative launch gets its own from hip_multigrid_sync_arg). */
+static inline __attribute__((always_inline)) hipError_t launch_common(const struct hip_launch *l,
+                                                                      uint64_t group_va,
+                                                                      bool check_only)
 {
   struct hip_kernel_slot *slot;
   struct hip_kernel_ref ref;
@@ -499,13 +505,30 @@ hipError_t hip_launch(const struct hip_launch *l)
   const struct loader_kernel *k = ref.kernel;
   if ((e = validate(l, global, d, k)) || (e = check_explicit(k, l)))
     return e;
+  if (check_only)
+    return hipSuccess;
   int err = plan_get(slot, k, d, &p, &owned);
   if (err)
     return hip_error_from_errno(err);
-  e = launch_on(l, s, d, &ref, p, global);
+  e = launch_on(l, s, d, &ref, p, global, group_va);
   if (owned)
     free(p);
   return e;
+}
+
+hipError_t hip_launch(const struct hip_launch *l)
+{
+  return launch_common(l, 0, false);
+}
+
+hipError_t hip_launch_check(const struct hip_launch *l)
+{
+  return launch_common(l, 0, true);
+}
+
+hipError_t hip_launch_multigrid(const struct hip_launch *l, uint64_t group_va)
+{
+  return launch_common(l, group_va, false);
 }
 
 /* ---- entry points ---- */
@@ -712,15 +735,4 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
 {
   (void)flags;
   HIP_RETURN(launch_list(launchParamsList, numDevices, false));
-}
-
-hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
-                                                 unsigned int flags)
-{
-  /* A grid spanning several devices needs one multigrid barrier shared by all of them
-   * (__ockl_multi_grid_sync); only the single-device case is provided. */
-  if (numDevices > 1)
-    HIP_RETURN(hipErrorNotSupported);
-  (void)flags;
-  HIP_RETURN(launch_list(launchParamsList, numDevices, true));
 }
