@@ -18,8 +18,8 @@
  * (checked by allocation id). Imports are counted: opening the same handle twice in a process
  * gives the same pointer, and the memory goes when the last hipIpcCloseMemHandle drops it.
  *
- * Events: hipIpcGetEventHandle / hipIpcOpenEventHandle return hipErrorNotSupported. An event's
- * completion signal lives in runtime-private memory with a process-local KFD interrupt event.
+ * Events: hipIpcGetEventHandle / hipIpcOpenEventHandle are in event.c (the shared record area in
+ * event_ipc.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -310,21 +310,4 @@ hipError_t hipIpcCloseMemHandle(void *devPtr)
 	if (!im)
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
-}
-
-/* ---- events ----------------------------------------------------------------------------------- */
-
-hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event)
-{
-	if (!handle || !event)
-		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
-}
-
-hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle)
-{
-	(void)handle;
-	if (!event)
-		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
 }
