@@ -15,6 +15,7 @@
 #include "error.h"
 #include "internal.h"
 #include "launch_multi.h"
+#include "printf_buffer.h"
 #include "loader_api.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"
@@ -60,6 +61,7 @@ struct hip_launch_plan {
                             * multigrid argument, 0 in the image) only for a grid counted in
                             * work-items or a cooperative launch */
   bool multigrid;          /* has a hidden_multigrid_sync_arg (set per cooperative launch) */
+  bool printf_buffer;      /* has a hidden_printf_buffer: buffered printf (printf_buffer.c) */
   uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
   struct plan_arg dyn[];
 };
@@ -91,9 +93,9 @@ static int plan_value(enum loader_arg_kind kind)
 
 /* The value of a hidden argument that is the same for every launch on [in] d (AMDGPUUsage "Code
  * Object V5 Metadata", and V4's hidden_* kinds). Global offsets are 0 in HIP; HIP printf uses
- * hostcall, not the printf buffer; no device-side enqueue (default queue, completion action).
- * The hostcall buffer and the heap are made on the first launch of a kernel that names them and
- * live as long as the device. */
+ * hostcall, or with -mprintf-kind=buffered the printf buffer; no device-side enqueue (default
+ * queue, completion action). The hostcall buffer, the printf buffer and the heap are made on the
+ * first launch of a kernel that names them and live as long as the device. */
 static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64_t *value)
 {
   *value = 0;
@@ -110,6 +112,8 @@ static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64
     return 0;
   case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER:
     return hip_hostcall_buffer(d, value);
+  case LOADER_ARG_HIDDEN_PRINTF_BUFFER:
+    return hip_printf_buffer(d, value);
   case LOADER_ARG_HIDDEN_HEAP_V1:
     return hip_device_heap(d, value);
   default:
@@ -187,6 +191,7 @@ static int plan_build(const struct loader_kernel *k, struct hip_device *d,
       continue;
     }
     uint64_t value;
+    p->printf_buffer |= a->kind == LOADER_ARG_HIDDEN_PRINTF_BUFFER;
     int err = plan_constant(d, a->kind, &value);
     if (err) {
       free(p);
@@ -510,9 +515,16 @@ static inline __attribute__((always_inline)) hipError_t launch_common(const stru
   int err = plan_get(slot, k, d, &p, &owned);
   if (err)
     return hip_error_from_errno(err);
+  /* Buffered printf: the device's one buffer is emptied after each such kernel, so these kernels
+   * run one at a time per device and the launch waits for its kernel (as clr does). */
+  bool buffered = p->printf_buffer;
+  if (buffered)
+    hip_printf_buffer_begin(d);
   e = launch_on(l, s, d, &ref, p, global, group_va);
   if (owned)
     free(p);
+  if (buffered)
+    hip_printf_buffer_end(d, s, e == hipSuccess ? ref.co : NULL);
   return e;
 }
 
