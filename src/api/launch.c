@@ -516,8 +516,11 @@ static inline __attribute__((always_inline)) hipError_t launch_common(const stru
   if (err)
     return hip_error_from_errno(err);
   /* Buffered printf: the device's one buffer is emptied after each such kernel, so these kernels
-   * run one at a time per device and the launch waits for its kernel (as clr does). */
-  bool buffered = p->printf_buffer;
+   * run one at a time per device and the launch waits for its kernel (as clr does). Not for a
+   * grid of a multi-device launch: waiting for it before its sibling grids are dispatched would
+   * leave it at the multi-grid barrier forever; its frames stay in the buffer until the next
+   * buffered-printf launch on the device prints them. */
+  bool buffered = p->printf_buffer && !group_va;
   if (buffered)
     hip_printf_buffer_begin(d);
   e = launch_on(l, s, d, &ref, p, global, group_va);
