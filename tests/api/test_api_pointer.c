@@ -110,3 +110,26 @@ Test(pointer, managed_memory)
 	cr_assert_eq(a.isManaged, 1);
 	cr_assert_eq(hipFree(m), hipSuccess);
 }
+
+/* A failed single query writes the attribute's "nothing" value before returning the error (clr
+ * does the same): the host pointer of device memory reads NULL, the ordinal of unknown memory
+ * CUDA's -2. */
+Test(pointer, failed_query_writes_default)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	void *host = (void *)0x1234;
+	cr_assert_eq(hipPointerGetAttribute(&host, HIP_POINTER_ATTRIBUTE_HOST_POINTER, d),
+		     hipErrorInvalidValue);
+	cr_assert_null(host);
+	int local = 0;
+	int ordinal = 7;
+	cr_assert_eq(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(ordinal, -2);
+	size_t size = 99;
+	cr_assert_eq(hipPointerGetAttribute(&size, HIP_POINTER_ATTRIBUTE_RANGE_SIZE, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(size, 0u);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
