@@ -112,7 +112,7 @@ static bool attribute_default(void *data, hipPointer_attribute attribute)
 		break;
 	case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
 	case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
-		*(uint64_t *)data = 0;
+		*(uint32_t *)data = 0;
 		break;
 	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		*(int *)data = -2;
@@ -127,8 +127,10 @@ static bool attribute_default(void *data, hipPointer_attribute attribute)
 	return true;
 }
 
-/* One attribute of a pointer. Sizes written follow CUDA's cuPointerGetAttribute: pointers and
- * sizes are 8 bytes, the memory type and ordinals 4, booleans 1 (a bool, as AMD writes them).
+/* One attribute of a pointer. The width written is clr's (hip_memory.cpp
+ * ihipPointerGetAttributes), which HIP programs are written against: pointers are 8 bytes; the
+ * memory type, ordinal, buffer id and range size 4 (AMD's tests read the last two into an
+ * unsigned int, so CUDA's 8-byte size would overwrite the caller's next variable); booleans 1.
  * On an error the attribute's default is written (attribute_default). */
 static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, const void *ptr)
 {
@@ -168,7 +170,7 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 		*(bool *)data = true;
 		break;
 	case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
-		*(uint64_t *)data = info.alloc_id;
+		*(uint32_t *)data = (uint32_t)info.alloc_id;
 		break;
 	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		*(int *)data = a.device;
@@ -180,7 +182,7 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 		*(void **)data = info.base;
 		break;
 	case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
-		*(size_t *)data = info.size;
+		*(uint32_t *)data = (uint32_t)info.size;
 		break;
 	case HIP_POINTER_ATTRIBUTE_MAPPED:
 		*(bool *)data = true;

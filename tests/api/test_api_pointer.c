@@ -133,3 +133,26 @@ Test(pointer, failed_query_writes_default)
 	cr_assert_eq(size, 0u);
 	cr_assert_eq(hipFree(d), hipSuccess);
 }
+
+/* The range size and buffer id are written as 4 bytes, as clr writes them: a program that reads
+ * them into an unsigned int (as AMD's own tests do) keeps the variable stored after it. */
+Test(pointer, size_and_id_are_four_bytes)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 3000), hipSuccess);
+	uint32_t box[2] = {0, 0xabcdef01u};
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_RANGE_SIZE, d), hipSuccess);
+	cr_assert_eq(box[0], 3000u);
+	cr_assert_eq(box[1], 0xabcdef01u, "the next word is untouched");
+	box[0] = 0;
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_BUFFER_ID, d), hipSuccess);
+	cr_assert_neq(box[0], 0u);
+	cr_assert_eq(box[1], 0xabcdef01u);
+	int local = 0;
+	box[0] = 5;
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_RANGE_SIZE, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(box[0], 0u);
+	cr_assert_eq(box[1], 0xabcdef01u);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
