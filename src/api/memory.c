@@ -7,6 +7,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "mempool.h"
 
 /* Row pitch alignment of hipMallocPitch/hipMalloc3D; also what hipDeviceProp_t reports as
  * texturePitchAlignment (gfx9 image pitch alignment, 256 bytes). */
@@ -145,7 +146,8 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size)
 	if (!ptr || !size)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
-	if (mem_lookup(ptr, &info) != 0)
+	/* A block hipFreeAsync returned to its pool is still mapped but no longer the program's. */
+	if (mem_lookup(ptr, &info) != 0 || hip_mempool_holds_free(ptr))
 		HIP_RETURN(hipErrorInvalidValue);
 	*size = info.size;
 	HIP_RETURN(hipSuccess);

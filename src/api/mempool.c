@@ -37,6 +37,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "mempool.h"
 #include "runtime.h"
 
 #define POOL_MAGIC 0x4c4f4f50u   /* "POOL" */
@@ -390,6 +391,21 @@ static bool pool_holds_freed(const void *ptr)
 		pthread_mutex_lock(&p->lock);
 		for (struct pool_block *b = p->free_list; b && !found; b = b->next)
 			found = b->ptr == ptr;
+		pthread_mutex_unlock(&p->lock);
+	}
+	pthread_mutex_unlock(&pool_list_lock);
+	return found;
+}
+
+bool hip_mempool_holds_free(const void *ptr)
+{
+	uintptr_t a = (uintptr_t)ptr;
+	bool found = false;
+	pthread_mutex_lock(&pool_list_lock);
+	for (struct hip_pool *p = pool_list; p && !found; p = p->next) {
+		pthread_mutex_lock(&p->lock);
+		for (struct pool_block *b = p->free_list; b && !found; b = b->next)
+			found = a >= (uintptr_t)b->ptr && a - (uintptr_t)b->ptr < b->size;
 		pthread_mutex_unlock(&p->lock);
 	}
 	pthread_mutex_unlock(&pool_list_lock);
