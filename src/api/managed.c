@@ -80,10 +80,18 @@ static hipError_t svm_set(const struct svm_span *sp, uint32_t type, uint32_t val
 	return err ? hip_error_from_errno(err) : hipSuccess;
 }
 
+static bool advice_known(hipMemoryAdvise advice)
+{
+	return (advice >= hipMemAdviseSetReadMostly && advice <= hipMemAdviseUnsetAccessedBy) ||
+	       advice == hipMemAdviseSetCoarseGrain || advice == hipMemAdviseUnsetCoarseGrain;
+}
+
+/* The advice is checked before the device: an unknown advice is hipErrorInvalidValue whatever
+ * the device argument holds (clr's order). */
 static hipError_t advise(const void *ptr, size_t count, hipMemoryAdvise advice, int device)
 {
 	struct svm_span sp;
-	hipError_t err = managed_span(ptr, count, &sp);
+	hipError_t err = advice_known(advice) ? managed_span(ptr, count, &sp) : hipErrorInvalidValue;
 
 	if (err != hipSuccess)
 		return err;
@@ -175,9 +183,20 @@ static hipError_t prefetch(const void *ptr, size_t count, int device, hipStream_
 	err = managed_span(ptr, count, &p->span);
 	if (err == hipSuccess)
 		p->loc = location_id(device, &err);
-	/* In stream order: the migration must not overtake work that still uses the pages. */
-	if (err == hipSuccess)
-		err = hipLaunchHostFunc(stream, prefetch_run, p);
+	if (err != hipSuccess) {
+		free(p);
+		return err;
+	}
+	/* In stream order: the migration must not overtake work that still uses the pages. A stream
+	 * with nothing pending has no such work, so the range is migrated before returning and
+	 * hipMemRangeGetAttribute sees the new location at once, as with clr (whose prefetch
+	 * command runs straight away on an idle queue). Another thread enqueuing meanwhile only
+	 * reorders a hint. */
+	if (hipStreamQuery(stream) == hipSuccess) {
+		prefetch_run(p);
+		return hipSuccess;
+	}
+	err = hipLaunchHostFunc(stream, prefetch_run, p);
 	if (err != hipSuccess)
 		free(p);
 	return err;

@@ -153,12 +153,11 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size)
 	HIP_RETURN(hipSuccess);
 }
 
+/* NULL is an address no allocation holds: hipErrorNotFound like any other (clr, CUDA). */
 hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDeviceptr_t ptr)
 {
-	if (!ptr)
-		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
-	if (mem_lookup((const void *)ptr, &info) != 0)
+	if (!ptr || mem_lookup((const void *)ptr, &info) != 0)
 		HIP_RETURN(hipErrorNotFound);
 	if (base)
 		*base = (hipDeviceptr_t)info.base;

@@ -130,6 +130,7 @@ Test(memory, address_range)
 	cr_assert_eq(size, 10000u);
 	int x;
 	cr_assert_eq(hipMemGetAddressRange(&base, &size, &x), hipErrorNotFound);
+	cr_assert_eq(hipMemGetAddressRange(&base, &size, NULL), hipErrorNotFound);
 	cr_assert_eq(hipMemPtrGetInfo(&x, &size), hipErrorInvalidValue);
 	cr_assert_eq(hipFree(p), hipSuccess);
 }
