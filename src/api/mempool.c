@@ -687,12 +687,17 @@ static int pool_map_peer(struct hip_pool *p, struct kfd_gpu *gpu)
 }
 
 /* The owning device always has read-write access; a peer's access, once granted, stays mapped
- * (the memory layer has no per-GPU unmap), so taking it away is hipErrorNotSupported. */
+ * (the memory layer has no per-GPU unmap), so taking it away is hipErrorNotSupported. A device
+ * location with an ordinal no device has is hipErrorInvalidDevice (clr, CUDA); a bad location
+ * type or flags hipErrorInvalidValue. */
 static hipError_t pool_access_one(struct hip_pool *p, const hipMemAccessDesc *d)
 {
 	int dev = d->location.id;
-	if (d->location.type != hipMemLocationTypeDevice || !device_valid(dev) ||
-	    (unsigned)d->flags > hipMemAccessFlagsProtReadWrite || d->flags == 2)
+	if (d->location.type != hipMemLocationTypeDevice)
+		return hipErrorInvalidValue;
+	if (!device_valid(dev))
+		return hipErrorInvalidDevice; /* before the flags, in clr's order */
+	if ((unsigned)d->flags > hipMemAccessFlagsProtReadWrite || d->flags == 2)
 		return hipErrorInvalidValue;
 	if (dev == p->device)
 		return d->flags == hipMemAccessFlagsProtReadWrite ? hipSuccess : hipErrorInvalidDevice;
