@@ -312,11 +312,49 @@ static hipError_t range_attribute(void *data, size_t data_size, hipMemRangeAttri
 	}
 }
 
+/* The coherency mode of memory that is not managed, from its kind: what clr answers for a
+ * hipMalloc pointer (coarse-grained) and for fine-grained allocations. Other attributes describe
+ * managed ranges only. */
+static hipError_t unmanaged_coherency(void *data, size_t data_size, const void *ptr, size_t count)
+{
+	struct mem_info info;
+
+	if (!data || !ptr || count == 0 || data_size != sizeof(int))
+		return hipErrorInvalidValue;
+	if (mem_lookup(ptr, &info) != 0 || info.kind == MEM_MANAGED)
+		return hipErrorInvalidValue;
+	size_t off = (size_t)((const char *)ptr - (const char *)info.base);
+	if (count > info.size - off)
+		return hipErrorInvalidValue;
+	bool fine;
+	switch (info.kind) {
+	case MEM_DEVICE:
+		fine = false;
+		break;
+	case MEM_HOST_PINNED:
+		fine = (info.flags & MEM_FLAG_COHERENT) != 0;
+		break;
+	default: /* fine-grained VRAM, uncached VRAM, registered memory (mapped coherent) */
+		fine = true;
+		break;
+	}
+	*(int *)data = fine ? hipMemRangeCoherencyModeFineGrain : hipMemRangeCoherencyModeCoarseGrain;
+	return hipSuccess;
+}
+
+static bool is_managed(const void *ptr)
+{
+	struct mem_info info;
+	return ptr && mem_lookup(ptr, &info) == 0 && info.kind == MEM_MANAGED;
+}
+
 hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
 				   const void *dev_ptr, size_t count)
 {
 	struct svm_span sp;
 
+	if (attribute == hipMemRangeAttributeCoherencyMode && dev_ptr && !is_managed(dev_ptr))
+		HIP_RETURN(unmanaged_coherency(data, data_size, dev_ptr, count));
 	HIP_RETURN_IF_ERROR(managed_span(dev_ptr, count, &sp));
 	HIP_RETURN(range_attribute(data, data_size, attribute, &sp));
 }

@@ -52,3 +52,38 @@ Test(mem_managed, prefetch_on_idle_stream_is_visible)
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 	cr_assert_eq(hipFree(m), hipSuccess);
 }
+
+/* The coherency mode of memory that is not managed comes from its kind (clr answers it for
+ * hipMalloc memory, hip-tests Unit_hipMalloc_CoherentTst); other attributes stay managed-only. */
+Test(mem_managed, coherency_of_other_memory)
+{
+	void *d = NULL, *fine = NULL, *h = NULL, *hn = NULL;
+	int mode = -1;
+	cr_assert_eq(hipMalloc(&d, 64), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     d, 64), hipSuccess);
+	cr_assert_eq(mode, hipMemRangeCoherencyModeCoarseGrain);
+	cr_assert_eq(hipExtMallocWithFlags(&fine, 64, hipDeviceMallocFinegrained), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     fine, 64), hipSuccess);
+	cr_assert_eq(mode, hipMemRangeCoherencyModeFineGrain);
+	cr_assert_eq(hipHostMalloc(&h, 64, hipHostMallocCoherent), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     h, 64), hipSuccess);
+	cr_assert_eq(mode, hipMemRangeCoherencyModeFineGrain);
+	cr_assert_eq(hipHostMalloc(&hn, 64, hipHostMallocNonCoherent), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     hn, 64), hipSuccess);
+	cr_assert_eq(mode, hipMemRangeCoherencyModeCoarseGrain);
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     d, 65), hipErrorInvalidValue, "past the allocation");
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeReadMostly,
+					     d, 64), hipErrorInvalidValue, "managed memory only");
+	int local;
+	cr_assert_eq(hipMemRangeGetAttribute(&mode, sizeof(mode), hipMemRangeAttributeCoherencyMode,
+					     &local, 4), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(d), hipSuccess);
+	cr_assert_eq(hipFree(fine), hipSuccess);
+	cr_assert_eq(hipHostFree(h), hipSuccess);
+	cr_assert_eq(hipHostFree(hn), hipSuccess);
+}
