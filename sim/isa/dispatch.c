@@ -403,6 +403,47 @@ static bool wg_blocked(struct isa_worker *k)
   return true;
 }
 
+/* A pass over the waves in which every wave that ran stopped at s_sleep after at most this
+ * many instructions per wave is a poll: the workgroup waits for memory that another workgroup
+ * or the host must change (a spin barrier, hostcall). */
+#define POLL_INSTS 64
+/* Consecutive polls of a worker before it starts sleeping between them, and the longest
+ * sleep: a wait that lasts leaves the core idle (about 1000 wake-ups a second), one that ends
+ * soon costs no latency. */
+#define POLL_SPIN 4096
+#define POLL_SLEEP_MAX_NS 1000000L
+
+/* After a pass over k's workgroup's waves (`poll`: it only polled, see POLL_INSTS). A polling
+ * workgroup yields its host thread when unclaimed or released workgroups wait for one: it is
+ * parked as ready (wg_park_polling) and resumed in turn, as the hardware keeps every resident
+ * workgroup going, so a grid-wide wait built from atomics and s_sleep (multi-grid sync, spin
+ * barriers) completes with a fixed number of threads. With nothing else to run, the thread
+ * yields the CPU, then sleeps with a growing delay. Returns true when the workgroup was parked
+ * (or parking failed) and the worker is free. */
+static bool wg_polled(struct isa_worker *k, bool poll)
+{
+  struct isa_ctx *c = k->ctx;
+  if (!poll) {
+    k->poll_streak = 0;
+    return false;
+  }
+  int r = wg_park_polling(k);
+  if (r) {
+    if (r < 0)
+      atomic_fetch_sub(&c->running, 1);
+    return true;
+  }
+  if (++k->poll_streak <= POLL_SPIN) {
+    sched_yield();   /* let the host (or other queues) run */
+    return false;
+  }
+  uint64_t over = k->poll_streak - POLL_SPIN;
+  long ns = over >= 1000 ? POLL_SLEEP_MAX_NS : (long)over * 1000;
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+  return false;
+}
+
 /* Run k's workgroup until it ends or parks. The worker counts in c->running on entry; on
  * return it no longer does (wg_park or the end of the workgroup takes it out). */
 static void run_wg(struct isa_worker *k)
@@ -412,16 +453,20 @@ static void run_wg(struct isa_worker *k)
   while (g->live && !atomic_load_explicit(&c->abort, memory_order_relaxed)) {
     if (dispatch_cancelled(c))
       break;
-    bool ran = false;
+    bool ran = false, polling = true;
+    uint64_t pass_insts = 0;
+    unsigned pass_waves = 0;
     for (unsigned i = 0; i < g->nwaves; i++) {
       struct isa_wave *w = &g->waves[i];
       if (w->state != WAVE_RUN)
         continue;
       ran = true;
+      uint64_t before = w->insts;
       run_wave(w, 1u << 16);
+      pass_insts += w->insts - before;
+      pass_waves++;
+      polling &= w->yield;
       dispatch_start_helpers(k);
-      if (w->yield && g->live == 1)
-        sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;
@@ -439,6 +484,8 @@ static void run_wg(struct isa_worker *k)
       }
     }
     if (!ran && g->live && wg_blocked(k))
+      return;
+    if (ran && g->live && wg_polled(k, polling && pass_insts <= POLL_INSTS * pass_waves))
       return;
   }
   for (unsigned i = 0; i < g->nwaves; i++) {
@@ -594,6 +641,7 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
 {
   k->ctx = c;
   k->insts = k->waves_run = k->lane_ops = 0;
+  k->poll_streak = 0;
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
     void *p = realloc(k->priv, priv);

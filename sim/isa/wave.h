@@ -93,6 +93,7 @@ struct isa_worker {
   uint8_t lds[LDS_MAX];
   struct isa_wg wg;
   uint64_t insts, waves_run, lane_ops;
+  uint64_t poll_streak;       /* consecutive passes that only polled (dispatch.c, wg_polled) */
 };
 
 struct isa_ctx {
@@ -146,6 +147,7 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
 /* wg_park.c: parking and resuming workgroups (callers hold c->lock where noted) */
 void wg_park_setup(struct isa_ctx *c);
 int wg_park(struct isa_worker *k);
+int wg_park_polling(struct isa_worker *k);
 bool wg_resume_ready(struct isa_worker *k);   /* c->lock held */
 void wg_release_gws(struct isa_ctx *c);       /* c->lock held */
 void wg_parked_free_all(struct isa_ctx *c);

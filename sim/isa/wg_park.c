@@ -222,6 +222,55 @@ int wg_park(struct isa_worker *k)
   return 1;
 }
 
+/* Most workgroups parked at once for polling (wg_park_polling). A GPU keeps at most its
+ * resident workgroups going (9728 one-wave workgroups on an MI300X: 304 CUs x 32 waves);
+ * beyond that a polling workgroup keeps its thread, as it would keep its CU. */
+#define POLL_PARK_MAX 16384
+
+/* Called by a worker whose workgroup only polled in its last pass (s_sleep loops): when other
+ * workgroups wait for a thread (unclaimed, or ready), the workgroup is queued as ready behind
+ * them, still runnable. Returns 1 when parked (the worker is free; it no longer counts as
+ * running), 0 when it keeps the thread, -1 when no host memory was left (the dispatch has
+ * failed). */
+int wg_park_polling(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  if (atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs &&
+      !atomic_load_explicit(&c->nready, memory_order_relaxed))
+    return 0;   /* nothing else to run: checked again under the lock below */
+  pthread_mutex_lock(&c->lock);
+  if ((atomic_load(&c->next_wg) >= c->total_wgs && !c->ready) ||
+      c->nparked + c->nready >= POLL_PARK_MAX) {
+    pthread_mutex_unlock(&c->lock);
+    return 0;
+  }
+  struct isa_parked *p = c->spare;
+  if (p)
+    c->spare = p->next;
+  else
+    p = malloc(park_bytes(c, k->wg.nwaves));
+  if (!p) {
+    pthread_mutex_unlock(&c->lock);
+    dispatch_fail(c, ISA_BAD_DISPATCH, "out of host memory parking a polling workgroup "
+                  "(%llu parked)", (unsigned long long)(c->nparked + c->nready));
+    return -1;
+  }
+  p->nwaves = k->wg.nwaves;
+  save_wg(k, p);
+  p->next = NULL;
+  if (c->ready_tail)
+    c->ready_tail->next = p;
+  else
+    c->ready = p;
+  c->ready_tail = p;
+  c->nready++;
+  atomic_fetch_sub(&c->running, 1);
+  if (c->idle)
+    pthread_cond_signal(&c->gws_cv);
+  pthread_mutex_unlock(&c->lock);
+  return 1;
+}
+
 /* Resume the oldest released workgroup into k, if there is one. c->lock held; the caller
  * counts k as running before it lets go of the lock. */
 bool wg_resume_ready(struct isa_worker *k)
