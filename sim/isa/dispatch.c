@@ -458,8 +458,14 @@ static void run_wg(struct isa_worker *k)
     unsigned pass_waves = 0;
     for (unsigned i = 0; i < g->nwaves; i++) {
       struct isa_wave *w = &g->waves[i];
-      if (w->state != WAVE_RUN)
-        continue;
+      if (w->state != WAVE_RUN) {
+        /* A GWS barrier may end while other waves of the workgroup still run (they may even
+         * wait for this one, polling LDS): its waves go on without a park. */
+        if (w->state != WAVE_GWS ||
+            w->gws_gen == atomic_load_explicit(&c->gws_generation, memory_order_acquire))
+          continue;
+        w->state = WAVE_RUN;
+      }
       ran = true;
       uint64_t before = w->insts;
       run_wave(w, 1u << 16);
@@ -835,6 +841,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.waves, 0);
   atomic_init(&c.lane_ops, 0);
   atomic_init(&c.running, 0);
+  atomic_init(&c.gws_generation, 0);
   wg_park_setup(&c);
 
   long cores = d->host_threads ? (long)d->host_threads : online_cpus();

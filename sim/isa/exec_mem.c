@@ -443,7 +443,7 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
     c->gws_arrived = 0;
     wg_release_gws(c);
   } else {
-    w->gws_gen = c->gws_generation;
+    w->gws_gen = atomic_load(&c->gws_generation);
     w->state = WAVE_GWS;
   }
   pthread_mutex_unlock(&c->lock);

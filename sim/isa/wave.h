@@ -113,7 +113,9 @@ struct isa_ctx {
   bool failed;
   /* ds_gws_init / ds_gws_barrier (under `lock`) */
   uint32_t gws_target, gws_arrived;
-  uint64_t gws_generation;
+  /* Incremented (under `lock`, release order) when a barrier ends; a running workgroup reads it
+   * without the lock (acquire) to let its waiting waves go on. */
+  atomic_uint_fast64_t gws_generation;
   uint64_t gws_pc;               /* of the last wave that arrived: for the deadlock message */
   /* Parked workgroups (wg_park.c), under `lock`. A workgroup whose waves all wait (one or more
    * at ds_gws_barrier, the rest at s_barrier or also there) leaves its host thread: its state

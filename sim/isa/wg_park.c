@@ -196,7 +196,7 @@ int wg_park(struct isa_worker *k)
 {
   struct isa_ctx *c = k->ctx;
   pthread_mutex_lock(&c->lock);
-  if (release_waves(&k->wg, c->gws_generation)) {
+  if (release_waves(&k->wg, atomic_load(&c->gws_generation))) {
     pthread_mutex_unlock(&c->lock);
     return 0;
   }
@@ -284,7 +284,7 @@ bool wg_resume_ready(struct isa_worker *k)
     c->ready_tail = NULL;
   c->nready--;
   restore_wg(k, p);
-  release_waves(&k->wg, c->gws_generation);
+  release_waves(&k->wg, atomic_load(&c->gws_generation));
   p->next = c->spare;
   c->spare = p;
   return true;
@@ -295,7 +295,7 @@ bool wg_resume_ready(struct isa_worker *k)
  * the next one). Idle workers are woken to resume them. c->lock held. */
 void wg_release_gws(struct isa_ctx *c)
 {
-  c->gws_generation++;
+  atomic_fetch_add_explicit(&c->gws_generation, 1, memory_order_release);
   if (c->parked) {
     /* parked is a stack: reverse it so workgroups resume in the order they arrived */
     struct isa_parked *rev = NULL, *last = c->parked;
