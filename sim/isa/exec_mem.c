@@ -474,10 +474,11 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-/* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. A
- * cooperative launch keeps every workgroup resident, so a host thread that blocks here first
- * makes sure some thread is left to run the workgroups nobody has claimed yet
- * (dispatch_keep_resident). The wait wakes periodically to notice cancellation. */
+/* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. The
+ * waiting wave stops (WAVE_GWS) and remembers the barrier generation; its workgroup is parked
+ * once no wave of it can run (dispatch.c, wg_park.c), so its host thread goes on with other
+ * workgroups: a cooperative launch has every workgroup resident at once. The last arrival ends
+ * the generation and makes the parked workgroups ready again. */
 static int gws(struct isa_wave *w, const struct isa_inst *in)
 {
   struct isa_ctx *c = w->ctx;
@@ -498,50 +499,14 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
     return -1;
   }
   pthread_mutex_lock(&c->lock);
-  uint64_t gen = c->gws_generation;
-  uint32_t target = val + 1;
-  if (++c->gws_arrived >= target) {
+  c->gws_pc = w->cur_pc;
+  if (++c->gws_arrived >= val + 1) {
     c->gws_arrived = 0;
-    c->gws_generation++;
-    /* The released threads count as active again from this moment, not from when they wake:
-     * otherwise this thread could reach the next barrier first and see nobody active. */
-    c->active += c->gws_waiting;
-    c->gws_waiting = 0;
-    pthread_cond_broadcast(&c->gws_cv);
-    pthread_mutex_unlock(&c->lock);
-    return 0;
-  }
-  c->active--;
-  c->gws_waiting++;
-  if (dispatch_keep_resident(c)) {
-    c->active++;
-    c->gws_waiting--;
-    uint32_t arrived = c->gws_arrived;
-    pthread_mutex_unlock(&c->lock);
-    wave_fail(w, ISA_BAD_DISPATCH,
-              "ds_gws_barrier at pc 0x%llx can never be released: %u of %u waves arrived and no "
-              "workgroup is left to run (or no host thread could be started for it)",
-              (unsigned long long)w->cur_pc, arrived, target);
-    return -1;
-  }
-  while (c->gws_generation == gen && !atomic_load(&c->abort)) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 20 * 1000 * 1000;
-    if (ts.tv_nsec >= 1000000000L) {
-      ts.tv_sec++;
-      ts.tv_nsec -= 1000000000L;
-    }
-    pthread_cond_timedwait(&c->gws_cv, &c->lock, &ts);
-    if (c->d->cancel && *c->d->cancel)
-      break;
-  }
-  if (c->gws_generation == gen) {   /* leaving unreleased (abort or cancel) */
-    c->gws_waiting--;
-    c->active++;
+    wg_release_gws(c);
+  } else {
+    w->gws_gen = atomic_load(&c->gws_generation);
+    w->state = WAVE_GWS;
   }
   pthread_mutex_unlock(&c->lock);
-  if (dispatch_cancelled(c))
-    return -1;
-  return atomic_load(&c->abort) ? -1 : 0;
+  return 0;
 }
