@@ -169,6 +169,7 @@ struct sim_bo *sim_bo_lookup(uint64_t handle)
 static void bo_release(struct sim_bo *bo);
 static void gem_release_all(void);
 static void gem_reset(void);
+static bool gem_va_conflict(const struct sim_gpu *gpu, uint64_t va, uint64_t span);
 
 /* Process teardown: every BO goes, mapped or not (the process's own CPU mappings of their
  * memfds stay valid until it unmaps them, as pages of a freed BO stay until the last mmap). */
@@ -376,7 +377,7 @@ static int check_new_va(struct sim_gpu *g, uint64_t va, uint64_t span)
 {
   if (va & (SIM_PAGE_SIZE - 1) || va + span < va || va + span > VA_LIMIT)
     return -EINVAL;
-  if (va_conflict(g, va, span))
+  if (va_conflict(g, va, span) || gem_va_conflict(g, va, span))
     return -EINVAL;
   return 0;
 }
@@ -705,6 +706,15 @@ struct gem_va {
 static struct gem_obj *gem_objs;
 static struct gem_va *gem_vas;
 static uint32_t gem_next_handle = 1;
+
+/* amdgpu_vm_bo_map on behalf of KFD: a BO's VA must not overlap a GEM_VA mapping of the VM. */
+static bool gem_va_conflict(const struct sim_gpu *gpu, uint64_t va, uint64_t span)
+{
+  for (struct gem_va *v = gem_vas; v; v = v->next)
+    if (v->gpu == gpu && va < v->va + v->size && v->va < va + span)
+      return true;
+  return false;
+}
 
 static struct gem_obj *gem_lookup(const struct sim_file *f, uint32_t handle)
 {
