@@ -187,6 +187,11 @@ int sim_ioctl_available_memory(void *arg);
 int sim_ioctl_export_dmabuf(void *arg);
 int sim_ioctl_runtime_enable(void *arg);
 
+/* memory.c: GEM objects of render files (DRM PRIME import, GEM_CLOSE, AMDGPU_GEM_VA) */
+int sim_gem_prime_import(struct sim_file *f, struct drm_prime_handle *a);
+int sim_gem_close(struct sim_file *f, const struct drm_gem_close *a);
+int sim_gem_va(struct sim_file *f, struct drm_amdgpu_gem_va *a);
+
 /* drm.c: render node ioctls */
 int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg);
 
