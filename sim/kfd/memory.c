@@ -756,6 +756,15 @@ static void gem_obj_free(struct gem_obj *o)
   free(o);
 }
 
+void sim_gem_file_release(struct sim_file *f)
+{
+  for (struct gem_obj *o = gem_objs, *next; o; o = next) {
+    next = o->next;
+    if (o->file == f)
+      gem_obj_free(o);
+  }
+}
+
 /* Process teardown and fork: the child's lists start empty (the parent's are abandoned). */
 static void gem_release_all(void)
 {

@@ -35,6 +35,7 @@
 #include "../memory/mem.h"
 #include "../memory/vmm.h"
 #include "error.h"
+#include "internal.h"
 #include "runtime.h"
 
 /* See the file comment: ROCr's RUNTIME_ALLOC_GRANULE and RUNTIME_ALLOC_REC_GRANULE. */
@@ -129,6 +130,17 @@ static struct kfd_gpu *device_gpu(int ordinal)
 {
 	struct hip_device *d = hip_device_get(ordinal);
 	return d ? d->gpu : NULL;
+}
+
+/* Work already queued may still use a range about to be unmapped or narrowed: wait for every
+ * device first, as hipFree does (clr orders the unmap after the null stream's work). */
+static void devices_idle(void)
+{
+	for (int i = 0; i < hip_device_count(); i++) {
+		struct hip_device *d = hip_device_peek(i);
+		if (d)
+			hip_device_sync_all(d);
+	}
 }
 
 static hipError_t no_device_error(void)
@@ -364,6 +376,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size)
 
 	if (!ptr || size == 0)
 		HIP_RETURN(hipErrorInvalidValue);
+	devices_idle();
 	pthread_mutex_lock(&vmm_lock);
 	hipError_t herr = unmap_range_valid(p, size) ? hipSuccess : hipErrorInvalidValue;
 	for (struct vmm_mapping *m = vmm_mappings, *next; herr == hipSuccess && m; m = next) {
@@ -427,6 +440,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
 	if (!ptr || size == 0 || !desc || count == 0)
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN_IF_ERROR(access_check(desc, count));
+	devices_idle();
 	pthread_mutex_lock(&vmm_lock);
 	/* CUDA: the whole range must be mapped; it may span several mappings. Checked before any
 	 * change, so a failed call changes nothing. */

@@ -140,3 +140,33 @@ Test(vmm_access, range_over_two_mappings)
 	cr_assert_eq(hipMemRelease(b), hipSuccess);
 	cr_assert_eq(hipMemAddressFree(va, 3 * SIZE), hipSuccess);
 }
+
+/* Work still queued on a stream when the range is unmapped completes first: mapped again, the
+ * memory holds what the last queued fill wrote. */
+Test(vmm_access, unmap_waits_for_queued_work)
+{
+	const size_t big = 32u << 20;
+	hipMemAllocationProp prop = vmm_prop(0, hipMemHandleTypeNone);
+	hipMemGenericAllocationHandle_t h = NULL;
+	hipStream_t s = NULL;
+	void *va = NULL;
+
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipMemAddressReserve(&va, big, 0, NULL, 0), hipSuccess);
+	cr_assert_eq(hipMemCreate(&h, big, &prop, 0), hipSuccess);
+	cr_assert_eq(hipMemMap(va, big, 0, h, 0), hipSuccess);
+	cr_assert_eq(vmm_set_access(va, big, 0, hipMemAccessFlagsProtReadWrite), hipSuccess);
+	for (int i = 0; i < 16; i++)
+		cr_assert_eq(hipMemsetAsync(va, 0x10 + i, big, s), hipSuccess);
+	cr_assert_eq(hipMemUnmap(va, big), hipSuccess);
+	cr_assert_eq(hipStreamQuery(s), hipSuccess);
+	cr_assert_eq(hipMemMap(va, big, 0, h, 0), hipSuccess);
+	cr_assert_eq(vmm_set_access(va, big, 0, hipMemAccessFlagsProtReadWrite), hipSuccess);
+	for (size_t off = 0; off < big; off += big / 4) {
+		cr_assert_eq(hipMemcpy(out, (char *)va + off, SIZE, hipMemcpyDeviceToHost), hipSuccess);
+		for (size_t i = 0; i < SIZE; i++)
+			cr_assert_eq(out[i], 0x1f, "byte %zu", off + i);
+	}
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+	vmm_unmap_free(va, big, h);
+}

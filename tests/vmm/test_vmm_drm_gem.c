@@ -198,3 +198,28 @@ Test(vmm_drm_gem, dmabuf_mmap_at_an_offset)
 	munmap(part, 2 * PAGE);
 	munmap(whole, BO_SIZE);
 }
+
+/* GEM handles belong to one open render file (drm_file): another file of the same GPU has its
+ * own, and closing it drops them. */
+Test(vmm_drm_gem, handles_are_per_file)
+{
+	char path[64];
+	uint32_t h1 = 0, h2 = 0;
+	snprintf(path, sizeof(path), "/dev/dri/renderD%lld", node_prop("drm_render_minor"));
+	int other = open(path, O_RDWR | O_CLOEXEC);
+	cr_assert_geq(other, 0);
+	struct drm_prime_handle a = {.fd = dmabuf};
+	cr_assert_eq(kioctl(other, DRM_IOCTL_PRIME_FD_TO_HANDLE, &a), 0);
+	h2 = a.handle;
+	cr_assert_eq(prime_import(dmabuf, &h1), 0);
+	cr_assert_neq(h1, h2);
+	/* The other file's handle means nothing here. */
+	cr_assert_eq(gem_va(h2, AMDGPU_VA_OP_MAP, RW, MAP_VA, 0, PAGE), -ENOENT);
+	struct drm_amdgpu_gem_va va = {.handle = h2, .operation = AMDGPU_VA_OP_MAP, .flags = RW,
+				       .va_address = MAP_VA, .map_size = PAGE};
+	cr_assert_eq(kioctl(other, DRM_IOCTL_AMDGPU_GEM_VA, &va), 0);
+	cr_assert_eq(close(other), 0);
+	/* The VM KFD uses never saw the other file's mapping. */
+	cr_assert_eq(gem_va(h1, AMDGPU_VA_OP_MAP, RW, MAP_VA, 0, PAGE), 0);
+	cr_assert_eq(gem_close(h1), 0);
+}
