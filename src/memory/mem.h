@@ -121,9 +121,9 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
 int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
 
 /* ---- virtual memory management (hipMemCreate / hipMemAddressReserve / hipMemMap) ----------
- * KFD fixes a BO's GPU VA when it is allocated, so a physical allocation lives at a private
- * address and is mapped into reserved ranges by importing its dma-buf at the target VA (one
- * KFD handle per mapping), as ROCr does for its VMM API. */
+ * A physical allocation is a dma-buf; a mapping is a page range of it: an mmap for the CPU and
+ * an AMDGPU_GEM_VA mapping per GPU on the render node (src/memory/vmm.c, vmm.h), as ROCr's
+ * vmem API does. */
 struct mem_phys;
 
 /* Reserve [in] size bytes of address space aligned to [in] align (0: 2 MiB), in the GPUVM
@@ -142,9 +142,8 @@ int mem_vmm_create(struct kfd_gpu *gpu, size_t size, struct mem_phys **out);
  * keeps the memory alive). Returns 0 or -errno. */
 int mem_vmm_destroy(struct mem_phys *ph);
 
-/* Map all of [in] ph at [in] va (inside a reservation, page aligned) for its GPU, CPU-visible
- * when possible. Partial mappings (offset != 0 or a smaller size) get -ENOTSUP: KFD imports
- * whole buffers. Returns 0 or -errno. */
+/* Map [in] size bytes of [in] ph from [in] offset (pages) at [in] va (inside a reservation,
+ * page aligned) for its GPU, and for the CPU. -EINVAL past the end of ph. Returns 0 or -errno. */
 int mem_vmm_map(void *va, size_t size, struct mem_phys *ph, size_t offset);
 
 /* Undo mem_vmm_map() at [in] va. Returns 0 or -errno (-EINVAL if nothing is mapped there). */
