@@ -2,8 +2,10 @@
  *
  * Workgroups are handed to host threads from one atomic counter; inside a workgroup the waves
  * take turns on their thread (each runs until it blocks on s_barrier or ends), so a barrier needs
- * no host synchronisation. Initial register state follows LLVM AMDGPUUsage, "Initial Kernel
- * Execution State", from the descriptor's enable bits.
+ * no host synchronisation. A workgroup whose waves all wait at a grid barrier (ds_gws_barrier)
+ * is parked (wg_park.c) and its thread claims or resumes another, so a cooperative grid of any
+ * size runs on a fixed number of host threads. Initial register state follows LLVM AMDGPUUsage,
+ * "Initial Kernel Execution State", from the descriptor's enable bits.
  */
 #include "isa/wave.h"
 #include "isa/image.h"   /* exec_image (textures) */
@@ -382,23 +384,95 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
 
 static void dispatch_start_helpers(struct isa_worker *k);
 
+/* Every live wave of the workgroup waits. At a GWS barrier the workgroup is parked (wg_park.c)
+ * unless the barrier ended meanwhile; with waves only at s_barrier it can never continue.
+ * Returns true when the worker is done with this workgroup for now (parked or failed). */
+static bool wg_blocked(struct isa_worker *k)
+{
+  struct isa_wg *g = &k->wg;
+  for (unsigned i = 0; i < g->nwaves; i++) {
+    if (g->waves[i].state == WAVE_GWS) {
+      int r = wg_park(k);
+      if (r < 0)
+        atomic_fetch_sub(&k->ctx->running, 1);
+      return r != 0;
+    }
+  }
+  wave_fail(&g->waves[0], ISA_ILLEGAL_INSTR, "workgroup deadlocked at a barrier");
+  atomic_fetch_sub(&k->ctx->running, 1);
+  return true;
+}
+
+/* A pass over the waves in which every wave that ran stopped at s_sleep after at most this
+ * many instructions per wave is a poll: the workgroup waits for memory that another workgroup
+ * or the host must change (a spin barrier, hostcall). */
+#define POLL_INSTS 64
+/* Consecutive polls of a worker before it starts sleeping between them, and the longest
+ * sleep: a wait that lasts leaves the core idle (about 1000 wake-ups a second), one that ends
+ * soon costs no latency. */
+#define POLL_SPIN 4096
+#define POLL_SLEEP_MAX_NS 1000000L
+
+/* After a pass over k's workgroup's waves (`poll`: it only polled, see POLL_INSTS). A polling
+ * workgroup yields its host thread when unclaimed or released workgroups wait for one: it is
+ * parked as ready (wg_park_polling) and resumed in turn, as the hardware keeps every resident
+ * workgroup going, so a grid-wide wait built from atomics and s_sleep (multi-grid sync, spin
+ * barriers) completes with a fixed number of threads. With nothing else to run, the thread
+ * yields the CPU, then sleeps with a growing delay. Returns true when the workgroup was parked
+ * (or parking failed) and the worker is free. */
+static bool wg_polled(struct isa_worker *k, bool poll)
+{
+  struct isa_ctx *c = k->ctx;
+  if (!poll) {
+    k->poll_streak = 0;
+    return false;
+  }
+  int r = wg_park_polling(k);
+  if (r) {
+    if (r < 0)
+      atomic_fetch_sub(&c->running, 1);
+    return true;
+  }
+  if (++k->poll_streak <= POLL_SPIN) {
+    sched_yield();   /* let the host (or other queues) run */
+    return false;
+  }
+  uint64_t over = k->poll_streak - POLL_SPIN;
+  long ns = over >= 1000 ? POLL_SLEEP_MAX_NS : (long)over * 1000;
+  struct timespec ts = {0, ns};
+  nanosleep(&ts, NULL);
+  return false;
+}
+
+/* Run k's workgroup until it ends or parks. The worker counts in c->running on entry; on
+ * return it no longer does (wg_park or the end of the workgroup takes it out). */
 static void run_wg(struct isa_worker *k)
 {
   struct isa_wg *g = &k->wg;
   struct isa_ctx *c = k->ctx;
   while (g->live && !atomic_load_explicit(&c->abort, memory_order_relaxed)) {
     if (dispatch_cancelled(c))
-      return;
-    bool ran = false;
+      break;
+    bool ran = false, polling = true;
+    uint64_t pass_insts = 0;
+    unsigned pass_waves = 0;
     for (unsigned i = 0; i < g->nwaves; i++) {
       struct isa_wave *w = &g->waves[i];
-      if (w->state != WAVE_RUN)
-        continue;
+      if (w->state != WAVE_RUN) {
+        /* A GWS barrier may end while other waves of the workgroup still run (they may even
+         * wait for this one, polling LDS): its waves go on without a park. */
+        if (w->state != WAVE_GWS ||
+            w->gws_gen == atomic_load_explicit(&c->gws_generation, memory_order_acquire))
+          continue;
+        w->state = WAVE_RUN;
+      }
       ran = true;
+      uint64_t before = w->insts;
       run_wave(w, 1u << 16);
+      pass_insts += w->insts - before;
+      pass_waves++;
+      polling &= w->yield;
       dispatch_start_helpers(k);
-      if (w->yield && g->live == 1)
-        sched_yield();   /* the only wave is polling: let the host (or other queues) run */
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;
@@ -407,7 +481,7 @@ static void run_wg(struct isa_worker *k)
         k->waves_run++;
       }
       /* s_barrier: released once every wave still running has arrived (ISA guide: waves
-       * that ended no longer count). */
+       * that ended no longer count; a wave at a GWS barrier has not arrived). */
       if (g->live && g->at_barrier == g->live) {
         g->at_barrier = 0;
         for (unsigned j = 0; j < g->nwaves; j++)
@@ -415,17 +489,65 @@ static void run_wg(struct isa_worker *k)
             g->waves[j].state = WAVE_RUN;
       }
     }
-    if (!ran && g->live) {
-      struct isa_wave *w = &g->waves[0];
-      wave_fail(w, ISA_ILLEGAL_INSTR, "workgroup deadlocked at a barrier");
+    if (!ran && g->live && wg_blocked(k))
       return;
-    }
+    if (ran && g->live && wg_polled(k, polling && pass_insts <= POLL_INSTS * pass_waves))
+      return;
   }
   for (unsigned i = 0; i < g->nwaves; i++) {
     k->insts += g->waves[i].insts;
     k->lane_ops += g->waves[i].lane_ops;
     g->waves[i].insts = g->waves[i].lane_ops = 0;
   }
+  atomic_fetch_sub(&c->running, 1);
+}
+
+/* No unclaimed workgroup is left for k: resume a released one, or wait (without spinning)
+ * while parked ones exist and some worker still runs a workgroup that may release them.
+ * Returns true with a workgroup loaded into k (k counts as running), false when this thread
+ * has nothing more to do. Deadlock, the case where workgroups are parked and nothing runs,
+ * fails the dispatch instead of waiting forever. */
+static bool worker_resume_or_wait(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  bool got = false;
+  pthread_mutex_lock(&c->lock);
+  for (;;) {
+    if (atomic_load(&c->abort) || (c->d->cancel && *c->d->cancel))
+      break;
+    if (wg_resume_ready(k)) {
+      atomic_fetch_add(&c->running, 1);
+      got = true;
+      break;
+    }
+    if (!c->nparked)
+      break;   /* every workgroup is claimed and none waits: this thread is done */
+    if (atomic_load(&c->running) == 0) {
+      uint32_t arrived = c->gws_arrived;
+      uint64_t parked = c->nparked;
+      pthread_mutex_unlock(&c->lock);
+      dispatch_fail(c, ISA_BAD_DISPATCH,
+                    "ds_gws_barrier at pc 0x%llx can never be released: %u waves arrived, "
+                    "%llu workgroups wait and no workgroup is left to run",
+                    (unsigned long long)c->gws_pc, arrived, (unsigned long long)parked);
+      return false;
+    }
+    /* Woken by a release (wg_release_gws) or a failure; the timeout notices cancellation. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 20 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    c->idle++;
+    pthread_cond_timedwait(&c->gws_cv, &c->lock, &ts);
+    c->idle--;
+  }
+  pthread_mutex_unlock(&c->lock);
+  if (!got)
+    dispatch_cancelled(c);
+  return got;
 }
 
 static void *worker_main(void *arg)
@@ -435,17 +557,19 @@ static void *worker_main(void *arg)
   for (;;) {
     if (atomic_load(&c->abort) || dispatch_cancelled(c))
       break;
+    /* Counted as running before the claim: see worker_resume_or_wait's deadlock rule. */
+    atomic_fetch_add(&c->running, 1);
     uint64_t idx = atomic_fetch_add(&c->next_wg, 1);
-    if (idx >= c->total_wgs)
-      break;
-    setup_wg(k, idx);
+    if (idx < c->total_wgs) {
+      setup_wg(k, idx);
+    } else {
+      atomic_fetch_sub(&c->running, 1);
+      if (!worker_resume_or_wait(k))
+        break;
+    }
     run_wg(k);
     dispatch_start_helpers(k);
   }
-  /* This thread claims no more workgroups: it no longer counts for GWS residency. */
-  pthread_mutex_lock(&c->lock);
-  c->active--;
-  pthread_mutex_unlock(&c->lock);
   atomic_fetch_add(&c->insts, k->insts);
   atomic_fetch_add(&c->waves, k->waves_run);
   atomic_fetch_add(&c->lane_ops, k->lane_ops);
@@ -454,9 +578,6 @@ static void *worker_main(void *arg)
 
 static struct isa_worker *worker_new(struct isa_ctx *c);
 static void worker_free(struct isa_worker *k);
-static void *worker_main(void *arg);
-
-#define GWS_MAX_EXTRA 4096
 
 /* A dispatch of several workgroups starts its helper threads only after HELPERS_AFTER_NS: a
  * thread costs about 11 us to start and join on these VMs, more than a short kernel's whole
@@ -478,7 +599,9 @@ static void dispatch_start_helpers(struct isa_worker *k)
   struct isa_ctx *c = k->ctx;
   if (k != c->lead || c->helpers_started || c->helpers_wanted == 0)
     return;
-  if (atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs ||
+  /* Work for a helper: unclaimed workgroups, or parked ones a grid barrier released (read
+   * without the lock: a hint, the helper checks properly). */
+  if ((atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs && !c->nready) ||
       mono_ns() < c->helpers_after_ns)
     return;
   pthread_mutex_lock(&c->lock);
@@ -487,9 +610,7 @@ static void dispatch_start_helpers(struct isa_worker *k)
     struct isa_worker *h = worker_new(c);
     if (!h)
       break;
-    c->active++;   /* before the thread runs: it decrements when it leaves */
     if (pthread_create(&c->helper_threads[i], NULL, worker_main, h)) {
-      c->active--;
       worker_free(h);
       break;
     }
@@ -520,54 +641,13 @@ bool dispatch_cancelled(struct isa_ctx *c)
   return true;
 }
 
-/* Called with c->lock held by a thread about to block at ds_gws_barrier (it has already left
- * c->active). A cooperative launch keeps every workgroup resident (HIP's cooperative launch
- * limits the grid to what fits); the interpreter runs a workgroup per host thread until it
- * ends, so when no thread is left to claim the unclaimed workgroups, one more is started. The
- * decision is taken from `active`, which counts exactly the threads that can still claim a
- * workgroup (under the same lock as the barrier), instead of sizing the extra threads once
- * from a snapshot of next_wg; a barrier nobody can release becomes an error, not a hang.
- * Returns 0, or -1 when the barrier can never be released (every workgroup claimed and every
- * thread waiting) or no thread could be started. */
-int dispatch_keep_resident(struct isa_ctx *c)
-{
-  if (c->active > 0)
-    return 0;
-  if (atomic_load(&c->next_wg) >= c->total_wgs)
-    return -1;                 /* all waiting, nothing left to run: a deadlock, not a wait */
-  if (c->nextra >= GWS_MAX_EXTRA)
-    return -1;
-  if (c->nextra == c->extra_cap) {
-    size_t cap = c->extra_cap ? c->extra_cap * 2 : 8;
-    pthread_t *t = realloc(c->extra_threads, cap * sizeof(*t));
-    if (!t)
-      return -1;
-    c->extra_threads = t;
-    struct isa_worker **k = realloc(c->extra_workers, cap * sizeof(*k));
-    if (!k)
-      return -1;
-    c->extra_workers = k;
-    c->extra_cap = cap;
-  }
-  struct isa_worker *k = worker_new(c);
-  if (!k)
-    return -1;
-  c->active++;
-  if (pthread_create(&c->extra_threads[c->nextra], NULL, worker_main, k)) {
-    c->active--;
-    worker_free(k);
-    return -1;
-  }
-  c->extra_workers[c->nextra++] = k;
-  return 0;
-}
-
 /* Make `k` ready for a dispatch of `c`: counters zero, enough private memory, no decoded
  * instruction left from an earlier dispatch. Returns 0 or -1 (out of memory). */
 static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
 {
   k->ctx = c;
   k->insts = k->waves_run = k->lane_ops = 0;
+  k->poll_streak = 0;
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
     void *p = realloc(k->priv, priv);
@@ -760,6 +840,9 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.insts, 0);
   atomic_init(&c.waves, 0);
   atomic_init(&c.lane_ops, 0);
+  atomic_init(&c.running, 0);
+  atomic_init(&c.gws_generation, 0);
+  wg_park_setup(&c);
 
   long cores = d->host_threads ? (long)d->host_threads : online_cpus();
   if ((uint64_t)cores > c.total_wgs)
@@ -777,7 +860,6 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   bool kept = false;            /* the lead is the calling thread's kept worker */
   struct isa_worker *lead = worker_for_caller(&c, &kept);
   c.lead = lead;
-  c.active = lead ? 1 : 0;
   if (!lead) {
     r->status = ISA_BAD_DISPATCH;
     snprintf(r->message, sizeof(r->message), "out of host memory");
@@ -790,15 +872,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   }
   for (long i = 0; i < c.helpers_started; i++)
     worker_free(c.helper_workers[i]);
-  /* Workers started for ds_gws_barrier. One is only started by a thread that waits at the
-   * barrier, and that thread is one of the workers joined above or here, so once the loop
-   * reaches the end no more can appear. */
-  for (size_t i = 0; i < c.nextra; i++) {
-    pthread_join(c.extra_threads[i], NULL);
-    worker_free(c.extra_workers[i]);
-  }
-  free(c.extra_threads);
-  free(c.extra_workers);
+  wg_parked_free_all(&c);
   if (!small) {
     free(c.helper_workers);
     free(c.helper_threads);

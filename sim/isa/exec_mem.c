@@ -122,10 +122,71 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
   return 0;
 }
 
+/* The host address of the page wave_mem() just put in the wave's TLB for `va`, or NULL when
+ * the access was translated on its own (it crosses a page, or the page is not wholly mapped). */
+static uint8_t *tlb_page_host(const struct isa_wave *w, uint64_t va, bool write)
+{
+  uint64_t page = va & ~0xfffull;
+  for (unsigned i = 0; i < TLB_ENTRIES; i++)
+    if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
+      return w->tlb_host[i];
+  return NULL;
+}
+
+/* GLOBAL (and FLAT outside the LDS and private apertures) loads and stores of whole dwords, the
+ * bulk of a kernel's memory traffic: consecutive lanes mostly touch one page, so the page's host
+ * address is kept across lanes, and the data moves straight between memory and the registers.
+ * Same results and faults as lane_access(), which still serves lanes in the apertures. */
+static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr)
+{
+  unsigned dw = mo->bytes * mo->count / 4, len = 4 * dw;
+  bool store = mo->kind == MK_STORE;
+  uint32_t *regs[4];
+  uint64_t page = ~0ull;
+  uint8_t *host = NULL;
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  FOR_LANES(exec) {
+    uint64_t a = in->enc == ENC_GLOBAL && use_saddr
+                     ? wave_sreg64(w, in->saddr) + wave_vreg(w, in->addr)[l]
+                     : vreg64(w, in->addr, l);
+    a += (uint64_t)(int64_t)in->offset;
+    if (in->enc == ENC_FLAT && (a - APERTURE_SHARED_BASE < APERTURE_SIZE ||
+                                a - APERTURE_PRIVATE_BASE < APERTURE_SIZE)) {
+      enum space sp = a - APERTURE_SHARED_BASE < APERTURE_SIZE ? SP_LDS : SP_PRIVATE;
+      a -= sp == SP_LDS ? APERTURE_SHARED_BASE : APERTURE_PRIVATE_BASE;
+      if (lane_access(w, in, mo, sp, l, a, in->dst, in->data0))
+        return -1;
+      continue;
+    }
+    uint8_t *p;
+    if ((a & ~0xfffull) == page && (a & 0xfff) + len <= 4096) {
+      p = host + (a & 0xfff);
+    } else {
+      p = wave_mem(w, a, len, store);
+      if (!p)
+        return -1;
+      host = (a & 0xfff) + len <= 4096 ? tlb_page_host(w, a, store) : NULL;
+      page = host ? a & ~0xfffull : ~0ull;
+    }
+    for (unsigned i = 0; i < dw; i++) {
+      if (store)
+        memcpy(p + 4 * i, &regs[i][l], 4);
+      else
+        memcpy(&regs[i][l], p + 4 * i, 4);
+    }
+  }
+  return 0;
+}
+
 static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
 {
   uint64_t exec = wave_exec(w);
   bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  if (in->enc != ENC_SCRATCH && (mo->kind == MK_LOAD || mo->kind == MK_STORE) &&
+      mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4)
+    return flat_dwords(w, in, mo, exec, use_saddr);
   FOR_LANES(exec) {
     uint64_t a;
     enum space sp = SP_GLOBAL;
@@ -413,10 +474,11 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-/* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. A
- * cooperative launch keeps every workgroup resident, so a host thread that blocks here first
- * makes sure some thread is left to run the workgroups nobody has claimed yet
- * (dispatch_keep_resident). The wait wakes periodically to notice cancellation. */
+/* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. The
+ * waiting wave stops (WAVE_GWS) and remembers the barrier generation; its workgroup is parked
+ * once no wave of it can run (dispatch.c, wg_park.c), so its host thread goes on with other
+ * workgroups: a cooperative launch has every workgroup resident at once. The last arrival ends
+ * the generation and makes the parked workgroups ready again. */
 static int gws(struct isa_wave *w, const struct isa_inst *in)
 {
   struct isa_ctx *c = w->ctx;
@@ -437,50 +499,14 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
     return -1;
   }
   pthread_mutex_lock(&c->lock);
-  uint64_t gen = c->gws_generation;
-  uint32_t target = val + 1;
-  if (++c->gws_arrived >= target) {
+  c->gws_pc = w->cur_pc;
+  if (++c->gws_arrived >= val + 1) {
     c->gws_arrived = 0;
-    c->gws_generation++;
-    /* The released threads count as active again from this moment, not from when they wake:
-     * otherwise this thread could reach the next barrier first and see nobody active. */
-    c->active += c->gws_waiting;
-    c->gws_waiting = 0;
-    pthread_cond_broadcast(&c->gws_cv);
-    pthread_mutex_unlock(&c->lock);
-    return 0;
-  }
-  c->active--;
-  c->gws_waiting++;
-  if (dispatch_keep_resident(c)) {
-    c->active++;
-    c->gws_waiting--;
-    uint32_t arrived = c->gws_arrived;
-    pthread_mutex_unlock(&c->lock);
-    wave_fail(w, ISA_BAD_DISPATCH,
-              "ds_gws_barrier at pc 0x%llx can never be released: %u of %u waves arrived and no "
-              "workgroup is left to run (or no host thread could be started for it)",
-              (unsigned long long)w->cur_pc, arrived, target);
-    return -1;
-  }
-  while (c->gws_generation == gen && !atomic_load(&c->abort)) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_nsec += 20 * 1000 * 1000;
-    if (ts.tv_nsec >= 1000000000L) {
-      ts.tv_sec++;
-      ts.tv_nsec -= 1000000000L;
-    }
-    pthread_cond_timedwait(&c->gws_cv, &c->lock, &ts);
-    if (c->d->cancel && *c->d->cancel)
-      break;
-  }
-  if (c->gws_generation == gen) {   /* leaving unreleased (abort or cancel) */
-    c->gws_waiting--;
-    c->active++;
+    wg_release_gws(c);
+  } else {
+    w->gws_gen = atomic_load(&c->gws_generation);
+    w->state = WAVE_GWS;
   }
   pthread_mutex_unlock(&c->lock);
-  if (dispatch_cancelled(c))
-    return -1;
-  return atomic_load(&c->abort) ? -1 : 0;
+  return 0;
 }

@@ -51,8 +51,8 @@ struct isa_dispatch {
 
   /* Cancellation (may be NULL). Another thread stores a non-zero value to abandon the dispatch:
    * every host thread of the dispatch sees it within one time slice of a wave (at most 65536
-   * wave instructions) or, when blocked at ds_gws_barrier, within about 20 ms; the run then
-   * ends with ISA_CANCELLED. Memory the kernel wrote so far stays written. The pointed-to int
+   * wave instructions) or, when it waits for parked workgroups (ds_gws_barrier) to be
+   * released, within about 20 ms; the run then ends with ISA_CANCELLED. Memory the kernel wrote so far stays written. The pointed-to int
    * must stay valid until isa_dispatch_run returns. */
   const volatile int *cancel;
 };

@@ -34,6 +34,7 @@ enum wave_state { WAVE_RUN, WAVE_BARRIER, WAVE_GWS, WAVE_DONE };
 
 struct isa_ctx;
 struct isa_wg;
+struct isa_parked;
 
 /* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
  * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
@@ -54,6 +55,7 @@ struct isa_wave {
   uint32_t gpr_idx;           /* bit 31: VGPR indexing on (s_set_gpr_idx_on); index and mode live in M0 */
   enum wave_state state;
   bool yield;                 /* s_sleep: end this time slice so other waves (and the host) run */
+  uint64_t gws_gen;           /* WAVE_GWS: the GWS barrier generation it waits to see end */
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
   uint8_t *priv;              /* private memory, priv_bytes per lane */
@@ -91,6 +93,7 @@ struct isa_worker {
   uint8_t lds[LDS_MAX];
   struct isa_wg wg;
   uint64_t insts, waves_run, lane_ops;
+  uint64_t poll_streak;       /* consecutive passes that only polled (dispatch.c, wg_polled) */
 };
 
 struct isa_ctx {
@@ -108,17 +111,26 @@ struct isa_ctx {
   pthread_cond_t gws_cv;
   struct isa_result *result;
   bool failed;
-  /* ds_gws_init / ds_gws_barrier */
+  /* ds_gws_init / ds_gws_barrier (under `lock`) */
   uint32_t gws_target, gws_arrived;
-  uint64_t gws_generation;
-  /* Host threads of the dispatch that are not blocked at ds_gws_barrier (under `lock`). When
-   * the last one blocks while workgroups are still unclaimed, a new worker is started for them:
-   * a cooperative launch needs every workgroup resident (dispatch_keep_resident). */
-  unsigned active;
-  unsigned gws_waiting;          /* threads blocked at the current GWS barrier generation */
-  pthread_t *extra_threads;
-  struct isa_worker **extra_workers;
-  size_t nextra, extra_cap;
+  /* Incremented (under `lock`, release order) when a barrier ends; a running workgroup reads it
+   * without the lock (acquire) to let its waiting waves go on. */
+  atomic_uint_fast64_t gws_generation;
+  uint64_t gws_pc;               /* of the last wave that arrived: for the deadlock message */
+  /* Parked workgroups (wg_park.c), under `lock`. A workgroup whose waves all wait (one or more
+   * at ds_gws_barrier, the rest at s_barrier or also there) leaves its host thread: its state
+   * is saved and the thread runs another workgroup. A cooperative launch needs every workgroup
+   * resident at once; parking gives that with a fixed number of host threads. */
+  struct isa_parked *parked;     /* waiting for the current GWS generation to end */
+  struct isa_parked *ready, *ready_tail;   /* released, FIFO, waiting for a host thread */
+  struct isa_parked *spare;      /* saved-state blocks for reuse (all one size per dispatch) */
+  uint64_t nparked;
+  atomic_uint_fast64_t nready;   /* atomic: dispatch_start_helpers reads it without the lock */
+  unsigned idle;                 /* workers waiting for a ready workgroup (on gws_cv) */
+  /* Workers inside a workgroup or about to claim one: with no ready workgroup, none unclaimed
+   * and none running, a parked workgroup can never be released (a deadlock, reported). */
+  atomic_uint running;
+  uint32_t save_vgprs, save_agprs;   /* registers a parked wave keeps (kernel descriptor) */
   /* Helper threads for a dispatch of several workgroups, started by the calling thread (lead)
    * only once the dispatch has run for a while (dispatch.c, HELPERS_AFTER_NS). */
   struct isa_worker *lead;
@@ -134,7 +146,15 @@ void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
-int dispatch_keep_resident(struct isa_ctx *c);
+/* wg_park.c: parking and resuming workgroups (callers hold c->lock where noted) */
+void wg_park_setup(struct isa_ctx *c);
+int wg_park(struct isa_worker *k);
+int wg_park_polling(struct isa_worker *k);
+bool wg_resume_ready(struct isa_worker *k);   /* c->lock held */
+void wg_release_gws(struct isa_ctx *c);       /* c->lock held */
+void wg_parked_free_all(struct isa_ctx *c);
+void dispatch_fail(struct isa_ctx *c, enum isa_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 bool dispatch_cancelled(struct isa_ctx *c);
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
