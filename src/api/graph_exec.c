@@ -342,6 +342,13 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemset, &n));
   HIP_RETURN_IF_ERROR(node_memset_check(pNodeParams));
+  /* clr (GraphMemsetNode::SetParamsInternal): a 2D fill of an executable keeps its row size in
+   * bytes and its height. */
+  const hipMemsetParams *old = &n->u.memset;
+  if (pNodeParams->height > 1 && (pNodeParams->width * pNodeParams->elementSize !=
+                                      old->width * old->elementSize ||
+                                  pNodeParams->height != old->height))
+    HIP_RETURN(hipErrorInvalidValue);
   n->u.memset = *pNodeParams;
   HIP_RETURN(hipSuccess);
 }

@@ -532,8 +532,50 @@ static void capture_join_then_set_dependencies()
   CHECK_HIP(hipFree(d));
 }
 
+// An executable's 2D fill keeps its row size and height (clr); 1D fills may change length.
+static void exec_memset_shape()
+{
+  char *d;
+  size_t pitch;
+  CHECK_HIP(hipMallocPitch((void **)&d, &pitch, 256, 8));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipMemsetParams mp = {};
+  mp.dst = d;
+  mp.pitch = pitch;
+  mp.elementSize = 4;
+  mp.width = 64;
+  mp.height = 8;
+  mp.value = 0x01010101;
+  hipGraphNode_t n;
+  CHECK_HIP(hipGraphAddMemsetNode(&n, g, nullptr, 0, &mp));
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  hipMemsetParams q = mp;
+  q.height = 4;
+  EXPECT_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q), hipErrorInvalidValue);
+  q = mp;
+  q.width = 32;
+  EXPECT_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q), hipErrorInvalidValue);
+  q = mp;
+  q.elementSize = 1;
+  q.width = 256; // same bytes per row
+  q.value = 7;
+  CHECK_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q));
+  CHECK_HIP(hipGraphLaunch(x, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  unsigned char row[256];
+  CHECK_HIP(hipMemcpy(row, d + 7 * pitch, sizeof(row), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 256; i++)
+    CHECK(row[i] == 7);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
+  exec_memset_shape();
   capture_join_then_set_dependencies();
   graph_memory_lifetimes();
   capture_sync_of_other_stream();
