@@ -224,6 +224,9 @@ static void instantiate_flags()
   ip.result_out = hipGraphInstantiateSuccess;
   EXPECT_HIP(hipGraphInstantiateWithParams(&x, g, &ip), hipErrorInvalidValue);
   CHECK(ip.result_out == hipGraphInstantiateError);
+  ip.flags = hipGraphInstantiateFlagDeviceLaunch; // a valid flag, but no device-side launch here
+  EXPECT_HIP(hipGraphInstantiateWithParams(&x, g, &ip), hipErrorNotSupported);
+  CHECK(ip.result_out == hipGraphInstantiateError);
   ip.flags = hipGraphInstantiateFlagUpload;
   ip.uploadStream = nullptr;
   CHECK_HIP(hipGraphInstantiateWithParams(&x, g, &ip));
