@@ -100,7 +100,7 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
   f->kind = kind;
   f->minor = minor;
   f->gpu = gpu;
-  f->owner = getpid();
+  f->owner = sim_self_pid();
   atomic_init(&f->refs, 1);
   if (kind == SIM_FILE_KFD) {
     pthread_mutex_lock(&sim_drv.lock);
@@ -133,7 +133,7 @@ void sim_file_put(struct sim_file *f)
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
     if (sim_drv.gpus[i].drm_file == f)
       sim_drv.gpus[i].drm_file = NULL;
-  if (f->kind == SIM_FILE_KFD && f->owner == getpid() && sim_drv.pid == getpid() &&
+  if (f->kind == SIM_FILE_KFD && f->owner == sim_self_pid() && sim_drv.pid == sim_self_pid() &&
       sim_drv.kfd_files && --sim_drv.kfd_files == 0)
     sim_process_release();
   pthread_mutex_unlock(&sim_drv.lock);
@@ -165,7 +165,7 @@ static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
   const struct sim_ioctl_desc *d = &ioctls[nr];
   if (!d->cmd)
     return -EINVAL;
-  if (f->owner != getpid())
+  if (f->owner != sim_self_pid())
     return -EBADF;   /* "Using KFD FD in wrong process" */
   if (!d->fn)
     return -EINVAL;
@@ -219,7 +219,7 @@ void *sim_file_mmap(struct sim_file *f, void *addr, size_t len, int prot, int fl
 {
   if (f->kind == SIM_FILE_RENDER)
     return sim_render_mmap(f, addr, len, prot, flags, offset, err);
-  if (f->owner != getpid()) {
+  if (f->owner != sim_self_pid()) {
     *err = -EINVAL;    /* kfd_get_process(current) fails in a child */
     return MAP_FAILED;
   }

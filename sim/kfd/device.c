@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include "kfd/uapi.h"   /* first: keeps the raw UAPI linux/types.h out */
 #include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -176,15 +178,37 @@ __attribute__((destructor)) static void sim_driver_destructor(void)
   sim_driver_fini();
 }
 
+static _Atomic pid_t self_pid;
+
+static void self_pid_forget(void) { atomic_store(&self_pid, 0); }
+
+/* Registered when the library loads (before the program's own libraries register theirs), so
+ * that in a fork child this handler runs first: another library's child handler may close a
+ * /dev/kfd file, and kfdsim must know by then that it runs in the child. */
+__attribute__((constructor)) static void self_pid_hook(void)
+{
+  pthread_atfork(NULL, NULL, self_pid_forget);
+}
+
+pid_t sim_self_pid(void)
+{
+  pid_t p = atomic_load_explicit(&self_pid, memory_order_relaxed);
+  if (p)
+    return p;
+  p = getpid();
+  atomic_store_explicit(&self_pid, p, memory_order_relaxed);
+  return p;
+}
+
 /* The KFD process: amdkfd creates one per mm on the first open of /dev/kfd, with a process
  * device (pdd) for every GPU. A child after fork() starts with none: the state it inherited
  * describes the parent's buffers and is dropped (not freed: the parent owns that memory). */
 int sim_process_attach(void)
 {
-  if (sim_drv.process_open && sim_drv.pid == getpid())
+  if (sim_drv.process_open && sim_drv.pid == sim_self_pid())
     return 0;
-  if (sim_drv.pid != getpid()) {
-    sim_drv.pid = getpid();
+  if (sim_drv.pid != sim_self_pid()) {
+    sim_drv.pid = sim_self_pid();
     for (uint32_t i = 0; i < sim_drv.n_gpus; i++) {
       struct sim_gpu *g = &sim_drv.gpus[i];
       g->doorbell_fd = -1;

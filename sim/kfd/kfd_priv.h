@@ -115,6 +115,9 @@ extern struct sim_driver sim_drv;
 struct sim_gpu *sim_gpu_by_id(uint32_t gpu_id);
 struct sim_gpu *sim_gpu_by_minor(uint32_t minor);
 int sim_process_attach(void);   /* creates the KFD process state for this process */
+/* getpid(), remembered (glibc no longer caches it, and every ioctl, mmap and user copy asks);
+ * a fork child forgets the parent's. */
+pid_t sim_self_pid(void);
 
 /* sysfs.c */
 int sim_sysfs_build(void);
