@@ -20,8 +20,8 @@
  * follow the wave array in the same block (see park_bytes). */
 struct parked_wave {
   uint32_t s[128];
-  uint64_t pc, gws_gen;
-  uint32_t scc, mode, trapsts, gpr_idx;
+  uint64_t pc, gws_gen, poll_pc;
+  uint32_t scc, mode, trapsts, gpr_idx, poll_insts;
   enum wave_state state;
 };
 
@@ -101,6 +101,8 @@ static void save_wg(struct isa_worker *k, struct isa_parked *p)
     memcpy(s->s, w->s, sizeof(s->s));
     s->pc = w->pc;
     s->gws_gen = w->gws_gen;
+    s->poll_pc = w->poll_pc;
+    s->poll_insts = w->poll_insts;
     s->scc = w->scc;
     s->mode = w->mode;
     s->trapsts = w->trapsts;
@@ -158,6 +160,8 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     memcpy(w->s, s->s, sizeof(w->s));
     w->pc = s->pc;
     w->gws_gen = s->gws_gen;
+    w->poll_pc = s->poll_pc;
+    w->poll_insts = s->poll_insts;
     w->scc = s->scc;
     w->mode = s->mode;
     w->trapsts = s->trapsts;
