@@ -122,10 +122,71 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
   return 0;
 }
 
+/* The host address of the page wave_mem() just put in the wave's TLB for `va`, or NULL when
+ * the access was translated on its own (it crosses a page, or the page is not wholly mapped). */
+static uint8_t *tlb_page_host(const struct isa_wave *w, uint64_t va, bool write)
+{
+  uint64_t page = va & ~0xfffull;
+  for (unsigned i = 0; i < TLB_ENTRIES; i++)
+    if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
+      return w->tlb_host[i];
+  return NULL;
+}
+
+/* GLOBAL (and FLAT outside the LDS and private apertures) loads and stores of whole dwords, the
+ * bulk of a kernel's memory traffic: consecutive lanes mostly touch one page, so the page's host
+ * address is kept across lanes, and the data moves straight between memory and the registers.
+ * Same results and faults as lane_access(), which still serves lanes in the apertures. */
+static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr)
+{
+  unsigned dw = mo->bytes * mo->count / 4, len = 4 * dw;
+  bool store = mo->kind == MK_STORE;
+  uint32_t *regs[4];
+  uint64_t page = ~0ull;
+  uint8_t *host = NULL;
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  FOR_LANES(exec) {
+    uint64_t a = in->enc == ENC_GLOBAL && use_saddr
+                     ? wave_sreg64(w, in->saddr) + wave_vreg(w, in->addr)[l]
+                     : vreg64(w, in->addr, l);
+    a += (uint64_t)(int64_t)in->offset;
+    if (in->enc == ENC_FLAT && (a - APERTURE_SHARED_BASE < APERTURE_SIZE ||
+                                a - APERTURE_PRIVATE_BASE < APERTURE_SIZE)) {
+      enum space sp = a - APERTURE_SHARED_BASE < APERTURE_SIZE ? SP_LDS : SP_PRIVATE;
+      a -= sp == SP_LDS ? APERTURE_SHARED_BASE : APERTURE_PRIVATE_BASE;
+      if (lane_access(w, in, mo, sp, l, a, in->dst, in->data0))
+        return -1;
+      continue;
+    }
+    uint8_t *p;
+    if ((a & ~0xfffull) == page && (a & 0xfff) + len <= 4096) {
+      p = host + (a & 0xfff);
+    } else {
+      p = wave_mem(w, a, len, store);
+      if (!p)
+        return -1;
+      host = (a & 0xfff) + len <= 4096 ? tlb_page_host(w, a, store) : NULL;
+      page = host ? a & ~0xfffull : ~0ull;
+    }
+    for (unsigned i = 0; i < dw; i++) {
+      if (store)
+        memcpy(p + 4 * i, &regs[i][l], 4);
+      else
+        memcpy(&regs[i][l], p + 4 * i, 4);
+    }
+  }
+  return 0;
+}
+
 static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
 {
   uint64_t exec = wave_exec(w);
   bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  if (in->enc != ENC_SCRATCH && (mo->kind == MK_LOAD || mo->kind == MK_STORE) &&
+      mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4)
+    return flat_dwords(w, in, mo, exec, use_saddr);
   FOR_LANES(exec) {
     uint64_t a;
     enum space sp = SP_GLOBAL;

@@ -4,6 +4,7 @@
  */
 #include "isa/wave.h"
 #include "isa/valu_fp.h"
+#include "isa/exec_valu_fast.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -18,7 +19,6 @@ typedef uint64_t lanes_t[WAVE_SIZE];
 
 /* ---- compare opcodes, classified once from their names (data, not a switch ladder) ---- */
 
-enum cmp_type { CT_NONE, CT_F16, CT_F32, CT_F64, CT_I16, CT_U16, CT_I32, CT_U32, CT_I64, CT_U64 };
 struct cmp_info {
   uint8_t type, pred, x, cls;
 };
@@ -62,6 +62,17 @@ static void cmp_init(void)
     }
     cmp_tab[op] = ci;
   }
+}
+
+bool valu_cmp_lookup(unsigned op, unsigned *type, unsigned *pred, bool *writes_exec)
+{
+  pthread_once(&cmp_once, cmp_init);
+  if (op >= ISA_OP_COUNT || !cmp_tab[op].type || cmp_tab[op].cls)
+    return false;
+  *type = cmp_tab[op].type;
+  *pred = cmp_tab[op].pred;
+  *writes_exec = cmp_tab[op].x;
+  return true;
 }
 
 static bool fcmp(unsigned pred, double a, double b)
@@ -1066,6 +1077,13 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
 #define FOR_LANES(m) FOR_ACTIVE(m)
 
 int exec_valu(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!exec_valu_fast(w, in))
+    return 0;
+  return exec_valu_general(w, in);
+}
+
+int exec_valu_general(struct isa_wave *w, const struct isa_inst *in)
 {
   pthread_once(&cmp_once, cmp_init);
   uint64_t exec = wave_exec(w);

@@ -128,6 +128,8 @@ void sim_file_put(struct sim_file *f)
    * does not tear down buffers the process still maps. A render file bound by ACQUIRE_VM is
    * forgotten so that a later ACQUIRE_VM with another file may bind. */
   pthread_mutex_lock(&sim_drv.lock);
+  if (f->kind == SIM_FILE_RENDER)
+    sim_gem_file_release(f);
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
     if (sim_drv.gpus[i].drm_file == f)
       sim_drv.gpus[i].drm_file = NULL;

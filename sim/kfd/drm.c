@@ -1,7 +1,9 @@
 /* The render node /dev/dri/renderD<128+i>: what libdrm_amdgpu's amdgpu_device_initialize()
  * asks (DRM_IOCTL_VERSION, AMDGPU_INFO_DEV_INFO, the GB_ADDR_CONFIG register) plus the memory
  * queries, answered as amdgpu_kms.c amdgpu_info_ioctl() would for this board. Buffer objects
- * are mapped through the render node at the offsets ALLOC_MEMORY_OF_GPU returned (memory.c). */
+ * are mapped through the render node at the offsets ALLOC_MEMORY_OF_GPU returned (memory.c).
+ * PRIME_FD_TO_HANDLE, GEM_CLOSE and AMDGPU_GEM_VA (page ranges of a dma-buf mapped at any VA,
+ * what ROCr's hsa_amd_vmem_map uses) are dispatched to memory.c. */
 #define _GNU_SOURCE
 #include "kfd/uapi.h"   /* first: keeps the raw UAPI linux/types.h out */
 #include <errno.h>
@@ -144,6 +146,29 @@ static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
   }
 }
 
+/* The buffer-sharing ioctls ROCr's virtual-memory API uses (memory.c): copy in, run, copy back
+ * the outputs (drm_ioctl copies by the size the command number encodes). */
+static int gem_ioctl(struct sim_file *f, unsigned long cmd, void *arg, size_t size)
+{
+  union {
+    struct drm_prime_handle prime;
+    struct drm_gem_close close;
+    struct drm_amdgpu_gem_va va;
+  } u;
+  if (_IOC_SIZE(cmd) != size)
+    return -EINVAL;
+  int r = sim_copy_from_user(&u, (uintptr_t)arg, size);
+  if (r)
+    return r;
+  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE)) {
+    r = sim_gem_prime_import(f, &u.prime);
+    return r ? r : sim_copy_to_user((uintptr_t)arg, &u.prime, size);
+  }
+  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_GEM_CLOSE))
+    return sim_gem_close(f, &u.close);
+  return sim_gem_va(f, &u.va);
+}
+
 int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg)
 {
   if (_IOC_TYPE(cmd) != DRM_TYPE)
@@ -167,6 +192,12 @@ int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg)
     pthread_mutex_unlock(&sim_drv.lock);
     return r;
   }
+  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_PRIME_FD_TO_HANDLE))
+    return gem_ioctl(f, cmd, arg, sizeof(struct drm_prime_handle));
+  if (_IOC_NR(cmd) == _IOC_NR(DRM_IOCTL_GEM_CLOSE))
+    return gem_ioctl(f, cmd, arg, sizeof(struct drm_gem_close));
+  if (_IOC_NR(cmd) == DRM_COMMAND_BASE + DRM_AMDGPU_GEM_VA)
+    return gem_ioctl(f, cmd, arg, sizeof(struct drm_amdgpu_gem_va));
   SIM_DBG("render ioctl 0x%lx not emulated", cmd);
   return -EINVAL;
 }

@@ -187,6 +187,14 @@ int sim_ioctl_available_memory(void *arg);
 int sim_ioctl_export_dmabuf(void *arg);
 int sim_ioctl_runtime_enable(void *arg);
 
+/* memory.c: GEM objects of render files (DRM PRIME import, GEM_CLOSE, AMDGPU_GEM_VA) */
+int sim_gem_prime_import(struct sim_file *f, struct drm_prime_handle *a);
+int sim_gem_close(struct sim_file *f, const struct drm_gem_close *a);
+int sim_gem_va(struct sim_file *f, struct drm_amdgpu_gem_va *a);
+/* The last reference of render file f went (drm_gem_release): its handles and their mappings go.
+ * Called with sim_drv.lock held. */
+void sim_gem_file_release(struct sim_file *f);
+
 /* drm.c: render node ioctls */
 int sim_drm_ioctl(struct sim_file *f, unsigned long cmd, void *arg);
 

@@ -167,11 +167,15 @@ struct sim_bo *sim_bo_lookup(uint64_t handle)
 }
 
 static void bo_release(struct sim_bo *bo);
+static void gem_release_all(void);
+static void gem_reset(void);
+static bool gem_va_conflict(const struct sim_gpu *gpu, uint64_t va, uint64_t span);
 
 /* Process teardown: every BO goes, mapped or not (the process's own CPU mappings of their
  * memfds stay valid until it unmaps them, as pages of a freed BO stay until the last mmap). */
 void sim_memory_release(void)
 {
+  gem_release_all();
   for (uint32_t i = 0; i < n_bos; i++)
     if (bos[i]) {
       bos[i]->queue_refs = 0;
@@ -185,6 +189,7 @@ void sim_memory_reset(void)
 {
   bos = NULL;     /* the parent's table after fork: abandoned, not freed */
   n_bos = 0;
+  gem_reset();
 }
 
 static uint64_t bo_va_span(const struct sim_bo *bo)
@@ -372,7 +377,7 @@ static int check_new_va(struct sim_gpu *g, uint64_t va, uint64_t span)
 {
   if (va & (SIM_PAGE_SIZE - 1) || va + span < va || va + span > VA_LIMIT)
     return -EINVAL;
-  if (va_conflict(g, va, span))
+  if (va_conflict(g, va, span) || gem_va_conflict(g, va, span))
     return -EINVAL;
   return 0;
 }
@@ -668,6 +673,246 @@ int sim_ioctl_import_dmabuf(void *arg)
 {
   pthread_mutex_lock(&sim_drv.lock);
   int r = import_locked(arg);
+  pthread_mutex_unlock(&sim_drv.lock);
+  return r;
+}
+
+/* ---- GEM objects of render files ---------------------------------------------------------------
+ *
+ * ROCr's virtual-memory API does not go through KFD for mappings: it imports a BO's dma-buf into
+ * the render node (DRM_IOCTL_PRIME_FD_TO_HANDLE) and maps any page range of it at any VA with
+ * DRM_IOCTL_AMDGPU_GEM_VA, which writes the same GPU VM that ACQUIRE_VM gave to KFD. Here a GEM
+ * object is the dma-buf's memfd plus the driver's view of it; a GEM_VA mapping is one entry of
+ * the GPU's page table, tagged with its struct gem_va. All lists are protected by sim_drv.lock. */
+
+struct gem_obj {
+  struct sim_file *file;      /* handles are per open render file (drm_file) */
+  uint32_t handle;
+  int memfd;
+  uint8_t *host;
+  uint64_t size;
+  dev_t dev;                  /* the dma-buf's identity: one handle per buffer and file */
+  ino_t ino;
+  struct gem_obj *next;
+};
+
+struct gem_va {
+  struct gem_obj *obj;
+  struct sim_gpu *gpu;        /* NULL when the file's VM is not the one KFD acquired */
+  uint64_t va, size;
+  struct gem_va *next;
+};
+
+static struct gem_obj *gem_objs;
+static struct gem_va *gem_vas;
+static uint32_t gem_next_handle = 1;
+
+/* amdgpu_vm_bo_map on behalf of KFD: a BO's VA must not overlap a GEM_VA mapping of the VM. */
+static bool gem_va_conflict(const struct sim_gpu *gpu, uint64_t va, uint64_t span)
+{
+  for (struct gem_va *v = gem_vas; v; v = v->next)
+    if (v->gpu == gpu && va < v->va + v->size && v->va < va + span)
+      return true;
+  return false;
+}
+
+static struct gem_obj *gem_lookup(const struct sim_file *f, uint32_t handle)
+{
+  for (struct gem_obj *o = gem_objs; o; o = o->next)
+    if (o->file == f && o->handle == handle)
+      return o;
+  return NULL;
+}
+
+static void gem_va_remove(struct gem_va *v)
+{
+  for (struct gem_va **pp = &gem_vas; *pp; pp = &(*pp)->next) {
+    if (*pp == v) {
+      *pp = v->next;
+      break;
+    }
+  }
+  if (v->gpu)
+    sim_vm_remove_owner(v->gpu, v);
+  free(v);
+}
+
+static void gem_obj_free(struct gem_obj *o)
+{
+  /* amdgpu_gem_object_close: closing the handle removes the BO's mappings from the file's VM */
+  for (struct gem_va *v = gem_vas, *next; v; v = next) {
+    next = v->next;
+    if (v->obj == o)
+      gem_va_remove(v);
+  }
+  for (struct gem_obj **pp = &gem_objs; *pp; pp = &(*pp)->next) {
+    if (*pp == o) {
+      *pp = o->next;
+      break;
+    }
+  }
+  munmap(o->host, o->size);
+  close(o->memfd);
+  free(o);
+}
+
+void sim_gem_file_release(struct sim_file *f)
+{
+  for (struct gem_obj *o = gem_objs, *next; o; o = next) {
+    next = o->next;
+    if (o->file == f)
+      gem_obj_free(o);
+  }
+}
+
+/* Process teardown and fork: the child's lists start empty (the parent's are abandoned). */
+static void gem_release_all(void)
+{
+  while (gem_objs)
+    gem_obj_free(gem_objs);
+}
+
+static void gem_reset(void)
+{
+  gem_objs = NULL;
+  gem_vas = NULL;
+}
+
+/* drm_gem_prime_fd_to_handle: a dma-buf already imported through this file gets its old handle
+ * back (drm_prime_lookup_buf_handle). Only kfdsim dma-bufs are accepted; amdgpu would attach a
+ * foreign one, which this driver has no memory model for. */
+static int gem_import_locked(struct sim_file *f, struct drm_prime_handle *a)
+{
+  uint32_t gpu_id, flags;
+  uint64_t size;
+  struct stat st;
+  int r = dmabuf_identify(a->fd, &gpu_id, &flags, &size);
+  if (r)
+    return r;
+  if (fstat(a->fd, &st))
+    return -EBADF;
+  for (struct gem_obj *o = gem_objs; o; o = o->next) {
+    if (o->file == f && o->dev == st.st_dev && o->ino == st.st_ino) {
+      a->handle = o->handle;
+      return 0;
+    }
+  }
+  struct gem_obj *o = calloc(1, sizeof(*o));
+  if (!o)
+    return -ENOMEM;
+  o->memfd = fcntl(a->fd, F_DUPFD_CLOEXEC, 0);
+  if (o->memfd < 0) {
+    free(o);
+    return -errno;
+  }
+  o->host = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, o->memfd, 0);
+  if (o->host == MAP_FAILED) {
+    close(o->memfd);
+    free(o);
+    return -ENOMEM;
+  }
+  o->file = f;
+  o->size = size;
+  o->dev = st.st_dev;
+  o->ino = st.st_ino;
+  o->handle = gem_next_handle++;
+  o->next = gem_objs;
+  gem_objs = o;
+  a->handle = o->handle;
+  return 0;
+}
+
+int sim_gem_prime_import(struct sim_file *f, struct drm_prime_handle *a)
+{
+  pthread_mutex_lock(&sim_drv.lock);
+  int r = gem_import_locked(f, a);
+  pthread_mutex_unlock(&sim_drv.lock);
+  return r;
+}
+
+/* drm_gem_handle_delete: an unknown handle is -EINVAL */
+int sim_gem_close(struct sim_file *f, const struct drm_gem_close *a)
+{
+  pthread_mutex_lock(&sim_drv.lock);
+  struct gem_obj *o = gem_lookup(f, a->handle);
+  if (o)
+    gem_obj_free(o);
+  pthread_mutex_unlock(&sim_drv.lock);
+  return o ? 0 : -EINVAL;
+}
+
+/* amdgpu_vm_bo_map: page-aligned start, offset and size, inside the BO, no wrap, and no overlap
+ * with another mapping of the VM. */
+static int gem_map_locked(struct sim_file *f, struct gem_obj *o, const struct drm_amdgpu_gem_va *a)
+{
+  uint64_t va = a->va_address, off = a->offset_in_bo, size = a->map_size;
+  if ((va | off | size) & (SIM_PAGE_SIZE - 1) || va + size <= va || off + size > o->size ||
+      off + size < off)
+    return -EINVAL;
+  for (struct gem_va *v = gem_vas; v; v = v->next)
+    if (v->obj->file == f && va < v->va + v->size && v->va < va + size)
+      return -EINVAL;
+  struct gem_va *v = calloc(1, sizeof(*v));
+  if (!v)
+    return -ENOMEM;
+  v->obj = o;
+  v->va = va;
+  v->size = size;
+  /* Only the VM that ACQUIRE_VM handed to KFD is one the emulated GPU runs in. */
+  struct sim_gpu *g = f->gpu && f->gpu->drm_file == f ? f->gpu : NULL;
+  if (g) {
+    if (va_conflict(g, va, size)) {
+      free(v);
+      return -EINVAL;
+    }
+    int r = sim_vm_insert(g, va, size, o->host + off, a->flags & AMDGPU_VM_PAGE_WRITEABLE, v);
+    if (r) {
+      free(v);
+      return r;
+    }
+  }
+  v->gpu = g;
+  v->next = gem_vas;
+  gem_vas = v;
+  return 0;
+}
+
+/* amdgpu_vm_bo_unmap: the mapping of this BO that starts at va, else -ENOENT */
+static int gem_unmap_locked(struct sim_file *f, struct gem_obj *o, uint64_t va)
+{
+  for (struct gem_va *v = gem_vas; v; v = v->next) {
+    if (v->obj == o && v->obj->file == f && v->va == va) {
+      gem_va_remove(v);
+      return 0;
+    }
+  }
+  return -ENOENT;
+}
+
+/* amdgpu_gem_va_ioctl's checks, in its order. CLEAR and REPLACE are not emulated. */
+int sim_gem_va(struct sim_file *f, struct drm_amdgpu_gem_va *a)
+{
+  const uint32_t valid = AMDGPU_VM_DELAY_UPDATE | AMDGPU_VM_PAGE_READABLE | AMDGPU_VM_PAGE_WRITEABLE |
+                         AMDGPU_VM_PAGE_EXECUTABLE | AMDGPU_VM_MTYPE_MASK | AMDGPU_VM_PAGE_NOALLOC;
+  const uint64_t reserved_bottom = 1ull << 16, hole_start = 1ull << 47;
+  const uint64_t hole_end = 0xffff800000000000ull;
+  if (a->va_address < reserved_bottom)
+    return -EINVAL;
+  if (a->va_address >= hole_start && a->va_address < hole_end)
+    return -EINVAL;
+  if ((a->va_address & (VA_LIMIT - 1)) + a->map_size > VA_LIMIT)
+    return -EINVAL;
+  if (a->flags & ~valid)
+    return -EINVAL;   /* PRT mappings: no sparse residency in kfdsim */
+  if (a->operation == AMDGPU_VA_OP_CLEAR || a->operation == AMDGPU_VA_OP_REPLACE)
+    return -EOPNOTSUPP;
+  if (a->operation != AMDGPU_VA_OP_MAP && a->operation != AMDGPU_VA_OP_UNMAP)
+    return -EINVAL;
+  pthread_mutex_lock(&sim_drv.lock);
+  struct gem_obj *o = gem_lookup(f, a->handle);
+  int r = !o ? -ENOENT
+      : a->operation == AMDGPU_VA_OP_MAP ? gem_map_locked(f, o, a)
+      : gem_unmap_locked(f, o, a->va_address);
   pthread_mutex_unlock(&sim_drv.lock);
   return r;
 }

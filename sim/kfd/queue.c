@@ -12,6 +12,7 @@
 #include "kfd/kfd_priv.h"
 
 #define MAX_QUEUES 1024                   /* KFD_MAX_NUM_OF_QUEUES_PER_PROCESS */
+#define MAX_CU_MASK_BITS 1024u            /* kfd_ioctl_set_cu_mask's max_num_cus */
 #define MIN_RING_SIZE 1024u               /* KFD_MIN_QUEUE_RING_SIZE */
 #define DOORBELLS_PER_SLICE (SIM_DOORBELL_SLICE / 8)
 #define SDMA_DOORBELL_FIRST 0x100u        /* SDMA doorbells sit above the compute ones */
@@ -24,6 +25,10 @@ struct sim_kqueue {
   uint32_t doorbell;                  /* index in the GPU's doorbell slice */
   struct sim_bo *bufs[N_BUFS];
   struct sim_cp_queue *cp;
+  /* SET_CU_MASK: the last mask accepted (cu_mask_bits 0: none, every CU). Kept as the MQD keeps
+   * it; the command processor does not consult it (kfdsim runs a queue's waves on every CU). */
+  uint32_t cu_mask[MAX_CU_MASK_BITS / 32];
+  uint32_t cu_mask_bits;
 };
 
 static struct sim_kqueue *queues[MAX_QUEUES];   /* protected by sim_drv.lock */
@@ -285,16 +290,28 @@ int sim_ioctl_get_queue_wave_state(void *arg)
   return -EINVAL;
 }
 
+/* amdkfd kfd_ioctl_set_cu_mask: the bit count must be a non-zero multiple of 32 (-EINVAL);
+ * counts above 1024 bits keep the first 1024; the mask is copied in before the queue is looked
+ * up (an unreadable pointer is -EFAULT), and an unknown queue id is -EFAULT too
+ * (pqm_update_mqd's answer). */
 int sim_ioctl_set_cu_mask(void *arg)
 {
   struct kfd_ioctl_set_cu_mask_args *a = arg;
-  if (!a->num_cu_mask || a->num_cu_mask % 32)
+  uint32_t mask[MAX_CU_MASK_BITS / 32];
+  if (a->num_cu_mask % 32 || !a->num_cu_mask)
     return -EINVAL;
-  if (!a->cu_mask_ptr)
+  uint32_t bits = a->num_cu_mask > MAX_CU_MASK_BITS ? MAX_CU_MASK_BITS : a->num_cu_mask;
+  if (sim_copy_from_user(mask, a->cu_mask_ptr, bits / 8))
     return -EFAULT;
+  int r = -EFAULT;
   pthread_mutex_lock(&sim_drv.lock);
   struct sim_kqueue *q = a->queue_id < MAX_QUEUES ? queues[a->queue_id] : NULL;
+  if (q) {
+    memcpy(q->cu_mask, mask, bits / 8);
+    q->cu_mask_bits = bits;
+    r = 0;
+  }
   pthread_mutex_unlock(&sim_drv.lock);
-  /* the mask only restricts where waves run; kfdsim runs them all the same */
-  return q ? 0 : -EFAULT;
+  SIM_DBG("set_cu_mask queue %u: %u bits, first word 0x%08x -> %d", a->queue_id, bits, mask[0], r);
+  return r;
 }

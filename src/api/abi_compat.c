@@ -180,7 +180,7 @@ size_t amd_dbgapi_get_build_id(void) {
   return HIP_VERSION_BUILD_ID;
 }
 
-/* hiprtcResult names, 0..11 (HIPRTC_SUCCESS ... HIPRTC_ERROR_INTERNAL_ERROR). */
+/* hiprtcResult names, 0..11 (HIPRTC_SUCCESS ... HIPRTC_ERROR_INTERNAL_ERROR) and 100. */
 HIPKFD_EXPORT const char* hiprtcGetErrorString(int result);
 const char* hiprtcGetErrorString(int result) {
   static const char* const names[] = {
@@ -197,6 +197,8 @@ const char* hiprtcGetErrorString(int result) {
       "HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID",
       "HIPRTC_ERROR_INTERNAL_ERROR",
   };
+  if (result == 100)
+    return "HIPRTC_ERROR_LINKING";
   if (result < 0 || (size_t)result >= sizeof(names) / sizeof(names[0]))
     return "Invalid HIPRTC error code";
   return names[result];

@@ -9,6 +9,7 @@
  */
 #include "array.h"
 #include "error.h"
+#include "../memory/mem.h"
 
 /* Per-thread default stream for the _spt forms: NULL means the thread's stream. */
 #define SPT(stream) ((stream) ? (stream) : hipStreamPerThread)
@@ -293,6 +294,30 @@ struct drv_side {
 	size_t pitch, rows;
 };
 
+/* A side typed device memory names an allocation of the runtime by its pointer, and the box at
+ * its offsets must lie inside that allocation: clr checks both (ihipMemcpyDtoDValidate, the
+ * region is validated against the memory object), so an offset past the end is an error rather
+ * than a write into whatever follows. */
+static hipError_t drv_device_bounds(const void *base, const struct drv_side *sd, size_t pitch,
+				    size_t rows, size_t width, size_t height, size_t depth)
+{
+	struct mem_info info;
+
+	if (mem_lookup(base, &info) != 0)
+		return hipErrorInvalidValue;
+	size_t room = info.size - (size_t)((const char *)base - (const char *)info.base);
+	/* Last byte touched, relative to base: (z + depth - 1) slices, (y + height - 1) rows,
+	 * x + width bytes; every product is checked for overflow. */
+	size_t slice, last_row, end;
+	if (__builtin_mul_overflow(rows, pitch, &slice) ||
+	    __builtin_mul_overflow(sd->z + depth - 1, slice, &end) ||
+	    __builtin_mul_overflow(sd->y + height - 1, pitch, &last_row) ||
+	    __builtin_add_overflow(end, last_row, &end) || __builtin_add_overflow(end, sd->x, &end) ||
+	    __builtin_add_overflow(end, width, &end) || end > room)
+		return hipErrorInvalidValue;
+	return hipSuccess;
+}
+
 /* Resolve one side for a box of width bytes x height x depth. `*is_host` tells the copy kind. */
 static hipError_t drv_side_resolve(const struct drv_side *sd, size_t width, size_t height,
 				   size_t depth, struct hip_pitched *out, int *where)
@@ -328,6 +353,8 @@ static hipError_t drv_side_resolve(const struct drv_side *sd, size_t width, size
 	size_t rows = sd->rows ? sd->rows : height;
 	if (depth > 1 && height + sd->y > rows)
 		return hipErrorInvalidValue;
+	if (sd->type == hipMemoryTypeDevice)
+		TRY(drv_device_bounds(base, sd, pitch, rows, width, height, depth));
 	out->base = (const char *)base + (sd->z * rows + sd->y) * pitch + sd->x;
 	out->pitch = pitch < width ? width : pitch;
 	out->rows = rows;

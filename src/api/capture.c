@@ -470,6 +470,32 @@ bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags
 
 /* ---- checks ------------------------------------------------------------------------------------- */
 
+/* The "potentially unsafe call" rule (capture_lock held): by the calling thread's mode
+ * (hipThreadExchangeStreamCaptureMode), Relaxed allows everything; otherwise this thread's own
+ * non-relaxed captures forbid the call, and in Global mode so does any thread's global capture.
+ * The captures that forbid it are invalidated, as clr's CHECK_STREAM_CAPTURE_SUPPORTED does (an
+ * unsafe call in another thread during a global capture also ends that capture in error). */
+static hipError_t unsafe_check_locked(void)
+{
+  if (thread_mode == hipStreamCaptureModeRelaxed || internal_calls)
+    return hipSuccess;
+  hipError_t e = hipSuccess;
+  pthread_t self = pthread_self();
+  for (struct capture_stream *c = streams; c; c = c->next) {
+    if (c->seq->mode != hipStreamCaptureModeRelaxed && pthread_equal(c->seq->thread, self)) {
+      c->seq->invalidated = true;
+      e = hipErrorStreamCaptureUnsupported;
+    }
+  }
+  if (thread_mode == hipStreamCaptureModeGlobal && global_captures > 0) {
+    for (struct capture_stream *c = streams; c; c = c->next)
+      if (c->seq->mode == hipStreamCaptureModeGlobal)
+        c->seq->invalidated = true;
+    e = hipErrorStreamCaptureUnsupported;
+  }
+  return e;
+}
+
 hipError_t hip_capture_sync_check(hipStream_t stream)
 {
   if (!hip_capture_any())
@@ -486,6 +512,10 @@ hipError_t hip_capture_sync_check(hipStream_t stream)
   } else if (s->is_null && (cs = blocking_capture())) {
     cs->seq->invalidated = true;
     e = hipErrorStreamCaptureImplicit;
+  } else if (!s->is_null) {
+    /* Waiting for a stream that is not capturing is still a potentially unsafe call (clr's
+     * Stream::StreamCaptureOngoing); the legacy stream is checked above. */
+    e = unsafe_check_locked();
   }
   pthread_mutex_unlock(&capture_lock);
   return e;
@@ -495,19 +525,22 @@ hipError_t hip_capture_unsafe_check(void)
 {
   if (!hip_capture_any() || thread_mode == hipStreamCaptureModeRelaxed || internal_calls)
     return hipSuccess;
+  pthread_mutex_lock(&capture_lock);
+  hipError_t e = unsafe_check_locked();
+  pthread_mutex_unlock(&capture_lock);
+  return e;
+}
+
+hipError_t hip_capture_device_sync_check(void)
+{
+  if (!hip_capture_any() || internal_calls)
+    return hipSuccess;
   hipError_t e = hipSuccess;
   pthread_mutex_lock(&capture_lock);
-  /* This thread's own non-relaxed captures are invalidated by the call. */
-  pthread_t self = pthread_self();
   for (struct capture_stream *c = streams; c; c = c->next) {
-    if (c->seq->mode != hipStreamCaptureModeRelaxed && pthread_equal(c->seq->thread, self)) {
-      c->seq->invalidated = true;
-      e = hipErrorStreamCaptureUnsupported;
-    }
-  }
-  /* In global mode, any thread's global capture forbids the call too. */
-  if (thread_mode == hipStreamCaptureModeGlobal && global_captures > 0)
+    c->seq->invalidated = true;
     e = hipErrorStreamCaptureUnsupported;
+  }
   pthread_mutex_unlock(&capture_lock);
   return e;
 }

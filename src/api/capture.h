@@ -85,7 +85,8 @@ bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags
 
 /* hipStreamSynchronize, hipStreamQuery and synchronous copies/fills on [in] stream:
  * hipErrorStreamCaptureUnsupported (and the capture is invalidated) if it is capturing;
- * hipErrorStreamCaptureImplicit if it is the legacy stream while a blocking stream captures. */
+ * hipErrorStreamCaptureImplicit if it is the legacy stream while a blocking stream captures;
+ * for another stream that is not capturing, the rule of hip_capture_unsafe_check() (clr). */
 hipError_t hip_capture_sync_check(hipStream_t stream);
 /* Calls CUDA calls "potentially unsafe" during capture (hipMalloc, hipFree, hipHostMalloc,
  * hipHostFree, hipMallocManaged, hipDeviceSynchronize, synchronous hipMemcpy/hipMemset, ...):
@@ -94,6 +95,10 @@ hipError_t hip_capture_sync_check(hipStream_t stream);
  * thread has a global one; ThreadLocal: this thread has a non-relaxed capture; Relaxed: never.
  * This thread's offending captures are invalidated. */
 hipError_t hip_capture_unsafe_check(void);
+/* hipDeviceSynchronize: it would wait for every capturing stream, which is illegal in every
+ * capture mode (clr's CHECK_SUPPORTED_DURING_CAPTURE, CUDA): hipErrorStreamCaptureUnsupported
+ * while any capture is in progress in any thread, and all of them are invalidated. */
+hipError_t hip_capture_device_sync_check(void);
 /* hipEventSynchronize / hipEventQuery / hipEventElapsedTime: hipErrorCapturedEvent if [in] event
  * was last recorded in a capture still in progress. */
 hipError_t hip_capture_event_check(hipEvent_t event);

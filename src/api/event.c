@@ -14,6 +14,7 @@
 #include "../queues/signal.h"
 #include "capture.h"
 #include "error.h"
+#include "event_ipc.h"
 #include "internal.h"
 
 struct hip_event {
@@ -24,6 +25,10 @@ struct hip_event {
 	struct hip_fence *fence;      /* the last record; NULL if never recorded */
 	_Atomic bool complete;        /* fast path: the last record was seen complete */
 	struct hip_event *next_free;  /* in event_pool */
+	/* hipEventInterprocess: the shared record area (event_ipc.c), made at the first record or
+	 * hipIpcGetEventHandle, or mapped by hipIpcOpenEventHandle; protected by lock. Records
+	 * published there are what queries, synchronization and stream waits look at. */
+	struct ipc_event *ipc;
 };
 
 static pthread_mutex_t event_pool_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -97,6 +102,7 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned flags)
 	e->flags = flags;
 	e->device = d;
 	e->fence = NULL;
+	e->ipc = NULL;
 	e->next_free = NULL;
 	atomic_store(&e->complete, false);
 	atomic_store_explicit(&e->live, true, memory_order_release);
@@ -123,9 +129,12 @@ hipError_t hipEventDestroy(hipEvent_t event)
 		HIP_RETURN(hipErrorContextIsDestroyed);
 	pthread_mutex_lock(&e->lock);
 	struct hip_fence *f = e->fence;
+	struct ipc_event *ie = e->ipc;
 	e->fence = NULL;
+	e->ipc = NULL;
 	pthread_mutex_unlock(&e->lock);
 	hip_fence_put(f);
+	ipc_event_release(ie);
 	pthread_mutex_lock(&event_pool_lock);
 	e->next_free = event_pool;
 	event_pool = e;
@@ -248,6 +257,42 @@ fail:
 	return err;
 }
 
+/* [in] e's shared record area, made now if it has none. NULL when it cannot be made. */
+static struct ipc_event *ipc_area(struct hip_event *e, int *err)
+{
+	*err = 0;
+	pthread_mutex_lock(&e->lock);
+	if (!e->ipc)
+		*err = ipc_event_create(&e->ipc);
+	struct ipc_event *ie = e->ipc;
+	pthread_mutex_unlock(&e->lock);
+	return ie;
+}
+
+/* An interprocess event's record, published in its shared area for other processes. */
+static hipError_t ipc_record(struct hip_event *e, hipStream_t stream)
+{
+	int err;
+	struct ipc_event *ie = ipc_area(e, &err);
+	if (!ie)
+		return hip_error_from_errno(err);
+	/* Published records take over from the local fence: drop it so that every process answers
+	 * from the same slot. */
+	atomic_store(&e->complete, false);
+	return ipc_event_record(ie, stream);
+}
+
+/* [in] e's shared record area if it has one (interprocess events after a record or an open). */
+static struct ipc_event *ipc_of(struct hip_event *e)
+{
+	if (!(e->flags & hipEventInterprocess))
+		return NULL;
+	pthread_mutex_lock(&e->lock);
+	struct ipc_event *ie = e->ipc;
+	pthread_mutex_unlock(&e->lock);
+	return ie;
+}
+
 static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned flags)
 {
 	if (flags != 0 && flags != hipEventRecordExternal)
@@ -271,6 +316,8 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 	if (err)
 		return hip_error_from_errno(err);
 	event_set_fence(e, f);
+	if (e->flags & hipEventInterprocess)
+		return ipc_record(e, stream);
 	return hipSuccess;
 }
 
@@ -327,6 +374,9 @@ static hipError_t event_query(hipEvent_t event)
 		if (ce != hipSuccess)
 			return ce;
 	}
+	struct ipc_event *ie = ipc_of(e);
+	if (ie)
+		return ipc_event_done(ie) ? hipSuccess : hipErrorNotReady;
 	return event_done(e) ? hipSuccess : hipErrorNotReady;
 }
 
@@ -343,6 +393,11 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	if (!e)
 		HIP_RETURN(hipErrorInvalidHandle);
 	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
+	struct ipc_event *ie = ipc_of(e);
+	if (ie) {
+		ipc_event_wait(ie);
+		HIP_RETURN(hipSuccess);
+	}
 	if (event_done(e))
 		HIP_RETURN(hipSuccess);
 	struct hip_fence *f = event_fence(e);
@@ -414,6 +469,9 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		return herr;
+	struct ipc_event *ie = ipc_of(e);
+	if (ie)
+		return ipc_event_stream_wait(ie, stream);
 	struct hip_fence *f = event_fence(e);
 	if (!f || hip_fence_done(f)) {
 		hip_fence_put(f);
@@ -437,4 +495,50 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
 hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags)
 {
 	HIP_RETURN(stream_wait_event(stream ? stream : hipStreamPerThread, event, flags));
+}
+
+/* ---- interprocess handles (clr hip_event_ipc.cpp) ---- */
+
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event)
+{
+	if (!handle || !event)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct hip_event *e = event_of(event);
+	if (!e)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* clr: only an event created with hipEventInterprocess has a handle. */
+	if (!(e->flags & hipEventInterprocess))
+		HIP_RETURN(hipErrorInvalidConfiguration);
+	int err;
+	struct ipc_event *ie = ipc_area(e, &err);
+	if (!ie)
+		HIP_RETURN(hipErrorInvalidValue);
+	ipc_event_handle(ie, handle);
+	HIP_RETURN(hipSuccess);
+}
+
+hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle)
+{
+	if (!event)
+		HIP_RETURN(hipErrorInvalidValue);
+	struct ipc_event *ie;
+	int err = ipc_event_open(&handle, &ie);
+	/* clr: a handle of this very process -> hipErrorInvalidContext; one it cannot map ->
+	 * hipErrorInvalidValue. clr still hands back the event it made on the way; here none is. */
+	if (err == -EPERM)
+		HIP_RETURN(hipErrorInvalidContext);
+	if (err)
+		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hipErrorInvalidValue);
+	hipEvent_t h;
+	hipError_t e = hipEventCreateWithFlags(&h, hipEventDisableTiming | hipEventInterprocess);
+	if (e) {
+		ipc_event_release(ie);
+		HIP_RETURN(e);
+	}
+	struct hip_event *ev = (struct hip_event *)h;
+	pthread_mutex_lock(&ev->lock);
+	ev->ipc = ie;
+	pthread_mutex_unlock(&ev->lock);
+	*event = h;
+	HIP_RETURN(hipSuccess);
 }

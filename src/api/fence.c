@@ -124,6 +124,10 @@ int hip_fence_wait(struct hip_fence *f, bool blocking)
 			if (err)
 				return err;
 		}
+		/* An SDMA engine that faulted (a copy into memory the GPU may not write) stops too,
+		 * and its queue reports nothing: the fault event does (sticky, as on CUDA). */
+		if (err && !f->queue && event_memory_fault_seen())
+			return -EFAULT;
 	}
 	return 0;
 }

@@ -397,7 +397,11 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType)
 {
   if (!graph_node_valid(node) || !pType)
     HIP_RETURN(hipErrorInvalidValue);
-  *pType = node->type;
+  /* Symbol copies are memcpy nodes to the user, as in clr (whose symbol nodes are built as
+   * hipGraphNodeTypeMemcpy) and CUDA (which has no other type for them). */
+  bool symbol_copy = node->type == hipGraphNodeTypeMemcpyToSymbol ||
+                     node->type == hipGraphNodeTypeMemcpyFromSymbol;
+  *pType = symbol_copy ? hipGraphNodeTypeMemcpy : node->type;
   HIP_RETURN(hipSuccess);
 }
 

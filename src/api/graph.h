@@ -98,6 +98,7 @@ struct hipGraphNode {
 /* References a graph holds on a user object (hipGraphRetainUserObject). */
 struct graph_uref {
   hipUserObject_t object;
+  uint64_t serial;             /* the object's creation number: a reused address is not it */
   unsigned count;
 };
 
@@ -151,8 +152,16 @@ hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src);
 hipError_t node_kernel_set(struct graph_kernel *k, const hipKernelNodeParams *p);
 void node_kernel_clear(struct graph_kernel *k);
 hipError_t node_memcpy_check(const hipMemcpy3DParms *p);
-/* A 1D copy's arguments, sizes checked against the allocations (clr's ihipMemcpy_validate). */
+/* The kinds a copy node takes: hipMemcpyHostToHost..Default and DeviceToDeviceNoCU (clr). */
+bool node_memcpy_kind_valid(hipMemcpyKind kind);
+/* A 1D copy's arguments, sizes checked against the allocations (clr's ihipMemcpy_validate) and
+ * the kind against what the two sides are (clr's GraphMemcpyNode1D::ValidateParams). */
 hipError_t node_memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+/* The same for new parameters of an existing node, where clr also refuses dst == src. */
+hipError_t node_memcpy_1d_set_check(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+/* What the runtime knows of the memory at [in] p. */
+enum mem_side { MEM_SIDE_UNKNOWN, MEM_SIDE_DEVICE, MEM_SIDE_OTHER /* pinned, registered, managed */ };
+enum mem_side node_mem_side(const void *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
@@ -172,12 +181,15 @@ bool graph_has_mem_nodes(const struct ihipGraph *g);
 hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
 hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
 
-/* ---- graph_extra.c ---- */
+/* ---- graph_user_object.c ---- */
 
 /* Drops every user-object reference [in] g holds. */
 void graph_urefs_release(struct ihipGraph *g);
 /* Gives [in] dst the references [in] src holds (retaining them). 0 or -ENOMEM. */
 int graph_urefs_copy(struct ihipGraph *dst, const struct ihipGraph *src);
+
+/* ---- graph_extra.c ---- */
+
 /* Accounts [in] delta bytes of graph memory on device [in] device (hipGraphMemAttr*). */
 void graph_mem_account(int device, int64_t delta);
 

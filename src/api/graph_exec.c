@@ -34,6 +34,12 @@ static hipError_t launch_memcpy(const struct graph_memcpy *m, hipStream_t stream
 {
   if (m->one_d)
     return hipMemcpyAsync(m->p.dstPtr.ptr, m->p.srcPtr.ptr, m->p.extent.width, m->p.kind, stream);
+  if (m->p.kind == hipMemcpyDeviceToDeviceNoCU) {
+    /* clr takes this kind on memcpy nodes; our copies pick the engine themselves */
+    hipMemcpy3DParms p = m->p;
+    p.kind = hipMemcpyDeviceToDevice;
+    return hipMemcpy3DAsync(&p, stream);
+  }
   return hipMemcpy3DAsync(&m->p, stream);
 }
 
@@ -132,10 +138,8 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   if (!out || !graph_valid(graph))
     return hipErrorInvalidValue;
   *out = NULL;
-  if (flags & ~(unsigned long long)(hipGraphInstantiateFlagAutoFreeOnLaunch |
-                                    hipGraphInstantiateFlagUpload |
-                                    hipGraphInstantiateFlagUseNodePriority))
-    return hipErrorInvalidValue; /* device launch: no device-side graph launch here */
+  if (flags == hipGraphInstantiateFlagDeviceLaunch)
+    return hipErrorNotSupported; /* no device-side graph launch here */
   hipError_t e = graph_check_acyclic(graph, err_node);
   if (e != hipSuccess) {
     if (log && log_size)
@@ -172,9 +176,26 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   HIP_RETURN(instantiate(pGraphExec, graph, 0, pErrorNode, pLogBuffer, bufferSize));
 }
 
+/* clr takes one flag at a time (hipGraphInstantiateWithFlags: none, AutoFreeOnLaunch or
+ * UseNodePriority; ...WithParams also Upload and DeviceLaunch); anything else, combinations
+ * included, is hipErrorInvalidValue. */
+static bool instantiate_flags_valid(unsigned long long flags, bool with_params)
+{
+  switch (flags) {
+  case 0:
+  case hipGraphInstantiateFlagAutoFreeOnLaunch:
+  case hipGraphInstantiateFlagUseNodePriority: return true;
+  case hipGraphInstantiateFlagUpload:
+  case hipGraphInstantiateFlagDeviceLaunch: return with_params;
+  default: return false;
+  }
+}
+
 hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                         unsigned long long flags)
 {
+  if (!instantiate_flags_valid(flags, false))
+    HIP_RETURN(hipErrorInvalidValue);
   HIP_RETURN(instantiate(pGraphExec, graph, flags, NULL, NULL, 0));
 }
 
@@ -184,6 +205,10 @@ hipError_t hipGraphInstantiateWithParams(hipGraphExec_t *pGraphExec, hipGraph_t 
   if (!instantiateParams)
     HIP_RETURN(hipErrorInvalidValue);
   instantiateParams->errNode_out = NULL;
+  if (!instantiate_flags_valid(instantiateParams->flags, true)) {
+    instantiateParams->result_out = hipGraphInstantiateError;
+    HIP_RETURN(hipErrorInvalidValue);
+  }
   hipError_t e = instantiate(pGraphExec, graph, instantiateParams->flags,
                              &instantiateParams->errNode_out, NULL, 0);
   instantiateParams->result_out =
@@ -287,7 +312,10 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
-  HIP_RETURN_IF_ERROR(node_memcpy_check(pNodeParams));
+  /* clr (hipGraphExecMemcpyNodeSetParams): any invalid parameter block is hipErrorInvalidValue,
+   * and an executable's copy keeps its direction. */
+  if (node_memcpy_check(pNodeParams) != hipSuccess || pNodeParams->kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue);
   n->u.memcpy.p = *pNodeParams;
   n->u.memcpy.one_d = false;
   HIP_RETURN(hipSuccess);
@@ -299,7 +327,9 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpy, &n));
-  HIP_RETURN_IF_ERROR(node_memcpy_1d_check(dst, src, count, kind));
+  if (kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue); /* an executable's copy keeps its direction (clr) */
+  HIP_RETURN_IF_ERROR(node_memcpy_1d_set_check(dst, src, count, kind));
   n->u.memcpy.p = node_memcpy_1d(dst, src, count, kind);
   n->u.memcpy.one_d = true;
   HIP_RETURN(hipSuccess);
@@ -348,6 +378,12 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   HIP_RETURN(hipSuccess);
 }
 
+static bool is_copy_node(const struct hipGraphNode *n)
+{
+  return n->type == hipGraphNodeTypeMemcpy || n->type == hipGraphNodeTypeMemcpyToSymbol ||
+         n->type == hipGraphNodeTypeMemcpyFromSymbol;
+}
+
 /* Two graphs have the same topology when their nodes, in creation order, have the same types and
  * the same dependencies (by position) and child graphs match recursively. */
 static hipGraphExecUpdateResult topology_diff(const struct ihipGraph *a, const struct ihipGraph *b,
@@ -371,6 +407,8 @@ static hipGraphExecUpdateResult topology_diff(const struct ihipGraph *a, const s
       if (ia != ib)
         return hipGraphExecUpdateErrorTopologyChanged;
     }
+    if (is_copy_node(na) && na->u.memcpy.p.kind != nb->u.memcpy.p.kind)
+      return hipGraphExecUpdateErrorParametersChanged; /* a copy keeps its direction (clr) */
     if ((na->type == hipGraphNodeTypeMemAlloc || na->type == hipGraphNodeTypeMemFree) &&
         na->u.mem != nb->u.mem)
       return hipGraphExecUpdateErrorNotSupported; /* allocations cannot be swapped (CUDA) */

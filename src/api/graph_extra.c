@@ -1,13 +1,7 @@
 /*
- * HIP graphs, the less common parts: user objects and the references graphs hold on them, graph
- * memory statistics, kernel-node launch attributes, and the driver-style node calls
- * (hipDrvGraph*: HIP_MEMCPY3D and HIP_MEMSET_NODE_PARAMS forms of the memcpy and memset nodes).
- *
- * User objects follow CUDA's cudaUserObject rules: a reference count, the destructor called with
- * the object's pointer when it reaches zero (here synchronously, in the thread that dropped the
- * last reference: a graph destruction or hipUserObjectRelease). A graph's references are
- * released when it is destroyed; a clone, and so every executable graph, holds references of its
- * own, so an executable keeps the objects of the graph it was instantiated from alive.
+ * HIP graphs, the less common parts: graph memory statistics, kernel-node launch attributes, and
+ * the driver-style node calls (hipDrvGraph*: HIP_MEMCPY3D and HIP_MEMSET_NODE_PARAMS forms of the
+ * memcpy and memset nodes). User objects are in graph_user_object.c.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,147 +14,7 @@
 #include "graph.h"
 #include "runtime.h"
 
-#define USER_OBJECT_MAGIC 0x55534f42u /* "USOB" */
 #define MAX_GRAPH_MEM_DEVICES 64
-
-struct hipUserObject {
-  uint32_t magic;
-  _Atomic long refs;
-  void *ptr;
-  hipHostFn_t destroy;
-};
-
-static bool user_object_valid(const struct hipUserObject *o)
-{
-  return o && o->magic == USER_OBJECT_MAGIC;
-}
-
-static void user_object_retain(hipUserObject_t o, unsigned count)
-{
-  atomic_fetch_add_explicit(&o->refs, (long)count, memory_order_relaxed);
-}
-
-static void user_object_release(hipUserObject_t o, unsigned count)
-{
-  if (atomic_fetch_sub_explicit(&o->refs, (long)count, memory_order_acq_rel) != (long)count)
-    return;
-  o->magic = 0;
-  if (o->destroy)
-    o->destroy(o->ptr);
-  free(o);
-}
-
-hipError_t hipUserObjectCreate(hipUserObject_t *object_out, void *ptr, hipHostFn_t destroy,
-                               unsigned int initialRefcount, unsigned int flags)
-{
-  /* CUDA requires cudaUserObjectNoDestructorSync; AMD accepts 0 as well. */
-  if (!object_out || !destroy || initialRefcount == 0 || (flags & ~(unsigned)hipUserObjectNoDestructorSync))
-    HIP_RETURN(hipErrorInvalidValue);
-  struct hipUserObject *o = calloc(1, sizeof(*o));
-  if (!o)
-    HIP_RETURN(hipErrorOutOfMemory);
-  o->magic = USER_OBJECT_MAGIC;
-  o->refs = initialRefcount;
-  o->ptr = ptr;
-  o->destroy = destroy;
-  *object_out = o;
-  HIP_RETURN(hipSuccess);
-}
-
-hipError_t hipUserObjectRetain(hipUserObject_t object, unsigned int count)
-{
-  if (!user_object_valid(object))
-    HIP_RETURN(hipErrorInvalidResourceHandle);
-  if (count == 0 || count > INT32_MAX)
-    HIP_RETURN(hipErrorInvalidValue);
-  user_object_retain(object, count);
-  HIP_RETURN(hipSuccess);
-}
-
-hipError_t hipUserObjectRelease(hipUserObject_t object, unsigned int count)
-{
-  if (!user_object_valid(object))
-    HIP_RETURN(hipErrorInvalidResourceHandle);
-  if (count == 0 || (long)count > atomic_load_explicit(&object->refs, memory_order_relaxed))
-    HIP_RETURN(hipErrorInvalidValue);
-  user_object_release(object, count);
-  HIP_RETURN(hipSuccess);
-}
-
-static struct graph_uref *uref_find(struct ihipGraph *g, hipUserObject_t o)
-{
-  for (size_t i = 0; i < g->nurefs; i++)
-    if (g->urefs[i].object == o)
-      return &g->urefs[i];
-  return NULL;
-}
-
-/* Records [in] count more references of [in] g on [in] o (already counted in o). */
-static int uref_add(struct ihipGraph *g, hipUserObject_t o, unsigned count)
-{
-  struct graph_uref *r = uref_find(g, o);
-  if (r) {
-    r->count += count;
-    return 0;
-  }
-  r = realloc(g->urefs, sizeof(*r) * (g->nurefs + 1));
-  if (!r)
-    return -ENOMEM;
-  g->urefs = r;
-  g->urefs[g->nurefs++] = (struct graph_uref){o, count};
-  return 0;
-}
-
-void graph_urefs_release(struct ihipGraph *g)
-{
-  for (size_t i = 0; i < g->nurefs; i++)
-    user_object_release(g->urefs[i].object, g->urefs[i].count);
-  free(g->urefs);
-  g->urefs = NULL;
-  g->nurefs = 0;
-}
-
-int graph_urefs_copy(struct ihipGraph *dst, const struct ihipGraph *src)
-{
-  for (size_t i = 0; i < src->nurefs; i++) {
-    if (uref_add(dst, src->urefs[i].object, src->urefs[i].count))
-      return -ENOMEM;
-    user_object_retain(src->urefs[i].object, src->urefs[i].count);
-  }
-  return 0;
-}
-
-hipError_t hipGraphRetainUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count,
-                                    unsigned int flags)
-{
-  if (!graph_valid(graph) || !user_object_valid(object))
-    HIP_RETURN(!graph_valid(graph) ? hipErrorInvalidValue : hipErrorInvalidResourceHandle);
-  if (count == 0 || count > INT32_MAX || (flags & ~(unsigned)hipGraphUserObjectMove))
-    HIP_RETURN(hipErrorInvalidValue);
-  /* Move: the caller's references become the graph's; otherwise the graph takes new ones. */
-  if (!(flags & hipGraphUserObjectMove))
-    user_object_retain(object, count);
-  if (uref_add(graph, object, count)) {
-    if (!(flags & hipGraphUserObjectMove))
-      user_object_release(object, count);
-    HIP_RETURN(hipErrorOutOfMemory);
-  }
-  HIP_RETURN(hipSuccess);
-}
-
-hipError_t hipGraphReleaseUserObject(hipGraph_t graph, hipUserObject_t object, unsigned int count)
-{
-  if (!graph_valid(graph) || !user_object_valid(object))
-    HIP_RETURN(!graph_valid(graph) ? hipErrorInvalidValue : hipErrorInvalidResourceHandle);
-  struct graph_uref *r = uref_find(graph, object);
-  if (count == 0 || !r || r->count < count)
-    HIP_RETURN(hipErrorInvalidValue); /* a graph releases only references it holds */
-  r->count -= count;
-  if (r->count == 0)
-    *r = graph->urefs[--graph->nurefs];
-  user_object_release(object, count);
-  HIP_RETURN(hipSuccess);
-}
 
 /* ---- graph memory statistics ---- */
 
@@ -240,6 +94,27 @@ static hipError_t kernel_node(hipGraphNode_t n)
   return n->type == hipGraphNodeTypeKernel ? hipSuccess : hipErrorInvalidValue;
 }
 
+/* An access-policy window as clr's GraphKernelNode::SetAttrParams checks it: a hit ratio in
+ * [0, 1], misses never persisting, a non-empty window needs a hit ratio, and the window no larger
+ * than hipDeviceAttributeAccessPolicyMaxWindowSize (0 on AMD GPUs: there is no such cache
+ * control, so only an empty window is accepted). */
+static hipError_t access_policy_check(const hipAccessPolicyWindow *w)
+{
+  if (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f))
+    return hipErrorInvalidValue;
+  if (w->missProp == hipAccessPropertyPersisting)
+    return hipErrorInvalidValue;
+  if (w->num_bytes > 0 && w->hitRatio == 0.0f)
+    return hipErrorInvalidValue;
+  int dev = 0, max = 0;
+  if (hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&max, hipDeviceAttributeAccessPolicyMaxWindowSize, dev) != hipSuccess)
+    return hipErrorInvalidDevice;
+  if (w->num_bytes > (size_t)(max > 0 ? max : 0))
+    return hipErrorInvalidValue;
+  return hipSuccess;
+}
+
 hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
                                           const hipKernelNodeAttrValue *value)
 {
@@ -250,12 +125,13 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   switch (attr) {
   case hipLaunchAttributeAccessPolicyWindow: {
     const hipAccessPolicyWindow *w = &value->accessPolicyWindow;
-    if (w->hitRatio < 0.0f || w->hitRatio > 1.0f)
-      HIP_RETURN(hipErrorInvalidValue);
+    HIP_RETURN_IF_ERROR(access_policy_check(w));
     a->access_policy = *w;
     break;
   }
-  case hipLaunchAttributeCooperative: a->cooperative = value->cooperative != 0; break;
+  /* kept as given, as clr does, so reading it back gives the value set; any non-zero value
+   * launches cooperatively */
+  case hipLaunchAttributeCooperative: a->cooperative = value->cooperative; break;
   case hipLaunchAttributePriority: a->priority = value->priority; break;
   default: HIP_RETURN(hipErrorInvalidValue);
   }
@@ -380,20 +256,34 @@ static hipError_t memcpy3d_of(const HIP_MEMCPY3D *c, hipMemcpy3DParms *p)
   return hipSuccess;
 }
 
+/* The driver form checked as clr's ihipDrvMemcpy3D_validate does: every bad parameter block,
+ * pitch and bounds included, is hipErrorInvalidValue. */
+static hipError_t drv_memcpy_params(const HIP_MEMCPY3D *c, hipMemcpy3DParms *p)
+{
+  hipError_t e = memcpy3d_of(c, p);
+  if (e == hipSuccess && node_memcpy_check(p) != hipSuccess)
+    e = hipErrorInvalidValue;
+  return e;
+}
+
 hipError_t hipDrvGraphAddMemcpyNode(hipGraphNode_t *phGraphNode, hipGraph_t hGraph,
                                     const hipGraphNode_t *dependencies, size_t numDependencies,
                                     const HIP_MEMCPY3D *copyParams, hipCtx_t ctx)
 {
   (void)ctx;
+  if (!phGraphNode || !graph_valid(hGraph) || (numDependencies && !dependencies))
+    HIP_RETURN(hipErrorInvalidValue);
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(copyParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(copyParams, &p));
   HIP_RETURN(hipGraphAddMemcpyNode(phGraphNode, hGraph, dependencies, numDependencies, &p));
 }
 
 hipError_t hipDrvGraphMemcpyNodeSetParams(hipGraphNode_t hNode, const HIP_MEMCPY3D *nodeParams)
 {
+  if (!graph_node_valid(hNode))
+    HIP_RETURN(hipErrorInvalidValue);
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(nodeParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(nodeParams, &p));
   HIP_RETURN(hipGraphMemcpyNodeSetParams(hNode, &p));
 }
 
@@ -402,7 +292,7 @@ hipError_t hipDrvGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGrap
 {
   (void)ctx;
   hipMemcpy3DParms p;
-  HIP_RETURN_IF_ERROR(memcpy3d_of(copyParams, &p));
+  HIP_RETURN_IF_ERROR(drv_memcpy_params(copyParams, &p));
   HIP_RETURN(hipGraphExecMemcpyNodeSetParams(hGraphExec, hNode, &p));
 }
 

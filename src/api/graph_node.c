@@ -139,12 +139,47 @@ hipError_t node_kernel_set(struct graph_kernel *k, const hipKernelNodeParams *p)
 
 /* ---- parameter checks -------------------------------------------------------------------------- */
 
+static bool fits_allocation(const void *p, size_t bytes);
+
+/* The last byte a pitched copy of [in] e (width in bytes) at [in] pos touches lies inside the
+ * allocation holding [in] ptr->ptr. Rows are ptr->pitch apart, slices pitch * ysize. */
+static bool box_fits(const hipPitchedPtr *ptr, const hipPos *pos, const hipExtent *e)
+{
+  if (!e->width || !e->height || !e->depth)
+    return true;
+  size_t rows = ptr->ysize ? ptr->ysize : 1;
+  if (pos->y + e->height > rows && e->depth > 1)
+    return false; /* rows of one slice would run into the next */
+  size_t slice = ptr->pitch * rows;
+  size_t first = pos->z * slice + pos->y * ptr->pitch + pos->x;
+  size_t span = (e->depth - 1) * slice + (e->height - 1) * ptr->pitch + e->width;
+  return fits_allocation(ptr->ptr, first + span);
+}
+
+/* clr's ihipMemcpy3D_validate bound: a pitch at or above the device's largest pitch
+ * (hipDeviceAttributeMaxPitch, itself below INT32_MAX) is a negative number in disguise. */
+static bool pitch_too_large(size_t pitch)
+{
+  int dev = 0, max = 0;
+  if (hipGetDevice(&dev) != hipSuccess ||
+      hipDeviceGetAttribute(&max, hipDeviceAttributeMaxPitch, dev) != hipSuccess || max <= 0)
+    return pitch >= (size_t)INT32_MAX;
+  return pitch >= (size_t)max;
+}
+
+bool node_memcpy_kind_valid(hipMemcpyKind kind)
+{
+  return (unsigned)kind <= hipMemcpyDefault || kind == hipMemcpyDeviceToDeviceNoCU;
+}
+
 hipError_t node_memcpy_check(const hipMemcpy3DParms *p)
 {
   if (!p)
     return hipErrorInvalidValue;
-  if ((unsigned)p->kind > hipMemcpyDefault)
+  if (!node_memcpy_kind_valid(p->kind))
     return hipErrorInvalidMemcpyDirection;
+  if ((p->srcArray && p->srcPtr.ptr) || (p->dstArray && p->dstPtr.ptr))
+    return hipErrorInvalidValue; /* one of array or pointer per side (clr, CUDA) */
   if (p->srcArray || p->dstArray) {
     /* array sides are checked against the array's bounds when the copy runs */
     if ((p->srcArray && !hip_array_find(p->srcArray)) || (p->dstArray && !hip_array_find(p->dstArray)))
@@ -155,9 +190,15 @@ hipError_t node_memcpy_check(const hipMemcpy3DParms *p)
   }
   if (!p->srcPtr.ptr || !p->dstPtr.ptr)
     return hipErrorInvalidValue;
+  if (p->srcPtr.pitch < p->srcPtr.xsize || p->dstPtr.pitch < p->dstPtr.xsize)
+    return hipErrorInvalidPitchValue;
+  if (pitch_too_large(p->srcPtr.pitch) || pitch_too_large(p->dstPtr.pitch))
+    return hipErrorInvalidValue;
   if (p->extent.width + p->srcPos.x > p->srcPtr.pitch ||
       p->extent.width + p->dstPos.x > p->dstPtr.pitch)
     return hipErrorInvalidPitchValue;
+  if (!box_fits(&p->srcPtr, &p->srcPos, &p->extent) || !box_fits(&p->dstPtr, &p->dstPos, &p->extent))
+    return hipErrorInvalidValue; /* past the end of an allocation (clr's ihipMemcpy3D_validate) */
   return hipSuccess;
 }
 
@@ -183,21 +224,44 @@ static bool fits_allocation(const void *p, size_t bytes)
   return off <= info.size && bytes <= info.size - off;
 }
 
+enum mem_side node_mem_side(const void *p)
+{
+  struct mem_info info;
+  if (mem_lookup(p, &info) != 0)
+    return MEM_SIDE_UNKNOWN;
+  switch (info.kind) {
+  case MEM_DEVICE:
+  case MEM_DEVICE_FINE:
+  case MEM_DEVICE_UNCACHED: return MEM_SIDE_DEVICE;
+  default: return MEM_SIDE_OTHER;
+  }
+}
+
 /* As clr's ihipMemcpy_validate: both sides present, a known kind, and a count that fits the
- * allocations on both sides. */
+ * allocations on both sides. Then clr's GraphMemcpyNode1D::ValidateParams: a copy from memory the
+ * runtime does not know (pageable host memory) into an allocation must say HostToDevice (or
+ * Default), one from an allocation into unknown memory DeviceToHost (or Default). */
 hipError_t node_memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
   if (!dst || !src || count == 0)
     return hipErrorInvalidValue;
-  if ((unsigned)kind > hipMemcpyDefault)
+  if (!node_memcpy_kind_valid(kind))
     return hipErrorInvalidMemcpyDirection;
   if (!fits_allocation(src, count) || !fits_allocation(dst, count))
+    return hipErrorInvalidValue;
+  bool src_known = node_mem_side(src) != MEM_SIDE_UNKNOWN;
+  bool dst_known = node_mem_side(dst) != MEM_SIDE_UNKNOWN;
+  if (!src_known && dst_known && kind != hipMemcpyHostToDevice && kind != hipMemcpyDefault)
+    return hipErrorInvalidValue;
+  if (src_known && !dst_known && kind != hipMemcpyDeviceToHost && kind != hipMemcpyDefault)
     return hipErrorInvalidValue;
   return hipSuccess;
 }
 
-static hipError_t memcpy_1d_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
+hipError_t node_memcpy_1d_set_check(void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
+  if (dst && dst == src)
+    return hipErrorInvalidValue;
   return node_memcpy_1d_check(dst, src, count, kind);
 }
 
@@ -306,7 +370,7 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                    void *dst, const void *src, size_t count, hipMemcpyKind kind)
 {
   HIP_RETURN_IF_ERROR(add_check(pGraphNode, graph, pDependencies, numDependencies));
-  HIP_RETURN_IF_ERROR(memcpy_1d_check(dst, src, count, kind));
+  HIP_RETURN_IF_ERROR(node_memcpy_1d_check(dst, src, count, kind));
   hipGraphNode_t n = node_alloc(hipGraphNodeTypeMemcpy);
   if (n) {
     n->u.memcpy.p = node_memcpy_1d(dst, src, count, kind);
@@ -442,7 +506,7 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
 {
   if (!node_is(node, hipGraphNodeTypeMemcpy))
     HIP_RETURN(hipErrorInvalidValue);
-  HIP_RETURN_IF_ERROR(memcpy_1d_check(dst, src, count, kind));
+  HIP_RETURN_IF_ERROR(node_memcpy_1d_set_check(dst, src, count, kind));
   node->u.memcpy.p = node_memcpy_1d(dst, src, count, kind);
   node->u.memcpy.one_d = true;
   HIP_RETURN(hipSuccess);

@@ -9,24 +9,53 @@
 #include "runtime.h"
 #include "symbols.h"
 
-static hipError_t symbol_check(const void *symbol, const void *host, size_t count, size_t offset,
-                               hipMemcpyKind kind)
+/* The kind of a symbol copy against what the non-symbol side is (clr's
+ * GraphMemcpyNodeToSymbol/FromSymbol::SetParams): unknown (pageable) memory must be the host side
+ * of the kind, a device allocation device-to-device; the symbol is always the device side. A
+ * mismatch is hipErrorInvalidValue towards a symbol and hipErrorInvalidMemcpyDirection from one,
+ * as there. */
+static hipError_t symbol_kind_check(bool to_symbol, const void *host, hipMemcpyKind kind)
+{
+  hipError_t bad = to_symbol ? hipErrorInvalidValue : hipErrorInvalidMemcpyDirection;
+  hipMemcpyKind host_kind = to_symbol ? hipMemcpyHostToDevice : hipMemcpyDeviceToHost;
+  hipMemcpyKind never = to_symbol ? hipMemcpyDeviceToHost : hipMemcpyHostToDevice;
+  bool dtod = kind == hipMemcpyDeviceToDevice || kind == hipMemcpyDeviceToDeviceNoCU;
+  switch (node_mem_side(host)) {
+  case MEM_SIDE_UNKNOWN:
+    if (kind != host_kind && kind != hipMemcpyDefault)
+      return bad;
+    break;
+  case MEM_SIDE_DEVICE:
+    if (!dtod && kind != hipMemcpyDefault)
+      return bad;
+    break;
+  default:
+    break;
+  }
+  return kind == hipMemcpyHostToHost || kind == never ? bad : hipSuccess;
+}
+
+static hipError_t symbol_check(bool to_symbol, const void *symbol, const void *host, size_t count,
+                               size_t offset, hipMemcpyKind kind)
 {
   if (!symbol)
     return hipErrorInvalidSymbol; /* clr checks the symbol first */
-  if (!host || count == 0)
+  if (!host || count == 0 || host == symbol)
     return hipErrorInvalidValue;
-  if ((unsigned)kind > hipMemcpyDefault)
+  if (!node_memcpy_kind_valid(kind))
     return hipErrorInvalidMemcpyDirection;
   struct hip_device *d = hip_device_current();
   if (!d)
     return hipErrorNoDevice;
   size_t size = 0;
+  /* A symbol on both sides: clr refuses it (the copy has one symbol and one pointer). */
+  if (hip_symbol_lookup(host, d, NULL, &size) == 0)
+    return hipErrorInvalidValue;
   if (hip_symbol_lookup(symbol, d, NULL, &size) != 0)
     return hipErrorInvalidSymbol;
   if (offset > size || count > size - offset)
     return hipErrorInvalidValue;
-  return hipSuccess;
+  return symbol_kind_check(to_symbol, host, kind);
 }
 
 /* Fills [in] m for a copy of [in] count bytes between [in] host (the non-symbol side) and
@@ -52,7 +81,7 @@ static hipError_t add_symbol_node(hipGraphNode_t *out, hipGraph_t graph, const h
 {
   if (!out || !graph_valid(graph) || (ndeps && !deps))
     return hipErrorInvalidValue;
-  hipError_t e = symbol_check(symbol, host, count, offset, kind);
+  hipError_t e = symbol_check(to_symbol, symbol, host, count, offset, kind);
   if (e != hipSuccess)
     return e;
   hipGraphNode_t n = node_alloc(to_symbol ? hipGraphNodeTypeMemcpyToSymbol
@@ -95,7 +124,7 @@ static hipError_t set_symbol(hipGraphNode_t n, bool to_symbol, const void *symbo
                                     : hipGraphNodeTypeMemcpyFromSymbol;
   if (!graph_node_valid(n) || n->type != want)
     return hipErrorInvalidValue;
-  hipError_t e = symbol_check(symbol, host, count, offset, kind);
+  hipError_t e = symbol_check(to_symbol, symbol, host, count, offset, kind);
   if (e == hipSuccess)
     symbol_params(&n->u.memcpy, to_symbol, symbol, host, count, offset, kind);
   return e;
@@ -121,6 +150,8 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpyToSymbol, &n));
+  if (symbol && kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue); /* an executable's copy keeps its direction (clr) */
   HIP_RETURN(set_symbol(n, true, symbol, (void *)src, count, offset, kind));
 }
 
@@ -131,5 +162,7 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec,
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemcpyFromSymbol, &n));
+  if (symbol && kind != n->u.memcpy.p.kind)
+    HIP_RETURN(hipErrorInvalidValue); /* an executable's copy keeps its direction (clr) */
   HIP_RETURN(set_symbol(n, false, symbol, dst, count, offset, kind));
 }

@@ -3,7 +3,8 @@
  * hiprtcCompileProgram writes the program and its named headers into a fresh directory under
  * $TMPDIR, runs `clang++ -x hip --cuda-device-only` there with hipkfd's headers and device
  * libraries for one architecture, and keeps the compiler's messages (the program log) and the
- * linked code object, which hipModuleLoadData loads as it is. The source is compiled the way
+ * linked code object, which hipModuleLoadData loads as it is (with -fgpu-rdc: LLVM bitcode, for
+ * hiprtcLink* in rtc_link.c). The source is compiled the way
  * ROCm's hiprtc compiles it: the HIP runtime header is included implicitly, and without -O the
  * optimisation level is -O3.
  *
@@ -22,18 +23,16 @@
 #include <hip/hip_runtime_api.h>
 #include <hip/hiprtc.h>
 
+#include "rtc_tools.h"
+
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
@@ -52,9 +51,6 @@
 #endif
 #define RTC_DEBIAN_DEVICE_LIBS "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
 #define RTC_NAME_PREFIX "__hipkfd_rtc_name_"
-#define RTC_MAX_ARGS 64
-
-extern char **environ;
 
 struct rtc_name {
   char *expression;
@@ -72,37 +68,11 @@ struct _hiprtcProgram {
   size_t log_size; /* with the NUL */
   char *code;
   size_t code_size;
+  char *bitcode;   /* -fgpu-rdc: LLVM bitcode instead of a code object */
+  size_t bitcode_size;
 };
 
 /* ---- small helpers ---- */
-
-static bool write_file(const char *path, const char *text, size_t len)
-{
-  FILE *f = fopen(path, "wb");
-  if (!f)
-    return false;
-  bool ok = fwrite(text, 1, len, f) == len;
-  return fclose(f) == 0 && ok;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  char *buf = NULL;
-  long n = -1;
-  if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-    buf[n] = 0;
-    *len = (size_t)n;
-  } else {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  return buf;
-}
 
 /* mkdir -p for the directories of `path` below `root` (an include name may be "a/b.h"). */
 static bool make_parents(const char *path)
@@ -118,17 +88,6 @@ static bool make_parents(const char *path)
   }
   return true;
 }
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-  (void)st;
-  (void)flag;
-  (void)ftw;
-  remove(path);
-  return 0;
-}
-
-static void remove_tree(const char *dir) { nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
 
 static bool is_dir(const char *p)
 {
@@ -167,6 +126,7 @@ static void free_program(hiprtcProgram p)
   free(p->names);
   free(p->log);
   free(p->code);
+  free(p->bitcode);
   free(p);
 }
 
@@ -415,30 +375,56 @@ static bool lower_names(hiprtcProgram p)
   return true;
 }
 
+/* The same for bitcode (-fgpu-rdc: nothing is linked yet): llvm-dis prints each helper global
+ * as `@__hipkfd_rtc_name_<i> = ... global ptr @<target>, ...` (the target's name may be quoted). */
+static const char *ir_target(const char *ir, int i, size_t *len)
+{
+  char key[64];
+  snprintf(key, sizeof(key), "\n@" RTC_NAME_PREFIX "%d = ", i);
+  const char *line = strstr(ir, key);
+  if (!line)
+    return NULL;
+  const char *end = strchr(line + 1, '\n');
+  const char *at = strchr(line + strlen(key), '@');
+  if (!at || (end && at > end))
+    return NULL;
+  at++;
+  if (*at == '"') {
+    const char *q = strchr(at + 1, '"');
+    *len = q ? (size_t)(q - at - 1) : 0;
+    return q ? at + 1 : NULL;
+  }
+  *len = strspn(at, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$");
+  return *len ? at : NULL;
+}
+
+static bool lower_names_ir(hiprtcProgram p, const char *bitcode_path, const char *dir)
+{
+  char ll[4096], log[4096];
+  struct rtc_args a = {0};
+  size_t size;
+  if (p->nnames == 0)
+    return true;
+  snprintf(ll, sizeof(ll), "%s/code.ll", dir);
+  snprintf(log, sizeof(log), "%s/dis.txt", dir);
+  if (!rtc_arg(&a, "llvm-dis-19") || !rtc_arg(&a, bitcode_path) || !rtc_arg(&a, "-o") ||
+      !rtc_arg(&a, ll) || !rtc_run(&a, log))
+    return false;
+  char *ir = rtc_read_file(ll, &size);
+  if (!ir)
+    return false;
+  bool ok = true;
+  for (int i = 0; ok && i < p->nnames; i++) {
+    size_t n = 0;
+    const char *t = ir_target(ir, i, &n);
+    if (t && !(p->names[i].lowered = strndup(t, n)))
+      ok = false;
+  }
+  free(ir);
+  return ok;
+}
+
 /* ---- compilation ---- */
-
-struct rtc_args {
-  const char *argv[RTC_MAX_ARGS + 1];
-  int argc;
-  char storage[8][4096];
-  int nstorage;
-};
-
-static bool arg(struct rtc_args *a, const char *s)
-{
-  if (a->argc >= RTC_MAX_ARGS)
-    return false;
-  a->argv[a->argc++] = s;
-  return true;
-}
-
-static bool argf(struct rtc_args *a, const char *fmt, const char *v)
-{
-  if (a->nstorage >= 8)
-    return false;
-  char *buf = a->storage[a->nstorage++];
-  return snprintf(buf, sizeof(a->storage[0]), fmt, v) < (int)sizeof(a->storage[0]) && arg(a, buf);
-}
 
 /* The architecture an option names, or NULL. */
 static const char *option_arch(const char *o)
@@ -450,16 +436,6 @@ static const char *option_arch(const char *o)
       return o + n;
   }
   return NULL;
-}
-
-static void current_arch(char *out, size_t size)
-{
-  int dev = 0;
-  hipDeviceProp_tR0600 props;
-  snprintf(out, size, "gfx942");
-  if (hipGetDevice(&dev) == hipSuccess && hipGetDevicePropertiesR0600(&props, dev) == hipSuccess &&
-      props.gcnArchName[0])
-    snprintf(out, size, "%s", props.gcnArchName);
 }
 
 /* The source as compiled: the user's text plus one helper global per name expression. */
@@ -486,7 +462,7 @@ static bool write_inputs(hiprtcProgram p, const char *dir, char *src_path, size_
   char path[4096];
   for (int i = 0; i < p->nheaders; i++) {
     if (snprintf(path, sizeof(path), "%s/%s", dir, p->include_names[i]) >= (int)sizeof(path) ||
-        !make_parents(path) || !write_file(path, p->headers[i], strlen(p->headers[i])))
+        !make_parents(path) || !rtc_write_file(path, p->headers[i], strlen(p->headers[i])))
       return false;
   }
   const char *base = strrchr(p->name, '/');
@@ -495,9 +471,17 @@ static bool write_inputs(hiprtcProgram p, const char *dir, char *src_path, size_
     return false;
   size_t len;
   char *text = source_with_names(p, &len);
-  bool ok = text && write_file(src_path, text, len);
+  bool ok = text && rtc_write_file(src_path, text, len);
   free(text);
   return ok;
+}
+
+static bool wants_rdc(int nopt, const char **opts)
+{
+  for (int i = 0; i < nopt; i++)
+    if (opts[i] && strcmp(opts[i], "-fgpu-rdc") == 0)
+      return true;
+  return false;
 }
 
 static hiprtcResult build_args(struct rtc_args *a, const char *dir, const char *src, const char *out,
@@ -512,69 +496,60 @@ static hiprtcResult build_args(struct rtc_args *a, const char *dir, const char *
       snprintf(arch, arch_size, "%s", x);
     if (strncmp(opts[i], "-O", 2) == 0)
       opt_level = true;
-    if (strcmp(opts[i], "-fgpu-rdc") == 0)
-      return HIPRTC_ERROR_INVALID_OPTION; /* relocatable device code needs hiprtcLink*, absent */
   }
   const char *compiler = getenv("HIPKFD_RTC_COMPILER");
   const char *inc = first_dir("HIPKFD_RTC_INCLUDE_PATH", HIPKFD_RTC_BUILD_INCLUDE,
                               HIPKFD_RTC_INSTALL_INCLUDE, HIPKFD_RTC_INSTALL_INCLUDE);
   const char *libs = first_dir("HIPKFD_RTC_DEVICE_LIB_PATH", HIPKFD_RTC_BUILD_DEVICE_LIBS,
                                HIPKFD_RTC_INSTALL_DEVICE_LIBS, RTC_DEBIAN_DEVICE_LIBS);
-  bool ok = arg(a, compiler && *compiler ? compiler : "clang++-19") && arg(a, "-x") &&
-            arg(a, "hip") && argf(a, "--offload-arch=%s", arch) && arg(a, "--cuda-device-only") &&
-            arg(a, "--no-gpu-bundle-output") && arg(a, "-c") && arg(a, "-nogpuinc") &&
-            argf(a, "-I%s", dir) && argf(a, "-I%s", inc) && arg(a, "-include") &&
-            arg(a, "__clang_hip_runtime_wrapper.h") && arg(a, "-include") &&
-            arg(a, "hip/hip_runtime.h") && argf(a, "--rocm-device-lib-path=%s", libs) &&
-            arg(a, "-mcode-object-version=5") && (opt_level || arg(a, "-O3"));
+  bool ok = rtc_arg(a, compiler && *compiler ? compiler : "clang++-19") && rtc_arg(a, "-x") &&
+            rtc_arg(a, "hip") && rtc_argf(a, "--offload-arch=%s", arch) && rtc_arg(a, "--cuda-device-only") &&
+            rtc_arg(a, "--no-gpu-bundle-output") && rtc_arg(a, "-c") && rtc_arg(a, "-nogpuinc") &&
+            rtc_argf(a, "-I%s", dir) && rtc_argf(a, "-I%s", inc) && rtc_arg(a, "-include") &&
+            rtc_arg(a, "__clang_hip_runtime_wrapper.h") && rtc_arg(a, "-include") &&
+            rtc_arg(a, "hip/hip_runtime.h") && rtc_argf(a, "--rocm-device-lib-path=%s", libs) &&
+            rtc_arg(a, "-mcode-object-version=5") && (opt_level || rtc_arg(a, "-O3")) &&
+            (!wants_rdc(nopt, opts) || rtc_arg(a, "-emit-llvm"));
   for (int i = 0; ok && i < nopt; i++)
     if (!option_arch(opts[i]))
-      ok = arg(a, opts[i]);
-  ok = ok && arg(a, src) && arg(a, "-o") && arg(a, out);
-  a->argv[a->argc] = NULL;
+      ok = rtc_arg(a, opts[i]);
+  ok = ok && rtc_arg(a, src) && rtc_arg(a, "-o") && rtc_arg(a, out);
   return ok ? HIPRTC_SUCCESS : HIPRTC_ERROR_INVALID_OPTION;
-}
-
-/* Run argv with stdout and stderr into `log_path`; true if it exited with status 0. A missing
- * compiler on PATH is retried under LLVM 19's own directory. */
-static bool run_compiler(struct rtc_args *a, const char *log_path)
-{
-  posix_spawn_file_actions_t fa;
-  if (posix_spawn_file_actions_init(&fa) != 0)
-    return false;
-  posix_spawn_file_actions_addopen(&fa, 1, log_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, a->argv[0], &fa, NULL, (char *const *)a->argv, environ);
-  if (rc == ENOENT && strcmp(a->argv[0], "clang++-19") == 0) {
-    a->argv[0] = "/usr/lib/llvm-19/bin/clang++";
-    rc = posix_spawn(&pid, a->argv[0], &fa, NULL, (char *const *)a->argv, environ);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) {
-    char msg[256];
-    int n = snprintf(msg, sizeof(msg), "hiprtc: cannot run %s: %s\n", a->argv[0], strerror(rc));
-    write_file(log_path, msg, (size_t)n);
-    return false;
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      return false;
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static void keep_log(hiprtcProgram p, const char *log_path)
 {
   size_t len = 0;
   free(p->log);
-  p->log = read_file(log_path, &len);
+  p->log = rtc_read_file(log_path, &len);
   p->log_size = p->log ? len + 1 : 0;
   if (p->log && len == 0) { /* no messages: report an empty log */
     free(p->log);
     p->log = NULL;
     p->log_size = 0;
   }
+}
+
+/* The outputs of a finished compile: the code object, or with -fgpu-rdc the bitcode. */
+static hiprtcResult keep_output(hiprtcProgram prog, bool rdc, const char *out, const char *dir)
+{
+  char *data;
+  size_t size = 0;
+  free(prog->code);
+  free(prog->bitcode);
+  prog->code = prog->bitcode = NULL;
+  prog->code_size = prog->bitcode_size = 0;
+  data = rtc_read_file(out, &size);
+  if (!data)
+    return HIPRTC_ERROR_INTERNAL_ERROR;
+  if (rdc) {
+    prog->bitcode = data;
+    prog->bitcode_size = size;
+    return lower_names_ir(prog, out, dir) ? HIPRTC_SUCCESS : HIPRTC_ERROR_INTERNAL_ERROR;
+  }
+  prog->code = data;
+  prog->code_size = size;
+  return lower_names(prog) ? HIPRTC_SUCCESS : HIPRTC_ERROR_INTERNAL_ERROR;
 }
 
 HIPKFD_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptions,
@@ -584,31 +559,48 @@ HIPKFD_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptio
     return HIPRTC_ERROR_INVALID_PROGRAM;
   if (numOptions < 0 || (numOptions > 0 && !options))
     return HIPRTC_ERROR_INVALID_INPUT;
-  const char *tmp = getenv("TMPDIR");
   char dir[2048], src[4096], out[4096], log[4096], arch[256];
-  if (snprintf(dir, sizeof(dir), "%s/hiprtc-XXXXXX", tmp && *tmp ? tmp : "/tmp") >= (int)sizeof(dir) ||
-      !mkdtemp(dir))
+  if (!rtc_scratch_dir(dir, sizeof(dir)))
     return HIPRTC_ERROR_INTERNAL_ERROR;
-  snprintf(out, sizeof(out), "%s/code.o", dir);
+  bool rdc = wants_rdc(numOptions, options);
+  snprintf(out, sizeof(out), "%s/%s", dir, rdc ? "code.bc" : "code.o");
   snprintf(log, sizeof(log), "%s/log.txt", dir);
-  current_arch(arch, sizeof(arch));
+  rtc_current_arch(arch, sizeof(arch));
 
   struct rtc_args a = {0};
   hiprtcResult r = HIPRTC_ERROR_INTERNAL_ERROR;
   if (write_inputs(prog, dir, src, sizeof(src)))
     r = build_args(&a, dir, src, out, numOptions, options, arch, sizeof(arch));
   if (r == HIPRTC_SUCCESS) {
-    bool ok = run_compiler(&a, log);
+    bool ok = rtc_run(&a, log);
     keep_log(prog, log);
-    free(prog->code);
-    prog->code = ok ? read_file(out, &prog->code_size) : NULL;
-    if (!prog->code)
-      prog->code_size = 0;
-    r = !ok ? HIPRTC_ERROR_COMPILATION
-            : !prog->code ? HIPRTC_ERROR_INTERNAL_ERROR
-            : !lower_names(prog) ? HIPRTC_ERROR_INTERNAL_ERROR : HIPRTC_SUCCESS;
+    r = ok ? keep_output(prog, rdc, out, dir) : HIPRTC_ERROR_COMPILATION;
     prog->compiled = r == HIPRTC_SUCCESS;
   }
-  remove_tree(dir);
+  rtc_remove_tree(dir);
   return r;
+}
+
+HIPKFD_EXPORT hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram prog, size_t *bitcode_size)
+{
+  if (!prog)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!bitcode_size)
+    return HIPRTC_ERROR_INVALID_INPUT;
+  if (!prog->bitcode)
+    return HIPRTC_ERROR_INVALID_PROGRAM; /* not compiled with -fgpu-rdc (clr) */
+  *bitcode_size = prog->bitcode_size;
+  return HIPRTC_SUCCESS;
+}
+
+HIPKFD_EXPORT hiprtcResult hiprtcGetBitcode(hiprtcProgram prog, char *bitcode)
+{
+  if (!prog)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
+  if (!bitcode)
+    return HIPRTC_ERROR_INVALID_INPUT;
+  if (!prog->bitcode)
+    return HIPRTC_ERROR_INVALID_PROGRAM;
+  memcpy(bitcode, prog->bitcode, prog->bitcode_size);
+  return HIPRTC_SUCCESS;
 }

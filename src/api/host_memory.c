@@ -18,8 +18,8 @@
 #define hipHostMallocUncached 0
 #endif
 
-/* Creation flags are remembered for hipHostGetFlags; the memory layer keeps MEM_FLAG_* only, so
- * map them back. */
+/* The flags hipHostMalloc accepts. The caller's flags are stored with the allocation as they
+ * were given (mem_set_user_flags) for hipHostGetFlags. */
 static const unsigned host_malloc_known = hipHostMallocPortable | hipHostMallocMapped |
 					  hipHostMallocWriteCombined | hipHostMallocNumaUser |
 					  hipHostMallocCoherent | hipHostMallocNonCoherent |
@@ -66,7 +66,10 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 	if (size == 0)
 		HIP_RETURN(hipSuccess);
 	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags), ptr);
+	if (!err)
+		err = mem_set_user_flags(*ptr, flags);
 	if (err) {
+		mem_free(*ptr);
 		*ptr = NULL;
 		/* The arguments were checked above: what fails now is the allocation itself (a size
 		 * no mapping can hold included), as CUDA and clr report it. */
@@ -114,6 +117,13 @@ hipError_t hipFreeHost(void *ptr)
 	return hipHostFree(ptr);
 }
 
+/* Registering a range again that starts where a live registration starts and is no longer than
+ * it succeeds and nests (one more hipHostUnregister is then needed): clr re-registers such a
+ * range without complaint (hip_memory.cpp ihipHostRegister), and programs that leak a
+ * registration, free the buffer and get the same address back from the heap rely on it. The
+ * pages are pinned already, so nothing is lost. Any other overlap (a different start, a longer
+ * range) is CUDA's hipErrorHostMemoryAlreadyRegistered: two registrations of one page with
+ * different extents cannot both be honoured. The latest registration's flags are kept. */
 hipError_t hipHostRegister(void *ptr, size_t size, unsigned int flags)
 {
 	const unsigned known = hipHostRegisterPortable | hipHostRegisterMapped |
@@ -128,6 +138,8 @@ hipError_t hipHostRegister(void *ptr, size_t size, unsigned int flags)
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	int err = mem_host_register(d->gpu, ptr, size, MEM_FLAG_ALL_GPUS | MEM_FLAG_COHERENT);
+	if (!err)
+		mem_set_user_flags(ptr, flags); /* cannot fail: ptr starts a live registration */
 	if (err == -EEXIST)
 		HIP_RETURN(hipErrorHostMemoryAlreadyRegistered);
 	if (err == -ENOMEM)
@@ -164,23 +176,18 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
 	HIP_RETURN(hipSuccess);
 }
 
+/* The flags exactly as hipHostMalloc/hipHostAlloc received them (clr answers with the flags it
+ * stored at allocation, hip_memory.cpp hipHostGetFlags; CUDA likewise). Any address inside the
+ * allocation works, including the device pointer of hipHostGetDevicePointer (the same address).
+ * Registered memory is refused as by clr and CUDA: hipHostGetFlags describes hipHostMalloc
+ * allocations only. */
 hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr)
 {
 	if (!flagsPtr || !hostPtr)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
-	if (mem_lookup(hostPtr, &info) != 0 ||
-	    (info.kind != MEM_HOST_PINNED && info.kind != MEM_HOST_REGISTERED))
+	if (mem_lookup(hostPtr, &info) != 0 || info.kind != MEM_HOST_PINNED)
 		HIP_RETURN(hipErrorInvalidValue);
-	unsigned f = hipHostMallocMapped;  /* every pinned allocation is mapped (unified addressing) */
-	if (info.flags & MEM_FLAG_ALL_GPUS)
-		f |= hipHostMallocPortable;
-	if (info.flags & MEM_FLAG_WC)
-		f |= hipHostMallocWriteCombined;
-	if (info.flags & MEM_FLAG_NUMA_USER)
-		f |= hipHostMallocNumaUser;
-	if (info.kind == MEM_HOST_PINNED)
-		f |= (info.flags & MEM_FLAG_COHERENT) ? hipHostMallocCoherent : hipHostMallocNonCoherent;
-	*flagsPtr = f;
+	*flagsPtr = info.user_flags;
 	HIP_RETURN(hipSuccess);
 }

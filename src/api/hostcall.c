@@ -35,6 +35,7 @@
 #include "device_heap.h"
 #include "error.h"
 #include "loader_api.h"
+#include "printf_buffer.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
@@ -295,6 +296,23 @@ static int64_t run_printf(const uint64_t *data, size_t len)
   pthread_mutex_unlock(&output_lock);
   free(text);
   return n;
+}
+
+void hip_printf_emit(const uint64_t *msg, size_t words, bool to_stderr)
+{
+  char *text = NULL;
+  size_t size = 0;
+  FILE *mem = open_memstream(&text, &size);
+  if (!mem)
+    return;
+  format_message(mem, msg, msg + words);
+  fclose(mem);
+  FILE *out = to_stderr ? stderr : stdout;
+  pthread_mutex_lock(&output_lock);
+  fwrite(text, 1, size, out);
+  fflush(out);
+  pthread_mutex_unlock(&output_lock);
+  free(text);
 }
 
 /* ---- messages ---- */

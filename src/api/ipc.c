@@ -18,8 +18,8 @@
  * (checked by allocation id). Imports are counted: opening the same handle twice in a process
  * gives the same pointer, and the memory goes when the last hipIpcCloseMemHandle drops it.
  *
- * Events: hipIpcGetEventHandle / hipIpcOpenEventHandle return hipErrorNotSupported. An event's
- * completion signal lives in runtime-private memory with a process-local KFD interrupt event.
+ * Events: hipIpcGetEventHandle / hipIpcOpenEventHandle are in event.c (the shared record area in
+ * event_ipc.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,7 +50,11 @@ struct ipc_handle {
 	uint64_t buf_size;    /* bytes of the exported kernel allocation */
 	uint64_t offset;      /* the exported pointer's offset in it */
 	uint64_t alloc_size;  /* bytes of the user's allocation (informational) */
-	uint8_t reserved[16];
+	uint64_t alloc_id;    /* the exporter's allocation id: a new allocation at the same address,
+			       * carved from the same kernel buffer and exported through a recycled
+			       * descriptor number, still gets a handle of its own (as in clr and
+			       * CUDA); importers do not read it */
+	uint8_t reserved[8];
 };
 _Static_assert(sizeof(struct ipc_handle) == sizeof(hipIpcMemHandle_t), "IPC handle layout");
 
@@ -162,6 +166,7 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 		/* The handle names devPtr itself, which may lie inside the allocation. */
 		h.offset = e->offset + (uint64_t)((char *)devPtr - (char *)mi.base);
 		h.alloc_size = mi.size;
+		h.alloc_id = mi.alloc_id;
 	}
 	pthread_mutex_unlock(&ipc_lock);
 	if (err == -ENOSYS)
@@ -305,21 +310,4 @@ hipError_t hipIpcCloseMemHandle(void *devPtr)
 	if (!im)
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
-}
-
-/* ---- events ----------------------------------------------------------------------------------- */
-
-hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event)
-{
-	if (!handle || !event)
-		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
-}
-
-hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle)
-{
-	(void)handle;
-	if (!event)
-		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
 }

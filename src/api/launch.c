@@ -14,6 +14,8 @@
 #include "device_heap.h"
 #include "error.h"
 #include "internal.h"
+#include "launch_multi.h"
+#include "printf_buffer.h"
 #include "loader_api.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"
@@ -59,6 +61,7 @@ struct hip_launch_plan {
                             * multigrid argument, 0 in the image) only for a grid counted in
                             * work-items or a cooperative launch */
   bool multigrid;          /* has a hidden_multigrid_sync_arg (set per cooperative launch) */
+  bool printf_buffer;      /* has a hidden_printf_buffer: buffered printf (printf_buffer.c) */
   uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
   struct plan_arg dyn[];
 };
@@ -90,9 +93,9 @@ static int plan_value(enum loader_arg_kind kind)
 
 /* The value of a hidden argument that is the same for every launch on [in] d (AMDGPUUsage "Code
  * Object V5 Metadata", and V4's hidden_* kinds). Global offsets are 0 in HIP; HIP printf uses
- * hostcall, not the printf buffer; no device-side enqueue (default queue, completion action).
- * The hostcall buffer and the heap are made on the first launch of a kernel that names them and
- * live as long as the device. */
+ * hostcall, or with -mprintf-kind=buffered the printf buffer; no device-side enqueue (default
+ * queue, completion action). The hostcall buffer, the printf buffer and the heap are made on the
+ * first launch of a kernel that names them and live as long as the device. */
 static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64_t *value)
 {
   *value = 0;
@@ -109,6 +112,8 @@ static int plan_constant(struct hip_device *d, enum loader_arg_kind kind, uint64
     return 0;
   case LOADER_ARG_HIDDEN_HOSTCALL_BUFFER:
     return hip_hostcall_buffer(d, value);
+  case LOADER_ARG_HIDDEN_PRINTF_BUFFER:
+    return hip_printf_buffer(d, value);
   case LOADER_ARG_HIDDEN_HEAP_V1:
     return hip_device_heap(d, value);
   default:
@@ -186,6 +191,7 @@ static int plan_build(const struct loader_kernel *k, struct hip_device *d,
       continue;
     }
     uint64_t value;
+    p->printf_buffer |= a->kind == LOADER_ARG_HIDDEN_PRINTF_BUFFER;
     int err = plan_constant(d, a->kind, &value);
     if (err) {
       free(p);
@@ -438,13 +444,14 @@ static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d
 /* Inlined into hip_launch, its only caller: a call boundary costs a launch a dozen instructions. */
 static inline __attribute__((always_inline)) hipError_t
 launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
-          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3])
+          const struct hip_kernel_ref *ref, const struct hip_launch_plan *p, const uint32_t global[3],
+          uint64_t group_va)
 {
   const struct loader_kernel *k = ref->kernel;
-  struct launch_values lv = {.l = l, .global = global};
+  struct launch_values lv = {.l = l, .global = global, .multigrid = group_va};
   struct hip_stream_dispatch x;
 
-  if (p->multigrid && l->cooperative) {
+  if (p->multigrid && l->cooperative && !group_va) {
     int err = hip_multigrid_sync_arg(d, (uint64_t)global[0] * global[1] * global[2],
                                      &lv.multigrid);
     if (err)
@@ -473,7 +480,11 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
   return hipSuccess;
 }
 
-hipError_t hip_launch(const struct hip_launch *l)
+/* [in] group_va: the multigrid info block of a multi-device cooperative launch, or 0 (a
+ * single-device cooperative launch gets its own from hip_multigrid_sync_arg). */
+static inline __attribute__((always_inline)) hipError_t launch_common(const struct hip_launch *l,
+                                                                      uint64_t group_va,
+                                                                      bool check_only)
 {
   struct hip_kernel_slot *slot;
   struct hip_kernel_ref ref;
@@ -499,13 +510,40 @@ hipError_t hip_launch(const struct hip_launch *l)
   const struct loader_kernel *k = ref.kernel;
   if ((e = validate(l, global, d, k)) || (e = check_explicit(k, l)))
     return e;
+  if (check_only)
+    return hipSuccess;
   int err = plan_get(slot, k, d, &p, &owned);
   if (err)
     return hip_error_from_errno(err);
-  e = launch_on(l, s, d, &ref, p, global);
+  /* Buffered printf: the device's one buffer is emptied after each such kernel, so these kernels
+   * run one at a time per device and the launch waits for its kernel (as clr does). Not for a
+   * grid of a multi-device launch: waiting for it before its sibling grids are dispatched would
+   * leave it at the multi-grid barrier forever; its frames stay in the buffer until the next
+   * buffered-printf launch on the device prints them. */
+  bool buffered = p->printf_buffer && !group_va;
+  if (buffered)
+    hip_printf_buffer_begin(d);
+  e = launch_on(l, s, d, &ref, p, global, group_va);
   if (owned)
     free(p);
+  if (buffered)
+    hip_printf_buffer_end(d, s, e == hipSuccess ? ref.co : NULL);
   return e;
+}
+
+hipError_t hip_launch(const struct hip_launch *l)
+{
+  return launch_common(l, 0, false);
+}
+
+hipError_t hip_launch_check(const struct hip_launch *l)
+{
+  return launch_common(l, 0, true);
+}
+
+hipError_t hip_launch_multigrid(const struct hip_launch *l, uint64_t group_va)
+{
+  return launch_common(l, group_va, false);
 }
 
 /* ---- entry points ---- */
@@ -712,15 +750,4 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
 {
   (void)flags;
   HIP_RETURN(launch_list(launchParamsList, numDevices, false));
-}
-
-hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
-                                                 unsigned int flags)
-{
-  /* A grid spanning several devices needs one multigrid barrier shared by all of them
-   * (__ockl_multi_grid_sync); only the single-device case is provided. */
-  if (numDevices > 1)
-    HIP_RETURN(hipErrorNotSupported);
-  (void)flags;
-  HIP_RETURN(launch_list(launchParamsList, numDevices, true));
 }

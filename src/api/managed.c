@@ -80,10 +80,18 @@ static hipError_t svm_set(const struct svm_span *sp, uint32_t type, uint32_t val
 	return err ? hip_error_from_errno(err) : hipSuccess;
 }
 
+static bool advice_known(hipMemoryAdvise advice)
+{
+	return (advice >= hipMemAdviseSetReadMostly && advice <= hipMemAdviseUnsetAccessedBy) ||
+	       advice == hipMemAdviseSetCoarseGrain || advice == hipMemAdviseUnsetCoarseGrain;
+}
+
+/* The advice is checked before the device: an unknown advice is hipErrorInvalidValue whatever
+ * the device argument holds (clr's order). */
 static hipError_t advise(const void *ptr, size_t count, hipMemoryAdvise advice, int device)
 {
 	struct svm_span sp;
-	hipError_t err = managed_span(ptr, count, &sp);
+	hipError_t err = advice_known(advice) ? managed_span(ptr, count, &sp) : hipErrorInvalidValue;
 
 	if (err != hipSuccess)
 		return err;
@@ -175,9 +183,20 @@ static hipError_t prefetch(const void *ptr, size_t count, int device, hipStream_
 	err = managed_span(ptr, count, &p->span);
 	if (err == hipSuccess)
 		p->loc = location_id(device, &err);
-	/* In stream order: the migration must not overtake work that still uses the pages. */
-	if (err == hipSuccess)
-		err = hipLaunchHostFunc(stream, prefetch_run, p);
+	if (err != hipSuccess) {
+		free(p);
+		return err;
+	}
+	/* In stream order: the migration must not overtake work that still uses the pages. A stream
+	 * with nothing pending has no such work, so the range is migrated before returning and
+	 * hipMemRangeGetAttribute sees the new location at once, as with clr (whose prefetch
+	 * command runs straight away on an idle queue). Another thread enqueuing meanwhile only
+	 * reorders a hint. */
+	if (hipStreamQuery(stream) == hipSuccess) {
+		prefetch_run(p);
+		return hipSuccess;
+	}
+	err = hipLaunchHostFunc(stream, prefetch_run, p);
 	if (err != hipSuccess)
 		free(p);
 	return err;
@@ -293,11 +312,49 @@ static hipError_t range_attribute(void *data, size_t data_size, hipMemRangeAttri
 	}
 }
 
+/* The coherency mode of memory that is not managed, from its kind: what clr answers for a
+ * hipMalloc pointer (coarse-grained) and for fine-grained allocations. Other attributes describe
+ * managed ranges only. */
+static hipError_t unmanaged_coherency(void *data, size_t data_size, const void *ptr, size_t count)
+{
+	struct mem_info info;
+
+	if (!data || !ptr || count == 0 || data_size != sizeof(int))
+		return hipErrorInvalidValue;
+	if (mem_lookup(ptr, &info) != 0 || info.kind == MEM_MANAGED)
+		return hipErrorInvalidValue;
+	size_t off = (size_t)((const char *)ptr - (const char *)info.base);
+	if (count > info.size - off)
+		return hipErrorInvalidValue;
+	bool fine;
+	switch (info.kind) {
+	case MEM_DEVICE:
+		fine = false;
+		break;
+	case MEM_HOST_PINNED:
+		fine = (info.flags & MEM_FLAG_COHERENT) != 0;
+		break;
+	default: /* fine-grained VRAM, uncached VRAM, registered memory (mapped coherent) */
+		fine = true;
+		break;
+	}
+	*(int *)data = fine ? hipMemRangeCoherencyModeFineGrain : hipMemRangeCoherencyModeCoarseGrain;
+	return hipSuccess;
+}
+
+static bool is_managed(const void *ptr)
+{
+	struct mem_info info;
+	return ptr && mem_lookup(ptr, &info) == 0 && info.kind == MEM_MANAGED;
+}
+
 hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
 				   const void *dev_ptr, size_t count)
 {
 	struct svm_span sp;
 
+	if (attribute == hipMemRangeAttributeCoherencyMode && dev_ptr && !is_managed(dev_ptr))
+		HIP_RETURN(unmanaged_coherency(data, data_size, dev_ptr, count));
 	HIP_RETURN_IF_ERROR(managed_span(dev_ptr, count, &sp));
 	HIP_RETURN(range_attribute(data, data_size, attribute, &sp));
 }

@@ -7,6 +7,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "mempool.h"
 
 /* Row pitch alignment of hipMallocPitch/hipMalloc3D; also what hipDeviceProp_t reports as
  * texturePitchAlignment (gfx9 image pitch alignment, 256 bytes). */
@@ -145,18 +146,18 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size)
 	if (!ptr || !size)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
-	if (mem_lookup(ptr, &info) != 0)
+	/* A block hipFreeAsync returned to its pool is still mapped but no longer the program's. */
+	if (mem_lookup(ptr, &info) != 0 || hip_mempool_holds_free(ptr))
 		HIP_RETURN(hipErrorInvalidValue);
 	*size = info.size;
 	HIP_RETURN(hipSuccess);
 }
 
+/* NULL is an address no allocation holds: hipErrorNotFound like any other (clr, CUDA). */
 hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDeviceptr_t ptr)
 {
-	if (!ptr)
-		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
-	if (mem_lookup((const void *)ptr, &info) != 0)
+	if (!ptr || mem_lookup((const void *)ptr, &info) != 0)
 		HIP_RETURN(hipErrorNotFound);
 	if (base)
 		*base = (hipDeviceptr_t)info.base;

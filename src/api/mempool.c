@@ -37,6 +37,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "mempool.h"
 #include "runtime.h"
 
 #define POOL_MAGIC 0x4c4f4f50u   /* "POOL" */
@@ -396,6 +397,21 @@ static bool pool_holds_freed(const void *ptr)
 	return found;
 }
 
+bool hip_mempool_holds_free(const void *ptr)
+{
+	uintptr_t a = (uintptr_t)ptr;
+	bool found = false;
+	pthread_mutex_lock(&pool_list_lock);
+	for (struct hip_pool *p = pool_list; p && !found; p = p->next) {
+		pthread_mutex_lock(&p->lock);
+		for (struct pool_block *b = p->free_list; b && !found; b = b->next)
+			found = a >= (uintptr_t)b->ptr && a - (uintptr_t)b->ptr < b->size;
+		pthread_mutex_unlock(&p->lock);
+	}
+	pthread_mutex_unlock(&pool_list_lock);
+	return found;
+}
+
 /* hipFreeAsync of memory that no pool handed out: clr frees it at once after the stream's work
  * (an unconditional wait); so does this. */
 static hipError_t free_foreign(void *dev_ptr, struct hip_stream *s)
@@ -671,12 +687,17 @@ static int pool_map_peer(struct hip_pool *p, struct kfd_gpu *gpu)
 }
 
 /* The owning device always has read-write access; a peer's access, once granted, stays mapped
- * (the memory layer has no per-GPU unmap), so taking it away is hipErrorNotSupported. */
+ * (the memory layer has no per-GPU unmap), so taking it away is hipErrorNotSupported. A device
+ * location with an ordinal no device has is hipErrorInvalidDevice (clr, CUDA); a bad location
+ * type or flags hipErrorInvalidValue. */
 static hipError_t pool_access_one(struct hip_pool *p, const hipMemAccessDesc *d)
 {
 	int dev = d->location.id;
-	if (d->location.type != hipMemLocationTypeDevice || !device_valid(dev) ||
-	    (unsigned)d->flags > hipMemAccessFlagsProtReadWrite || d->flags == 2)
+	if (d->location.type != hipMemLocationTypeDevice)
+		return hipErrorInvalidValue;
+	if (!device_valid(dev))
+		return hipErrorInvalidDevice; /* before the flags, in clr's order */
+	if ((unsigned)d->flags > hipMemAccessFlagsProtReadWrite || d->flags == 2)
 		return hipErrorInvalidValue;
 	if (dev == p->device)
 		return d->flags == hipMemAccessFlagsProtReadWrite ? hipSuccess : hipErrorInvalidDevice;

@@ -3,8 +3,7 @@
  * stream attributes, hipDeviceGetLuid.
  *
  * Not here (generated stubs answer hipErrorNotSupported): hipSetValidDevices (clr leaves it
- * unimplemented), hipExtStreamCreateWithCUMask/hipExtStreamGetCUMask (the stream object does not
- * carry a CU mask to apply when its queue is created lazily).
+ * unimplemented). CU-masked streams are in stream_cumask.c.
  */
 #include <errno.h>
 

@@ -388,8 +388,13 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
 
 hipError_t hipModuleUnload(hipModule_t module)
 {
-  if (!hip_module_valid(module) || module->registered)
+  /* clr (PlatformState::UnloadModule): NULL is an invalid handle; a module it did not load, or
+   * already unloaded, is not found (a second hipModuleUnload of the same handle). The modules of
+   * registered fat binaries are not hipModuleLoad's either. */
+  if (!module)
     HIP_RETURN(hipErrorInvalidResourceHandle);
+  if (!hip_module_valid(module) || module->registered)
+    HIP_RETURN(hipErrorNotFound);
   /* Kernels of this module may still run: wait for every device it was loaded on. */
   for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++) {
     if (module->dev[i].image) {

@@ -1,5 +1,6 @@
 /*
- * Occupancy: how many blocks of a kernel fit on one compute unit at once.
+ * Occupancy: how many blocks of a kernel fit on one compute unit at once (and the cluster
+ * queries, which have no clusters to count on gfx9).
  *
  * The formula is AMD's (clr hip_platform.cpp, ihipOccupancyMaxActiveBlocksPerMultiprocessor),
  * with register-file facts from LLVM AMDGPUUsage and the CDNA2/CDNA3 ISA guides:
@@ -247,4 +248,107 @@ hipError_t hipOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, con
   size_t fixed = ref.kernel->group_segment_fixed_size;
   *dynamicSmemSize = o.blocks_per_cu < numBlocks || per_block < fixed ? 0 : per_block - fixed;
   HIP_RETURN(hipSuccess);
+}
+
+/*
+ * Thread-block clusters. Only gfx1250 schedules clusters; on every other target clr's device
+ * reports a maximum cluster size of 0, so both queries end in hipErrorInvalidClusterSize once
+ * the kernel is known (clr hip_platform.cpp hipOccupancyMaxPotentialClusterSize /
+ * hipOccupancyMaxActiveClusters). The one success clr gives here: a potential cluster size of 0
+ * when the kernel's LDS (static + the config's dynamic) exceeds a CU's, which is checked before
+ * the cluster limit. Null pointers, which clr dereferences, are hipErrorInvalidValue (CUDA).
+ */
+static hipError_t cluster_query(int *out, const void *f, const hipLaunchConfig_t *config,
+                                bool potential)
+{
+  struct hip_device *d;
+  struct hip_kernel_ref ref;
+  hipError_t e;
+
+  if (!out || !config)
+    return hipErrorInvalidValue;
+  *out = 0;
+  if ((e = resolve(stub_function(f), &d, &ref)))
+    return e;
+  size_t lds = ref.kernel->group_segment_fixed_size + config->dynamicSmemBytes;
+  if (potential && lds > (size_t)d->node->lds_size_in_kb * 1024)
+    return hipSuccess;
+  return hipErrorInvalidClusterSize;
+}
+
+hipError_t hipOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f,
+                                               const hipLaunchConfig_t *config)
+{
+  HIP_RETURN(cluster_query(clusterSize, f, config, true));
+}
+
+hipError_t hipOccupancyMaxActiveClusters(int *numClusters, const void *f,
+                                         const hipLaunchConfig_t *config)
+{
+  HIP_RETURN(cluster_query(numClusters, f, config, false));
+}
+
+/*
+ * hipOccupancyMaxPotentialBlockSizeVariableSMem(WithFlags): the HIP headers define these as C++
+ * templates over any callable; the exported C symbols take a plain function pointer from block
+ * size to dynamic LDS bytes and run the same search: every wavefront multiple from the largest
+ * allowed block size down, keeping the size with the most resident threads per CU and stopping
+ * early when a CU is full. [out] minGridSize is that size's blocks per CU times the CU count.
+ */
+typedef size_t (*hip_block_to_smem_fn)(int);
+
+static hipError_t variable_smem_search(int *minGridSize, int *blockSize, const void *f,
+                                       hip_block_to_smem_fn smem_for, int limit)
+{
+  struct hip_device *d;
+  struct hip_kernel_ref ref;
+  hipError_t e;
+
+  if (!minGridSize || !blockSize || !f || !smem_for || limit < 0)
+    return hipErrorInvalidValue;
+  if ((e = resolve(stub_function(f), &d, &ref)))
+    return e;
+  const struct kfd_node *n = d->node;
+  int kernel_max = (int)(ref.kernel->max_flat_workgroup_size < 1024 ? ref.kernel->max_flat_workgroup_size
+                                                                      : 1024);
+  if (limit == 0 || limit > kernel_max)
+    limit = kernel_max;
+  int wave = (int)ref.kernel->wavefront_size;
+  int cu_threads = (int)((n->simd_per_cu ? n->simd_per_cu : 4) * waves_per_simd(n, ref.kernel) * (size_t)wave);
+  int best_threads = 0, best_size = 0, best_blocks = 0;
+  for (int aligned = (int)align_up((size_t)limit, (size_t)wave); aligned > 0; aligned -= wave) {
+    int size = aligned < limit ? aligned : limit;
+    struct occupancy o;
+    if (occupancy_compute(n, ref.kernel, size, smem_for(size), false, &o))
+      return hipErrorInvalidValue;
+    if (size * o.blocks_per_cu > best_threads) {
+      best_threads = size * o.blocks_per_cu;
+      best_size = size;
+      best_blocks = o.blocks_per_cu;
+    }
+    if (best_threads == cu_threads)
+      break;
+  }
+  *minGridSize = best_blocks * (int)n->cu_count;
+  *blockSize = best_size;
+  return hipSuccess;
+}
+
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(int *minGridSize, int *blockSize,
+                                                                  const void *f,
+                                                                  hip_block_to_smem_fn smemForBlock,
+                                                                  int blockSizeLimit,
+                                                                  unsigned int flags)
+{
+  if (!flags_valid(flags))
+    HIP_RETURN(hipErrorInvalidValue);
+  HIP_RETURN(variable_smem_search(minGridSize, blockSize, f, smemForBlock, blockSizeLimit));
+}
+
+hipError_t hipOccupancyMaxPotentialBlockSizeVariableSMem(int *minGridSize, int *blockSize,
+                                                         const void *f,
+                                                         hip_block_to_smem_fn smemForBlock,
+                                                         int blockSizeLimit)
+{
+  HIP_RETURN(variable_smem_search(minGridSize, blockSize, f, smemForBlock, blockSizeLimit));
 }

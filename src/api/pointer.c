@@ -10,6 +10,7 @@
 #include "../memory/mem.h"
 #include "error.h"
 #include "internal.h"
+#include "pointer.h"
 
 static int ordinal_of(const struct mem_info *info)
 {
@@ -91,33 +92,67 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 	HIP_RETURN(hipSuccess);
 }
 
-/* One attribute of a pointer. Sizes written follow CUDA's cuPointerGetAttribute: pointers and
- * sizes are 8 bytes, the memory type and ordinals 4, booleans 1 (a bool, as AMD writes them). */
-hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr)
+/* The value an attribute reads as for memory the runtime does not describe: null pointers and
+ * sizes, false, CUDA's -2 for "no device" (clr writes the same defaults before failing). False for an attribute this runtime does not
+ * answer. */
+static bool attribute_default(void *data, hipPointer_attribute attribute)
 {
-	if (!data || !ptr)
-		HIP_RETURN(hipErrorInvalidValue);
-	hipError_t ierr = hip_init_error();
-	if (ierr != hipSuccess)
-		HIP_RETURN(ierr);
+	switch (attribute) {
+	case HIP_POINTER_ATTRIBUTE_CONTEXT:
+	case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
+	case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
+	case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		*(void **)data = NULL;
+		break;
+	case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+	case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
+	case HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE:
+	case HIP_POINTER_ATTRIBUTE_MAPPED:
+		*(bool *)data = false;
+		break;
+	case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
+	case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
+		*(uint32_t *)data = 0;
+		break;
+	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = -2;
+		break;
+	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
+	case HIP_POINTER_ATTRIBUTE_ACCESS_FLAGS:
+		*(uint32_t *)data = 0;
+		break;
+	default:
+		return false; /* an attribute not answered here: nothing is written */
+	}
+	return true;
+}
+
+/* One attribute of a pointer. The width written is clr's (hip_memory.cpp
+ * ihipPointerGetAttributes), which HIP programs are written against: pointers are 8 bytes; the
+ * memory type, ordinal, buffer id and range size 4 (AMD's tests read the last two into an
+ * unsigned int, so CUDA's 8-byte size would overwrite the caller's next variable); booleans 1.
+ * On an error the attribute's default is written (attribute_default). */
+static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, const void *ptr)
+{
 	struct mem_info info;
-	bool known = mem_lookup((const void *)ptr, &info) == 0;
+	bool known = mem_lookup(ptr, &info) == 0;
 	hipPointerAttribute_t a;
 	if (known)
-		fill_attributes(&a, &info, (const void *)ptr);
+		fill_attributes(&a, &info, ptr);
 
 	switch (attribute) {
 	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
 		*(uint32_t *)data = known ? (uint32_t)a.type : (uint32_t)hipMemoryTypeUnregistered;
-		HIP_RETURN(hipSuccess);
+		return hipSuccess;
 	case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
 		*(bool *)data = known && a.isManaged;
-		HIP_RETURN(hipSuccess);
+		return hipSuccess;
 	default:
 		break;
 	}
+	attribute_default(data, attribute);
 	if (!known)
-		HIP_RETURN(hipErrorInvalidValue);
+		return hipErrorInvalidValue;
 
 	switch (attribute) {
 	case HIP_POINTER_ATTRIBUTE_CONTEXT:
@@ -128,14 +163,14 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
 		break;
 	case HIP_POINTER_ATTRIBUTE_HOST_POINTER:
 		if (!a.hostPointer)
-			HIP_RETURN(hipErrorInvalidValue);
+			return hipErrorInvalidValue; /* device memory: no host pointer (clr, CUDA) */
 		*(void **)data = a.hostPointer;
 		break;
 	case HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS:
 		*(bool *)data = true;
 		break;
 	case HIP_POINTER_ATTRIBUTE_BUFFER_ID:
-		*(uint64_t *)data = info.alloc_id;
+		*(uint32_t *)data = (uint32_t)info.alloc_id;
 		break;
 	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		*(int *)data = a.device;
@@ -147,7 +182,7 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
 		*(void **)data = info.base;
 		break;
 	case HIP_POINTER_ATTRIBUTE_RANGE_SIZE:
-		*(size_t *)data = info.size;
+		*(uint32_t *)data = (uint32_t)info.size;
 		break;
 	case HIP_POINTER_ATTRIBUTE_MAPPED:
 		*(bool *)data = true;
@@ -157,7 +192,40 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
 		*(uint32_t *)data = 3;
 		break;
 	default:
-		HIP_RETURN(hipErrorInvalidValue);
+		return hipErrorInvalidValue;
 	}
-	HIP_RETURN(hipSuccess);
+	return hipSuccess;
+}
+
+hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr)
+{
+	if (!data || !ptr)
+		HIP_RETURN(hipErrorInvalidValue);
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		HIP_RETURN(ierr);
+	HIP_RETURN(pointer_attribute(data, attribute, (const void *)ptr));
+}
+
+/* cuPointerGetAttributes' rule, which clr follows: unlike the single query, an attribute the
+ * pointer does not have (the host pointer of device memory, anything of unknown memory) is not an
+ * error; it reads as its default (attribute_default). An unknown attribute still is. */
+hipError_t hip_pointer_get_attributes_drv(unsigned int n, hipPointer_attribute *attributes,
+					  void **data, hipDeviceptr_t ptr)
+{
+	if (n == 0 || !attributes || !data || !ptr)
+		return hipErrorInvalidValue;
+	hipError_t ierr = hip_init_error();
+	if (ierr != hipSuccess)
+		return ierr;
+	for (unsigned int i = 0; i < n; i++) {
+		if (!data[i])
+			return hipErrorInvalidValue;
+		hipError_t err = pointer_attribute(data[i], attributes[i], (const void *)ptr);
+		if (err == hipErrorInvalidValue && attribute_default(data[i], attributes[i]))
+			err = hipSuccess;
+		if (err != hipSuccess)
+			return err;
+	}
+	return hipSuccess;
 }

@@ -34,6 +34,7 @@
 #include "../queues/signal.h"
 #include "error.h"
 #include "internal.h"
+#include "stream_cumask.h"
 
 /* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in
  * without waiting for the GPU to retire packets (the CP retires a packet shortly after its
@@ -185,6 +186,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	hip_stream_sync(s);
 	hip_stream_callbacks_stop(s);
 	stream_unlink(s);
+	hip_stream_cu_mask_forget(s);
 
 	stream_lock(s);
 	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
@@ -522,6 +524,17 @@ struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
 		return NULL;
 	__atomic_store_n(&s->queue, q, __ATOMIC_RELEASE);
 	return q;
+}
+
+int hip_stream_apply_cu_mask(struct hip_stream *s, const uint32_t *mask, uint32_t words)
+{
+	int err;
+	stream_lock(s);
+	struct aql_queue *q = hip_stream_queue(s, &err);
+	if (q)
+		err = aql_queue_set_cu_mask(q, mask, words * 32u);
+	stream_unlock(s);
+	return err;
 }
 
 uint64_t hip_stream_queue_va(struct hip_stream *s)

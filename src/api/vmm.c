@@ -3,21 +3,25 @@
  * Objects, all protected by vmm_lock:
  *  - a reservation: a VA range from mem_vmm_reserve(), freed whole by hipMemAddressFree;
  *  - a physical allocation (the hipMemGenericAllocationHandle_t): a mem_phys with a reference
- *    count; hipMemCreate holds one, every mapping holds one (as clr's GenericAllocation does), so
- *    hipMemRelease before hipMemUnmap keeps the memory until the last unmap;
- *  - a mapping: one physical allocation mapped whole at a VA inside a reservation, with the
- *    access flags hipMemSetAccess recorded per device.
+ *    count; hipMemCreate/Import holds one, every mapping holds one (as clr's GenericAllocation
+ *    does), so hipMemRelease before hipMemUnmap keeps the memory until the last unmap;
+ *  - a mapping: a page range [offset, offset + size) of one physical allocation at a VA inside a
+ *    reservation, with the access flags hipMemSetAccess recorded per device.
  *
  * Handles are checked against the live lists, so a released or made-up handle is an error, not a
  * crash. Errors follow clr's hip_vm.cpp where it decides, and CUDA's driver VMM documentation
- * otherwise.
+ * otherwise (where clr is looser: a mapping offset, which clr refuses, works as in CUDA).
  *
- * Limits of the layer below (src/memory/vmm.c): a mapping covers a whole physical allocation at
- * offset 0 (KFD imports whole dma-bufs); a device's access, once granted, cannot be revoked (KFD's
- * UNMAP_MEMORY_FROM_GPU is not exposed per mapping), so hipMemSetAccess(ProtNone) on a device that
- * has access returns hipErrorNotSupported; read-only access is recorded but mapped read-write.
- * hipMemExportToShareableHandle / hipMemImportFromShareableHandle return hipErrorNotSupported
- * (as clr does): the memory layer keeps a physical allocation's dma-buf private.
+ * Granularity: the minimum is ROCr's HSA_AMD_MEMORY_POOL_INFO_RUNTIME_ALLOC_GRANULE (a 4 KiB
+ * page), which clr reports for both options; the recommended one is ROCr's
+ * RUNTIME_ALLOC_REC_GRANULE for VRAM (2 MiB, the GPU's large page), as CUDA keeps the two apart.
+ *
+ * Access: the owning device can use a mapping from hipMemMap on (the memory layer maps it there
+ * at once), but hipMemGetAccess reports only what hipMemSetAccess granted, as CUDA does. Every
+ * device's access can be set to none, read-only or read-write at any time (src/memory/vmm.c).
+ *
+ * Sharing: a handle created with hipMemHandleTypePosixFileDescriptor exports a dma-buf
+ * descriptor, which hipMemImportFromShareableHandle takes back in this or another process.
  *
  * hipMemGetHandleForAddressRange (a dma-buf for ordinary device memory) lives here too.
  */
@@ -29,12 +33,14 @@
 #include <unistd.h>
 
 #include "../memory/mem.h"
+#include "../memory/vmm.h"
 #include "error.h"
+#include "internal.h"
 #include "runtime.h"
 
-/* Granularity of reservations and physical allocations: the 2 MiB unit of the memory layer's VA
- * reservations and address table (also what ROCr reports for VRAM on gfx9). */
-#define VMM_GRANULE (2ull << 20)
+/* See the file comment: ROCr's RUNTIME_ALLOC_GRANULE and RUNTIME_ALLOC_REC_GRANULE. */
+#define VMM_MIN_GRANULE 4096ull
+#define VMM_REC_GRANULE (2ull << 20)
 #define VMM_MAX_DEVICES 32
 
 struct vmm_alloc {
@@ -126,6 +132,17 @@ static struct kfd_gpu *device_gpu(int ordinal)
 	return d ? d->gpu : NULL;
 }
 
+/* Work already queued may still use a range about to be unmapped or narrowed: wait for every
+ * device first, as hipFree does (clr orders the unmap after the null stream's work). */
+static void devices_idle(void)
+{
+	for (int i = 0; i < hip_device_count(); i++) {
+		struct hip_device *d = hip_device_peek(i);
+		if (d)
+			hip_device_sync_all(d);
+	}
+}
+
 static hipError_t no_device_error(void)
 {
 	return hip_device_count() > 0 ? hipSuccess : hipErrorNoDevice;
@@ -142,7 +159,7 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
 	    (option != hipMemAllocationGranularityMinimum &&
 	     option != hipMemAllocationGranularityRecommended))
 		HIP_RETURN(hipErrorInvalidValue);
-	*granularity = VMM_GRANULE;
+	*granularity = option == hipMemAllocationGranularityMinimum ? VMM_MIN_GRANULE : VMM_REC_GRANULE;
 	HIP_RETURN(hipSuccess);
 }
 
@@ -158,7 +175,7 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
 	HIP_RETURN_IF_ERROR(no_device_error());
 	/* clr: a size that is not a granule multiple or an alignment that is not a power of two is an
 	 * allocation error, not an invalid value. */
-	if (size == 0 || size % VMM_GRANULE || (alignment & (alignment - 1)))
+	if (size == 0 || size % VMM_MIN_GRANULE || (alignment & (alignment - 1)))
 		HIP_RETURN(hipErrorMemoryAllocation);
 	struct vmm_reservation *r = calloc(1, sizeof(*r));
 	if (!r)
@@ -217,10 +234,11 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
 	    !device_location_valid(&prop->location))
 		HIP_RETURN(hipErrorInvalidValue);
 	*handle = NULL;
-	/* Only device-local handles without an OS export: see the file comment. */
-	if (prop->requestedHandleType != hipMemHandleTypeNone)
+	/* clr: POSIX descriptors are the only OS handles on Linux. */
+	if (prop->requestedHandleType != hipMemHandleTypeNone &&
+	    prop->requestedHandleType != hipMemHandleTypePosixFileDescriptor)
 		HIP_RETURN(hipErrorNotSupported);
-	if (size % VMM_GRANULE)
+	if (size % VMM_MIN_GRANULE)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct kfd_gpu *gpu = device_gpu(prop->location.id);
 	if (!gpu)
@@ -287,20 +305,20 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
 
 /* ---- mapping ---------------------------------------------------------------------------------- */
 
-static hipError_t map_locked(char *va, size_t size, struct vmm_alloc *a)
+static hipError_t map_locked(char *va, size_t size, size_t offset, struct vmm_alloc *a)
 {
 	if (!reservation_containing(va, size) || mapping_overlaps(va, size))
 		return hipErrorInvalidValue;
-	if (size > a->size)
+	if (offset > a->size || size > a->size - offset)
 		return hipErrorInvalidValue;
 	struct vmm_mapping *m = calloc(1, sizeof(*m));
 	if (!m)
 		return hipErrorOutOfMemory;
-	int err = mem_vmm_map(va, size, a->ph, 0);
+	int err = mem_vmm_map(va, size, a->ph, offset);
 	if (err) {
 		free(m);
-		/* A mapping smaller than its allocation: KFD maps whole buffers. */
-		return err == -ENOTSUP ? hipErrorNotSupported : hipErrorMapFailed;
+		return err == -EINVAL || err == -EEXIST ? hipErrorInvalidValue
+		       : err == -ENOMEM ? hipErrorOutOfMemory : hipErrorMapFailed;
 	}
 	m->va = va;
 	m->size = size;
@@ -314,14 +332,15 @@ static hipError_t map_locked(char *va, size_t size, struct vmm_alloc *a)
 hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
 		     unsigned long long flags)
 {
-	/* clr rejects a non-zero offset; so does our layer below (whole-buffer imports). */
-	if (!ptr || !handle || size == 0 || offset != 0 || flags != 0)
+	/* CUDA: va, size and offset are multiples of the minimum granularity, and the range lies
+	 * inside the allocation (clr refuses every offset but 0). */
+	if (!ptr || !handle || size == 0 || flags != 0)
 		HIP_RETURN(hipErrorInvalidValue);
-	if ((uintptr_t)ptr % VMM_GRANULE || size % VMM_GRANULE)
+	if ((uintptr_t)ptr % VMM_MIN_GRANULE || size % VMM_MIN_GRANULE || offset % VMM_MIN_GRANULE)
 		HIP_RETURN(hipErrorInvalidValue);
 	pthread_mutex_lock(&vmm_lock);
 	struct vmm_alloc *a = alloc_find(handle);
-	hipError_t herr = a ? map_locked(ptr, size, a) : hipErrorInvalidValue;
+	hipError_t herr = a ? map_locked(ptr, size, offset, a) : hipErrorInvalidValue;
 	pthread_mutex_unlock(&vmm_lock);
 	HIP_RETURN(herr);
 }
@@ -357,6 +376,7 @@ hipError_t hipMemUnmap(void *ptr, size_t size)
 
 	if (!ptr || size == 0)
 		HIP_RETURN(hipErrorInvalidValue);
+	devices_idle();
 	pthread_mutex_lock(&vmm_lock);
 	hipError_t herr = unmap_range_valid(p, size) ? hipSuccess : hipErrorInvalidValue;
 	for (struct vmm_mapping *m = vmm_mappings, *next; herr == hipSuccess && m; m = next) {
@@ -399,26 +419,16 @@ static hipError_t access_check(const hipMemAccessDesc *desc, size_t count)
 	return hipSuccess;
 }
 
-/* The owning device has access from the map on (the memory layer maps it there at once); another
- * device gets access when it is first granted. Either cannot be taken away again. */
+/* Any device's access may change at any time; the memory layer maps, remaps read-only or
+ * unmaps the mapping on that GPU. */
 static hipError_t access_apply(struct vmm_mapping *m, const hipMemAccessDesc *d)
 {
 	int dev = d->location.id;
-	bool owner = dev == m->alloc->prop.location.id;
-	bool had = owner || m->access[dev] != hipMemAccessFlagsProtNone;
+	struct kfd_gpu *gpu = device_gpu(dev);
+	int err = gpu ? mem_vmm_access(m->va, gpu, (enum mem_vmm_prot)d->flags) : -ENODEV;
 
-	if (d->flags == hipMemAccessFlagsProtNone) {
-		if (had)
-			return hipErrorNotSupported;
-		m->access[dev] = hipMemAccessFlagsProtNone;
-		return hipSuccess;
-	}
-	if (!owner && !had) {
-		struct kfd_gpu *gpu = device_gpu(dev);
-		int err = gpu ? mem_vmm_set_access(m->va, gpu) : -ENODEV;
-		if (err)
-			return hip_error_from_errno(err);
-	}
+	if (err)
+		return err == -ENODEV ? hipErrorInvalidDevice : hip_error_from_errno(err);
 	m->access[dev] = (unsigned char)d->flags;
 	return hipSuccess;
 }
@@ -430,6 +440,7 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
 	if (!ptr || size == 0 || !desc || count == 0)
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN_IF_ERROR(access_check(desc, count));
+	devices_idle();
 	pthread_mutex_lock(&vmm_lock);
 	/* CUDA: the whole range must be mapped; it may span several mappings. Checked before any
 	 * change, so a failed call changes nothing. */
@@ -465,23 +476,72 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
 
 /* ---- sharing ---------------------------------------------------------------------------------- */
 
+/* clr writes the descriptor as an int at shareableHandle (rocdevice.cpp
+ * ExportShareableVMMHandle); CUDA does the same for POSIX descriptors. The handle type must be the
+ * one the allocation was created with. */
 hipError_t hipMemExportToShareableHandle(void *shareableHandle, hipMemGenericAllocationHandle_t handle,
 					 hipMemAllocationHandleType handleType, unsigned long long flags)
 {
-	(void)handleType;
+	int fd = -1, err = -EINVAL;
+
 	if (flags != 0 || !handle || !shareableHandle)
 		HIP_RETURN(hipErrorInvalidValue);
-	/* hipMemCreate refuses requestedHandleType != None, so no handle is exportable (clr too). */
-	HIP_RETURN(hipErrorNotSupported);
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_alloc *a = alloc_find(handle);
+	if (a && handleType == hipMemHandleTypePosixFileDescriptor &&
+	    a->prop.requestedHandleType == handleType)
+		err = mem_vmm_export(a->ph, &fd);
+	pthread_mutex_unlock(&vmm_lock);
+	if (err)
+		HIP_RETURN(err == -EINVAL ? hipErrorInvalidValue : hip_error_from_errno(err));
+	*(int *)shareableHandle = fd;
+	HIP_RETURN(hipSuccess);
 }
 
+/* The descriptor behind osHandle. clr reads an int at osHandle (rocdevice.cpp
+ * ImportShareableHSAHandle), CUDA takes the descriptor itself cast to a pointer. No object lives
+ * in the first page of the address space, so a value below 4096 is CUDA's form and anything else
+ * clr's. */
+static int shareable_fd(const void *osHandle)
+{
+	uintptr_t v = (uintptr_t)osHandle;
+
+	return v < 4096 ? (int)v : *(const int *)osHandle;
+}
+
+/* clr: the new handle belongs to the current device, with that device's properties. The
+ * descriptor stays the caller's (the allocation keeps its own duplicate). */
 hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle,
 					   hipMemAllocationHandleType shHandleType)
 {
-	(void)shHandleType;
-	if (!handle || !osHandle)
+	if (!handle || !osHandle || shHandleType != hipMemHandleTypePosixFileDescriptor)
 		HIP_RETURN(hipErrorInvalidValue);
-	HIP_RETURN(hipErrorNotSupported);
+	*handle = NULL;
+	HIP_RETURN_IF_ERROR(no_device_error());
+	struct hip_device *d = hip_device_current();
+	struct kfd_gpu *gpu = d ? device_gpu(d->ordinal) : NULL;
+	if (!gpu)
+		HIP_RETURN(hipErrorInvalidDevice);
+	struct vmm_alloc *a = calloc(1, sizeof(*a));
+	if (!a)
+		HIP_RETURN(hipErrorOutOfMemory);
+	int err = mem_vmm_import(gpu, shareable_fd(osHandle), &a->ph);
+	if (err) {
+		free(a);
+		HIP_RETURN(err == -ENOMEM ? hipErrorOutOfMemory : hipErrorInvalidValue);
+	}
+	a->size = mem_vmm_size(a->ph);
+	a->prop.type = hipMemAllocationTypePinned;
+	a->prop.requestedHandleType = shHandleType;
+	a->prop.location.type = hipMemLocationTypeDevice;
+	a->prop.location.id = d->ordinal;
+	a->refs = 1;
+	pthread_mutex_lock(&vmm_lock);
+	a->next = vmm_allocs;
+	vmm_allocs = a;
+	pthread_mutex_unlock(&vmm_lock);
+	*handle = (hipMemGenericAllocationHandle_t)a;
+	HIP_RETURN(hipSuccess);
 }
 
 /* CUDA's cuMemGetHandleForAddressRange: a dma-buf descriptor (the caller owns it) for a range of

@@ -44,6 +44,8 @@ struct mem_block *mem_block_new(void)
   b->gpu_va = 0;
   b->size = b->alloc_size = b->reservation_size = 0;
   b->flags = 0;
+  b->user_flags = 0;
+  b->nest = 0;
   b->gpu = NULL;
   b->host_visible = false;
   b->exported = false;

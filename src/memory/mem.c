@@ -20,6 +20,7 @@ static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, uns
     mem_block_release(b);
     return err;
   }
+  b->user_flags = 0; /* a block back from the cache carries its previous owner's */
   atomic_store_explicit(&b->live, true, memory_order_release);
   *out = b->base;
   return 0;
@@ -76,7 +77,7 @@ int mem_free(void *ptr)
 }
 
 static void fill_info(const struct mem_block *b, void *base, size_t size, uint64_t id,
-                      struct mem_info *out)
+                      unsigned user_flags, struct mem_info *out)
 {
   size_t off = (size_t)((char *)base - (char *)b->base);
 
@@ -84,6 +85,7 @@ static void fill_info(const struct mem_block *b, void *base, size_t size, uint64
   out->size = size;
   out->kind = b->kind;
   out->flags = b->flags;
+  out->user_flags = user_flags;
   out->gpu = b->gpu;
   out->host_ptr = b->host_visible ? base : NULL;
   out->gpu_va = b->gpu_va + off;
@@ -110,18 +112,44 @@ int mem_lookup(const void *p, struct mem_info *out)
       if (!len || (off & (c->slot_size - 1)) >= len)
         return -ENOENT;
       fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
-                atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed), out);
+                atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed),
+                atomic_load_explicit(&c->slot_uflags[slot], memory_order_relaxed), out);
       return 0;
     }
     if (off >= b->size)
       return -ENOENT;
-    fill_info(b, b->base, b->size, b->alloc_id, out);
+    fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
     return 0;
   }
   b = mem_ranges_find(p, 1, NULL);
   if (!b)
     return -ENOENT;
-  fill_info(b, b->base, b->size, b->alloc_id, out);
+  fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
+  return 0;
+}
+
+int mem_set_user_flags(const void *base, unsigned user_flags)
+{
+  struct mem_block *b;
+
+  if (!base)
+    return -EINVAL;
+  b = mem_table_find_block(base);
+  if (b && b->chunk) {
+    struct mem_chunk *c = b->chunk;
+    size_t off = (size_t)((const char *)base - (const char *)b->base);
+    uint32_t slot = (uint32_t)(off >> c->slot_shift);
+    if ((off & (c->slot_size - 1)) || slot >= c->nslots ||
+        !atomic_load_explicit(&c->slot_len[slot], memory_order_acquire))
+      return -EINVAL;
+    atomic_store_explicit(&c->slot_uflags[slot], user_flags, memory_order_relaxed);
+    return 0;
+  }
+  if (!b)
+    b = mem_ranges_find(base, 1, NULL);
+  if (!b || b->base != base)
+    return -EINVAL;
+  __atomic_store_n(&b->user_flags, user_flags, __ATOMIC_RELAXED);
   return 0;
 }
 

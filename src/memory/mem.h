@@ -52,6 +52,7 @@ struct mem_info {
   size_t size;            /* bytes requested */
   enum mem_kind kind;
   unsigned flags;         /* MEM_FLAG_* */
+  unsigned user_flags;    /* what mem_set_user_flags() stored for this allocation (0 if nothing) */
   struct kfd_gpu *gpu;    /* owning GPU (NULL for managed memory) */
   void *host_ptr;         /* CPU address (NULL if not host-visible) */
   uint64_t gpu_va;        /* GPU address of base */
@@ -70,12 +71,21 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
 int mem_free(void *ptr);
 
 /* Register [in] size bytes of user memory at [in] p (page-granular internally) with the GPUs
- * (USERPTR on every opened GPU, or [in] gpu only if not MEM_FLAG_ALL_GPUS). -EEXIST if any part is
+ * (USERPTR on every opened GPU, or [in] gpu only if not MEM_FLAG_ALL_GPUS). A range that starts
+ * at a live registration's start and fits inside it is nested in that registration (its flags
+ * and user flags stay; one more mem_host_unregister() is needed). -EEXIST if any other part is
  * already registered or allocated. Returns 0 or -errno. */
 int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags);
 
-/* Undo mem_host_register() of [in] p (the exact pointer registered). Returns 0 or -EINVAL. */
+/* Undo mem_host_register() of [in] p (the exact pointer registered): one nested level, or the
+ * registration itself. Returns 0 or -EINVAL. */
 int mem_host_unregister(void *p);
+
+/* Remember [in] user_flags (the API's flags, opaque here) with the allocation that starts at
+ * [in] base, for mem_lookup() to return. Sub-allocated slots keep their own copy, so two
+ * allocations sharing a chunk keep distinct flags. Returns 0, or -EINVAL if base is not the start
+ * of a live allocation. */
+int mem_set_user_flags(const void *base, unsigned user_flags);
 
 /* Find the allocation containing [in] p (any interior address). [out] out. Lock-free for
  * runtime-owned memory. Returns 0 or -ENOENT. */
@@ -111,9 +121,9 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
 int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
 
 /* ---- virtual memory management (hipMemCreate / hipMemAddressReserve / hipMemMap) ----------
- * KFD fixes a BO's GPU VA when it is allocated, so a physical allocation lives at a private
- * address and is mapped into reserved ranges by importing its dma-buf at the target VA (one
- * KFD handle per mapping), as ROCr does for its VMM API. */
+ * A physical allocation is a dma-buf; a mapping is a page range of it: an mmap for the CPU and
+ * an AMDGPU_GEM_VA mapping per GPU on the render node (src/memory/vmm.c, vmm.h), as ROCr's
+ * vmem API does. */
 struct mem_phys;
 
 /* Reserve [in] size bytes of address space aligned to [in] align (0: 2 MiB), in the GPUVM
@@ -132,9 +142,8 @@ int mem_vmm_create(struct kfd_gpu *gpu, size_t size, struct mem_phys **out);
  * keeps the memory alive). Returns 0 or -errno. */
 int mem_vmm_destroy(struct mem_phys *ph);
 
-/* Map all of [in] ph at [in] va (inside a reservation, page aligned) for its GPU, CPU-visible
- * when possible. Partial mappings (offset != 0 or a smaller size) get -ENOTSUP: KFD imports
- * whole buffers. Returns 0 or -errno. */
+/* Map [in] size bytes of [in] ph from [in] offset (pages) at [in] va (inside a reservation,
+ * page aligned) for its GPU, and for the CPU. -EINVAL past the end of ph. Returns 0 or -errno. */
 int mem_vmm_map(void *va, size_t size, struct mem_phys *ph, size_t offset);
 
 /* Undo mem_vmm_map() at [in] va. Returns 0 or -errno (-EINVAL if nothing is mapped there). */

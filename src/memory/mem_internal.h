@@ -29,6 +29,8 @@ struct mem_block {
   size_t reservation_size;
   enum mem_kind kind;
   unsigned flags;
+  unsigned user_flags;        /* the API's own flags, kept for it (mem_set_user_flags) */
+  uint32_t nest;              /* registrations of exactly this range beyond the first */
   struct kfd_gpu *gpu;
   bool host_visible;
   bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
@@ -48,6 +50,7 @@ struct mem_chunk {
   uint32_t slot_shift;         /* log2(slot_size): lookups shift instead of dividing */
   _Atomic uint32_t *slot_len;  /* bytes requested per slot; 0 = free (release/acquire) */
   _Atomic uint64_t *slot_id;   /* alloc id per slot */
+  _Atomic uint32_t *slot_uflags; /* user flags per slot (mem_set_user_flags) */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
   uint32_t nfree;              /* (pool->lock) */
   struct mem_chunk *next;      /* pool's chunk list (pool->lock) */

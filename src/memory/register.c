@@ -9,6 +9,34 @@
  * goes in mmap_offset, the GPU VA in va_addr). The GPU VA is the CPU address when that page span
  * is free in the GPU VM; when another registration already holds one of its pages (two buffers
  * sharing a page) a separate GPU VA range is reserved, as libhsakmt 5.2.3 always does. */
+/* A registration of a range that starts where a live registration starts and fits inside it is
+ * nested in that one (hipHostRegister's re-registration, see mem.h): the pages are pinned already,
+ * so only a count is kept and each mem_host_unregister() undoes one level. */
+static int register_nested(void *p, size_t size)
+{
+  struct mem_block *b = mem_ranges_find(p, 1, NULL);
+
+  if (!b || b->kind != MEM_HOST_REGISTERED || b->base != p || size > b->size)
+    return -EEXIST;
+  pthread_mutex_lock(&b->map_lock);
+  b->nest++;
+  pthread_mutex_unlock(&b->map_lock);
+  return 0;
+}
+
+/* Undo one nested level of the registration b; false if b has none (the caller releases it). */
+static bool unregister_nested(struct mem_block *b)
+{
+  bool nested;
+
+  pthread_mutex_lock(&b->map_lock);
+  nested = b->nest > 0;
+  if (nested)
+    b->nest--;
+  pthread_mutex_unlock(&b->map_lock);
+  return nested;
+}
+
 int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags)
 {
   uintptr_t start = (uintptr_t)p & ~(uintptr_t)(MEM_PAGE - 1);
@@ -21,8 +49,10 @@ int mem_host_register(struct kfd_gpu *gpu, void *p, size_t size, unsigned flags)
 
   if (!gpu || !p || !size || end < start)
     return -EINVAL;
-  if (mem_table_find_block(p) || mem_ranges_find(p, size, NULL))
+  if (mem_table_find_block(p))
     return -EEXIST;
+  if (mem_ranges_find(p, size, NULL))
+    return register_nested(p, size);
   mem_ranges_find((void *)start, span, &page_shared);
   b = mem_block_new();
   if (!b)
@@ -80,6 +110,8 @@ int mem_host_unregister(void *p)
 
   if (!p || !b || b->base != p || b->kind != MEM_HOST_REGISTERED)
     return -EINVAL;
+  if (unregister_nested(b))
+    return 0;
   if (mem_ranges_remove(p) != b)
     return -EINVAL;
   return mem_block_release(b);

@@ -120,8 +120,9 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   c->pool = pool;
   c->slot_len = calloc(c->nslots, sizeof(*c->slot_len));
   c->slot_id = calloc(c->nslots, sizeof(*c->slot_id));
+  c->slot_uflags = calloc(c->nslots, sizeof(*c->slot_uflags));
   c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
-  if (!c->slot_len || !c->slot_id || !c->free_stack) {
+  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->free_stack) {
     err = -ENOMEM;
     goto fail;
   }
@@ -145,6 +146,7 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
 fail:
   free(c->slot_len);
   free((void *)c->slot_id);
+  free((void *)c->slot_uflags);
   free(c->free_stack);
   free(c);
   return err;
@@ -191,6 +193,7 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   if (!err) {
     slot = c->free_stack[--c->nfree];
     atomic_store_explicit(&c->slot_id[slot], mem_next_alloc_id(), memory_order_relaxed);
+    atomic_store_explicit(&c->slot_uflags[slot], 0, memory_order_relaxed);
     /* Publishes the slot to lock-free mem_lookup() readers. */
     atomic_store_explicit(&c->slot_len[slot], (uint32_t)size, memory_order_release);
     *out = (char *)c->block->base + (size_t)slot * c->slot_size;

@@ -5,7 +5,8 @@
 # Checks, independently of the generators in tools/abi:
 #  1. every name of the API table (except header-only templates) is exported as name@@node with
 #     the table's node (names without a node: the newest node, hip_7.2);
-#  2. every symbol Debian's ROCm 5.2.3 libamdhip64.so.5 exports is exported with 5.2.3's node;
+#  2. every symbol Debian's ROCm 5.2.3 libamdhip64.so.5 exports is exported with 5.2.3's node,
+#     and the newer hiprtc names of hiprtc_exports.tsv with theirs;
 #  3. nothing else is exported (no internal symbol leaks);
 #  4. the version nodes hip_4.2 ... hip_7.2 are defined, each depending on the previous one;
 #  5. SONAME is libamdhip64.so.7.
@@ -13,6 +14,7 @@ set -eu
 lib=$1
 table=$2
 syms5=$3
+extra_rtc=${4:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -27,7 +29,11 @@ awk -F'\t' 'NR > 1 && $5 !~ /template only/ {
 }' "$table" | sort -u > "$tmp/expected_table"
 awk '$2 != "A" { sym = $3; if (sym !~ /@@/) sub(/@/, "@@", sym); print sym }' "$syms5" |
   sort -u > "$tmp/expected_rocm5"
-sort -u "$tmp/expected_table" "$tmp/expected_rocm5" > "$tmp/expected"
+: > "$tmp/expected_rtc"
+if [ -n "$extra_rtc" ]; then
+  awk -F'\t' '$0 !~ /^#/ && NF >= 2 { print $1 "@@" $2 }' "$extra_rtc" > "$tmp/expected_rtc"
+fi
+sort -u "$tmp/expected_table" "$tmp/expected_rocm5" "$tmp/expected_rtc" > "$tmp/expected"
 
 missing=$(comm -23 "$tmp/expected" "$tmp/actual")
 if [ -n "$missing" ]; then

@@ -26,9 +26,7 @@ Test(host_memory, malloc_every_flag)
 		cr_assert_eq(back[63], (unsigned char)(i + 1));
 		unsigned got = 0;
 		cr_assert_eq(hipHostGetFlags(&got, p), hipSuccess);
-		cr_assert(got & hipHostMallocMapped);
-		if (flags[i] & hipHostMallocWriteCombined)
-			cr_assert(got & hipHostMallocWriteCombined);
+		cr_assert_eq(got, flags[i], "hipHostGetFlags gives back exactly the flags passed");
 		cr_assert_eq(hipHostFree(p), hipSuccess);
 	}
 }
@@ -70,8 +68,10 @@ Test(host_memory, register_unregister)
 	for (size_t i = 0; i < size; i++)
 		buf[i] = (unsigned char)(i ^ (i >> 8));
 	cr_assert_eq(hipHostRegister(buf, size, hipHostRegisterDefault), hipSuccess);
-	cr_assert_eq(hipHostRegister(buf, size, hipHostRegisterDefault),
-		     hipErrorHostMemoryAlreadyRegistered);
+	cr_assert_eq(hipHostRegister(buf + 4096, 4096, hipHostRegisterDefault),
+		     hipErrorHostMemoryAlreadyRegistered, "an overlap starting elsewhere");
+	cr_assert_eq(hipHostRegister(buf, size + 4096, hipHostRegisterDefault),
+		     hipErrorHostMemoryAlreadyRegistered, "a longer range at the same start");
 	void *dev = NULL;
 	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipSuccess);
 	cr_assert_not_null(dev);
@@ -133,4 +133,84 @@ Test(host_memory, register_sharing_a_page_device_alias)
 	cr_assert_eq(hipHostUnregister(h), hipSuccess);
 	cr_assert_eq(hipHostUnregister(page), hipSuccess);
 	free(page);
+}
+
+/* Flags of neighbouring small allocations (carved from one cached chunk) stay distinct, and
+ * every address inside an allocation, the device pointer included, reports them. */
+Test(host_memory, get_flags_exact_per_allocation)
+{
+	const unsigned flags[] = {
+		0, hipHostMallocPortable, hipHostMallocMapped | hipHostMallocCoherent,
+		hipHostMallocNonCoherent, hipHostMallocPortable | hipHostMallocMapped,
+		hipHostMallocNumaUser | hipHostMallocNonCoherent, hipHostMallocWriteCombined,
+	};
+	enum { N = sizeof(flags) / sizeof(flags[0]) };
+	char *p[N];
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(hipHostMalloc((void **)&p[i], 256, flags[i]), hipSuccess);
+	for (int i = 0; i < N; i++) {
+		unsigned got = 0xdead;
+		cr_assert_eq(hipHostGetFlags(&got, p[i] + 100), hipSuccess);
+		cr_assert_eq(got, flags[i], "allocation %d: %#x, expected %#x", i, got, flags[i]);
+		void *dev = NULL;
+		cr_assert_eq(hipHostGetDevicePointer(&dev, p[i], 0), hipSuccess);
+		cr_assert_eq(hipHostGetFlags(&got, dev), hipSuccess);
+		cr_assert_eq(got, flags[i]);
+	}
+	for (int i = 0; i < N; i++)
+		cr_assert_eq(hipHostFree(p[i]), hipSuccess);
+	/* A slot reused by a new allocation reports the new flags. */
+	char *q = NULL;
+	cr_assert_eq(hipHostMalloc((void **)&q, 256, hipHostMallocCoherent), hipSuccess);
+	unsigned got = 0;
+	cr_assert_eq(hipHostGetFlags(&got, q), hipSuccess);
+	cr_assert_eq(got, (unsigned)hipHostMallocCoherent);
+	cr_assert_eq(hipHostFree(q), hipSuccess);
+	/* hipHostAlloc is the same allocation. */
+	cr_assert_eq(hipHostAlloc((void **)&q, 1 << 20, hipHostAllocWriteCombined), hipSuccess);
+	cr_assert_eq(hipHostGetFlags(&got, q), hipSuccess);
+	cr_assert_eq(got, (unsigned)hipHostAllocWriteCombined);
+	cr_assert_eq(hipHostFree(q), hipSuccess);
+}
+
+/* hipHostGetFlags describes hipHostMalloc memory only (clr and CUDA): device and registered
+ * memory are hipErrorInvalidValue. */
+Test(host_memory, get_flags_refuses_other_memory)
+{
+	void *d = NULL;
+	unsigned got = 0;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	cr_assert_eq(hipHostGetFlags(&got, d), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(d), hipSuccess);
+	char *buf = aligned_alloc(4096, 8192);
+	cr_assert_eq(hipHostRegister(buf, 8192, hipHostRegisterMapped), hipSuccess);
+	cr_assert_eq(hipHostGetFlags(&got, buf), hipErrorInvalidValue);
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	free(buf);
+	cr_assert_eq(hipHostGetFlags(NULL, &got), hipErrorInvalidValue);
+	cr_assert_eq(hipHostGetFlags(&got, NULL), hipErrorInvalidValue);
+}
+
+/* Registering the same start again nests (clr re-registers without error): each registration
+ * needs its hipHostUnregister, and the memory stays usable by the GPU until the last. */
+Test(host_memory, register_again_nests)
+{
+	char *buf = aligned_alloc(4096, 8192);
+	cr_assert_not_null(buf);
+	cr_assert_eq(hipHostRegister(buf, 8192, hipHostRegisterDefault), hipSuccess);
+	cr_assert_eq(hipHostRegister(buf, 8192, hipHostRegisterMapped), hipSuccess, "same range");
+	cr_assert_eq(hipHostRegister(buf, 1, hipHostRegisterPortable), hipSuccess, "shorter range");
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	memset(buf, 0x5a, 8192);
+	void *dev = NULL;
+	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipSuccess, "still registered once");
+	unsigned char back[16];
+	cr_assert_eq(hipMemcpy(back, (char *)dev + 8000, sizeof(back), hipMemcpyDeviceToHost),
+		     hipSuccess);
+	cr_assert_eq(back[15], 0x5a);
+	cr_assert_eq(hipHostUnregister(buf), hipSuccess);
+	cr_assert_eq(hipHostUnregister(buf), hipErrorHostMemoryNotRegistered);
+	cr_assert_eq(hipHostGetDevicePointer(&dev, buf, 0), hipErrorInvalidValue);
+	free(buf);
 }

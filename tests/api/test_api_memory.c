@@ -130,6 +130,32 @@ Test(memory, address_range)
 	cr_assert_eq(size, 10000u);
 	int x;
 	cr_assert_eq(hipMemGetAddressRange(&base, &size, &x), hipErrorNotFound);
+	cr_assert_eq(hipMemGetAddressRange(&base, &size, NULL), hipErrorNotFound);
 	cr_assert_eq(hipMemPtrGetInfo(&x, &size), hipErrorInvalidValue);
 	cr_assert_eq(hipFree(p), hipSuccess);
+}
+
+/* A block hipFreeAsync gave back to its pool stays mapped for reuse, but hipMemPtrGetInfo no
+ * longer describes it (clr answers hipErrorInvalidValue, hip-tests
+ * Unit_hipGetProcAddress_MemoryApisStreamOrderedMemory). */
+Test(memory, ptr_get_info_after_free_async)
+{
+	hipStream_t s;
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	void *p = NULL;
+	cr_assert_eq(hipMallocAsync(&p, 256, s), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	size_t size = 0;
+	cr_assert_eq(hipMemPtrGetInfo(p, &size), hipSuccess);
+	cr_assert_eq(size, 256u);
+	cr_assert_eq(hipFreeAsync(p, s), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(hipMemPtrGetInfo(p, &size), hipErrorInvalidValue);
+	cr_assert_eq(hipMemPtrGetInfo((char *)p + 100, &size), hipErrorInvalidValue);
+	void *q = NULL;
+	cr_assert_eq(hipMallocAsync(&q, 256, s), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	cr_assert_eq(hipMemPtrGetInfo(q, &size), hipSuccess, "a reused block is live again");
+	cr_assert_eq(hipFreeAsync(q, s), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 }

@@ -110,3 +110,49 @@ Test(pointer, managed_memory)
 	cr_assert_eq(a.isManaged, 1);
 	cr_assert_eq(hipFree(m), hipSuccess);
 }
+
+/* A failed single query writes the attribute's "nothing" value before returning the error (clr
+ * does the same): the host pointer of device memory reads NULL, the ordinal of unknown memory
+ * CUDA's -2. */
+Test(pointer, failed_query_writes_default)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	void *host = (void *)0x1234;
+	cr_assert_eq(hipPointerGetAttribute(&host, HIP_POINTER_ATTRIBUTE_HOST_POINTER, d),
+		     hipErrorInvalidValue);
+	cr_assert_null(host);
+	int local = 0;
+	int ordinal = 7;
+	cr_assert_eq(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(ordinal, -2);
+	size_t size = 99;
+	cr_assert_eq(hipPointerGetAttribute(&size, HIP_POINTER_ATTRIBUTE_RANGE_SIZE, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(size, 0u);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
+
+/* The range size and buffer id are written as 4 bytes, as clr writes them: a program that reads
+ * them into an unsigned int (as AMD's own tests do) keeps the variable stored after it. */
+Test(pointer, size_and_id_are_four_bytes)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 3000), hipSuccess);
+	uint32_t box[2] = {0, 0xabcdef01u};
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_RANGE_SIZE, d), hipSuccess);
+	cr_assert_eq(box[0], 3000u);
+	cr_assert_eq(box[1], 0xabcdef01u, "the next word is untouched");
+	box[0] = 0;
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_BUFFER_ID, d), hipSuccess);
+	cr_assert_neq(box[0], 0u);
+	cr_assert_eq(box[1], 0xabcdef01u);
+	int local = 0;
+	box[0] = 5;
+	cr_assert_eq(hipPointerGetAttribute(&box[0], HIP_POINTER_ATTRIBUTE_RANGE_SIZE, &local),
+		     hipErrorInvalidValue);
+	cr_assert_eq(box[0], 0u);
+	cr_assert_eq(box[1], 0xabcdef01u);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}

@@ -334,7 +334,7 @@ Test(mempool, create_errors_and_access)
 	hipMemAccessDesc desc = {.location = loc, .flags = hipMemAccessFlagsProtReadWrite};
 	cr_assert_eq(hipMemPoolSetAccess(pool, &desc, 1), hipSuccess);
 	desc.location.id = 9;
-	cr_assert_eq(hipMemPoolSetAccess(pool, &desc, 1), hipErrorInvalidValue);
+	cr_assert_eq(hipMemPoolSetAccess(pool, &desc, 1), hipErrorInvalidDevice, "clr: no such device");
 	loc.id = 9;
 	cr_assert_eq(hipMemPoolGetAccess(&flags, pool, &loc), hipErrorInvalidValue);
 	cr_assert_eq(hipMemPoolSetAccess(pool, NULL, 1), hipErrorInvalidValue);

@@ -9,9 +9,19 @@
 # From the ROCm 5.2.3 symbol list: every defined symbol the table lacks (C++-mangled entry
 # points, hiprtc, activity callbacks, ...), under the node 5.2.3 exported it with, so that
 # binaries built by Debian's hipcc resolve.
+# From hiprtc_exports.tsv ("name<TAB>node"): the hiprtc names ROCm added after 5.2.3 (bitcode
+# and linking), which libamdhip64 carries as 5.2.3 carried the rest of hiprtc.
 BEGIN { FS = "\t"; newest = "hip_7.2" }
 
-FNR == NR {
+FNR == 1 { file++ }
+
+file == 3 {
+  if ($0 ~ /^#/ || NF < 2) next
+  if (!($1 in seen)) { seen[$1] = 1; print $1 "\t" $2 }
+  next
+}
+
+file == 1 {
   if (FNR == 1) next
   name = $1; kind = $5; node = $6
   if (kind ~ /template only/) next

@@ -1,0 +1,460 @@
+/* The common VALU instructions on a direct path.
+ *
+ * Most VALU instructions of compiled HIP code are plain: VOP1, VOP2 or VOP3 without source
+ * modifiers (abs, neg, op_sel), output modifiers (clamp, omod), DPP or SDWA, reading and writing
+ * 32-bit VGPRs. For those, exec_valu.c's general path (every source widened into 64-bit lanes,
+ * modifiers applied on fetch and write, the store visiting the set bits of EXEC) costs more than
+ * the arithmetic. Here a VGPR source is read in place, a scalar source (SGPR, inline constant,
+ * literal) is broadcast once, the result is computed for all 64 lanes in straight loops over
+ * 32-bit lanes (which the compiler vectorises) and stored under EXEC. Inactive lanes compute on
+ * whatever their registers hold and their results are dropped: none of these operations has a
+ * side effect, and the host raises no floating-point traps.
+ *
+ * The results are those of alu() in exec_valu.c, bit for bit: the same host operations in the
+ * same order. f32 arithmetic takes this path only while MODE keeps f32 denormals (the HIP
+ * default); with denormals flushed exec_valu.c's path applies the flush. tests/isa's
+ * per-instruction tests run both paths, and test_isa_valu_fast compares them on random and
+ * edge-value registers.
+ *
+ * Covered: 32-bit integer arithmetic, logic and shifts; f32 add, sub, mul, fma and int-to-float
+ * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
+ * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
+ * v_pk_add/mul/fma_f32 with default operand selection.
+ */
+#include "isa/exec_valu_fast.h"
+#include "isa/valu_fp.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef uint32_t lane32_t[WAVE_SIZE];
+
+#define LANES for (unsigned l = 0; l < WAVE_SIZE; l++)
+
+/* fmaf is a libm call on baseline x86-64; with FMA hardware the loops inline it and vectorise.
+ * The two clones give the same results (fma rounds once either way). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define VALU_FAST_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define VALU_FAST_CLONES
+#endif
+
+static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
+{
+  if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64 || (w->gpr_idx >> 31))
+    return false;
+  if (in->enc == ENC_VOP3)
+    return !(in->abs | in->neg | in->opsel | in->clamp | in->omod);
+  return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
+}
+
+/* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
+static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
+{
+  unsigned code = in->src[i];
+  if (code >= OPD_VGPR && code != OPD_NONE)
+    return wave_vreg(w, code);
+  if (code == OPD_NONE)
+    return buf; /* not read by the operation */
+  uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
+  LANES buf[l] = v;
+  return buf;
+}
+
+static void store(struct isa_wave *w, unsigned dst, const uint32_t *r, uint64_t exec)
+{
+  uint32_t *d = wave_vreg(w, dst);
+  if (exec == ~0ull) {
+    memcpy(d, r, sizeof(lane32_t));
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    d[l] = r[l];
+  }
+}
+
+static inline float f32(uint32_t b)
+{
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+
+static inline uint32_t b32(float f)
+{
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+
+static inline int32_t i24(uint32_t v)
+{
+  return (int32_t)(v << 8) >> 8;
+}
+
+/* Integer operations (fast_kind FAST_INT). */
+static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                   const uint32_t *restrict c, uint32_t *restrict r)
+{
+  switch (op) {
+  case OP_V_MOV_B32: LANES r[l] = a[l]; return;
+  case OP_V_NOT_B32: LANES r[l] = ~a[l]; return;
+  case OP_V_ADD_U32: case OP_V_ADD_I32: LANES r[l] = a[l] + b[l]; return;
+  case OP_V_SUB_U32: case OP_V_SUB_I32: LANES r[l] = a[l] - b[l]; return;
+  case OP_V_SUBREV_U32: LANES r[l] = b[l] - a[l]; return;
+  case OP_V_AND_B32: LANES r[l] = a[l] & b[l]; return;
+  case OP_V_OR_B32: LANES r[l] = a[l] | b[l]; return;
+  case OP_V_XOR_B32: LANES r[l] = a[l] ^ b[l]; return;
+  case OP_V_LSHLREV_B32: LANES r[l] = b[l] << (a[l] & 31); return;
+  case OP_V_LSHRREV_B32: LANES r[l] = b[l] >> (a[l] & 31); return;
+  case OP_V_ASHRREV_I32: LANES r[l] = (uint32_t)((int32_t)b[l] >> (a[l] & 31)); return;
+  case OP_V_MUL_LO_U32: LANES r[l] = a[l] * b[l]; return;
+  case OP_V_MUL_HI_U32: LANES r[l] = (uint32_t)((uint64_t)a[l] * b[l] >> 32); return;
+  case OP_V_MUL_U32_U24: LANES r[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff); return;
+  case OP_V_MUL_I32_I24: LANES r[l] = (uint32_t)((int64_t)i24(a[l]) * i24(b[l])); return;
+  case OP_V_MAD_U32_U24: LANES r[l] = (a[l] & 0xffffff) * (b[l] & 0xffffff) + c[l]; return;
+  case OP_V_MAD_I32_I24: LANES r[l] = (uint32_t)((int64_t)i24(a[l]) * i24(b[l])) + c[l]; return;
+  case OP_V_MAX_U32: LANES r[l] = a[l] > b[l] ? a[l] : b[l]; return;
+  case OP_V_MIN_U32: LANES r[l] = a[l] < b[l] ? a[l] : b[l]; return;
+  case OP_V_MAX_I32: LANES r[l] = (int32_t)a[l] > (int32_t)b[l] ? a[l] : b[l]; return;
+  case OP_V_MIN_I32: LANES r[l] = (int32_t)a[l] < (int32_t)b[l] ? a[l] : b[l]; return;
+  case OP_V_LSHL_ADD_U32: LANES r[l] = (a[l] << (b[l] & 31)) + c[l]; return;
+  case OP_V_ADD_LSHL_U32: LANES r[l] = (a[l] + b[l]) << (c[l] & 31); return;
+  case OP_V_ADD3_U32: LANES r[l] = a[l] + b[l] + c[l]; return;
+  case OP_V_LSHL_OR_B32: LANES r[l] = (a[l] << (b[l] & 31)) | c[l]; return;
+  case OP_V_AND_OR_B32: LANES r[l] = (a[l] & b[l]) | c[l]; return;
+  case OP_V_OR3_B32: LANES r[l] = a[l] | b[l] | c[l]; return;
+  case OP_V_XAD_U32: LANES r[l] = (a[l] ^ b[l]) + c[l]; return;
+  case OP_V_BFI_B32: LANES r[l] = (a[l] & b[l]) | (~a[l] & c[l]); return;
+  default: return;
+  }
+}
+
+/* f32 arithmetic with denormals kept (the caller checked MODE). */
+VALU_FAST_CLONES
+static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
+                   const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r)
+{
+  float k = f32(in->literal);
+  switch (in->op) {
+  case OP_V_ADD_F32: LANES r[l] = b32(f32(a[l]) + f32(b[l])); return;
+  case OP_V_SUB_F32: LANES r[l] = b32(f32(a[l]) - f32(b[l])); return;
+  case OP_V_SUBREV_F32: LANES r[l] = b32(f32(b[l]) - f32(a[l])); return;
+  case OP_V_MUL_F32: LANES r[l] = b32(f32(a[l]) * f32(b[l])); return;
+  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = b32(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))); return;
+  case OP_V_FMAMK_F32: LANES r[l] = b32(fmaf(f32(a[l]), k, f32(b[l]))); return;
+  case OP_V_FMAAK_F32: LANES r[l] = b32(fmaf(f32(a[l]), f32(b[l]), k)); return;
+  case OP_V_CVT_F32_I32: LANES r[l] = b32((float)(int32_t)a[l]); return;
+  case OP_V_CVT_F32_U32: LANES r[l] = b32((float)a[l]); return;
+  default: return;
+  }
+}
+
+/* Carry-out adds and subtracts: the carry of the active lanes goes to VCC (VOP2) or the SGPR
+ * pair sdst (VOP3); the _ci forms read their carry-in from VCC or src2. */
+static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32_t *restrict a,
+                     const uint32_t *restrict b, uint32_t *restrict r, uint64_t exec)
+{
+  bool e64 = in->enc == ENC_VOP3;
+  uint64_t cin = 0, cout = 0;
+  uint8_t co[WAVE_SIZE];
+  if (in->op == OP_V_ADDC_CO_U32 || in->op == OP_V_SUBB_CO_U32 || in->op == OP_V_SUBBREV_CO_U32)
+    cin = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  switch (in->op) {
+  case OP_V_ADD_CO_U32: case OP_V_ADDC_CO_U32:
+    LANES { uint64_t s = (uint64_t)a[l] + b[l] + (cin >> l & 1); r[l] = (uint32_t)s; co[l] = (uint8_t)(s >> 32); }
+    break;
+  case OP_V_SUB_CO_U32: case OP_V_SUBB_CO_U32:
+    LANES { uint64_t t = (uint64_t)b[l] + (cin >> l & 1); r[l] = (uint32_t)(a[l] - t); co[l] = t > a[l]; }
+    break;
+  default: /* the reversed forms */
+    LANES { uint64_t t = (uint64_t)a[l] + (cin >> l & 1); r[l] = (uint32_t)(b[l] - t); co[l] = t > b[l]; }
+    break;
+  }
+  LANES cout |= (uint64_t)co[l] << l;
+  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, cout & exec);
+}
+
+/* ---- 64-bit integer operations: register pairs as 64-bit lanes ---- */
+
+/* Source i widened as exec_valu.c's fetch does: a register pair, or a 32-bit register
+ * zero-extended, or a scalar of the operand's width. */
+static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
+                                uint64_t *restrict buf)
+{
+  unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
+  if (code == OPD_NONE)
+    return buf;
+  if (code >= OPD_VGPR) {
+    const uint32_t *lo = wave_vreg(w, code);
+    if (width >= 2) {
+      const uint32_t *hi = wave_vreg(w, code + 1);
+      LANES buf[l] = lo[l] | (uint64_t)hi[l] << 32;
+    } else {
+      LANES buf[l] = lo[l];
+    }
+    return buf;
+  }
+  uint64_t v = wave_scalar_src(w, in, code, width);
+  LANES buf[l] = v;
+  return buf;
+}
+
+static void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
+{
+  uint32_t *lo = wave_vreg(w, dst), *hi = wave_vreg(w, dst + 1);
+  if (exec == ~0ull) {
+    LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    lo[l] = (uint32_t)r[l];
+    hi[l] = (uint32_t)(r[l] >> 32);
+  }
+}
+
+/* v_mad_u64_u32 / v_mad_i64_i32 report the overflow of the 64-bit sum in sdst. */
+static uint64_t mad64(unsigned op, const uint64_t *restrict a, const uint64_t *restrict b,
+                      const uint64_t *restrict c, uint64_t *restrict r)
+{
+  uint8_t ovf[WAVE_SIZE];
+  uint64_t out = 0;
+  if (op == OP_V_MAD_U64_U32) {
+    LANES {
+      unsigned __int128 p = (unsigned __int128)((uint64_t)(uint32_t)a[l] * (uint32_t)b[l]) + c[l];
+      r[l] = (uint64_t)p;
+      ovf[l] = (p >> 64) != 0;
+    }
+  } else {
+    LANES {
+      __int128 p = (__int128)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (int64_t)c[l];
+      r[l] = (uint64_t)p;
+      ovf[l] = p != (__int128)(int64_t)r[l];
+    }
+  }
+  LANES out |= (uint64_t)ovf[l] << l;
+  return out;
+}
+
+static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
+  const uint64_t *restrict a = source64(w, in, 0, buf[0]);
+  const uint64_t *restrict b = source64(w, in, 1, buf[1]);
+  const uint64_t *restrict c = in->enc == ENC_VOP3 ? source64(w, in, 2, buf[2]) : buf[2];
+  switch (in->op) {
+  case OP_V_MOV_B64: LANES r[l] = a[l]; break;
+  case OP_V_LSHLREV_B64: LANES r[l] = b[l] << (a[l] & 63); break;
+  case OP_V_LSHRREV_B64: LANES r[l] = b[l] >> (a[l] & 63); break;
+  case OP_V_ASHRREV_I64: LANES r[l] = (uint64_t)((int64_t)b[l] >> (a[l] & 63)); break;
+  case OP_V_LSHL_ADD_U64: LANES r[l] = (a[l] << (b[l] & 7)) + c[l]; break;
+  default: /* v_mad_u64_u32, v_mad_i64_i32 */
+    wave_set_sreg64(w, in->sdst, mad64(in->op, a, b, c, r) & exec);
+    break;
+  }
+  store64(w, in->dst, r, exec);
+}
+
+/* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
+
+static uint64_t pack(const uint8_t *restrict bit)
+{
+  uint64_t m = 0;
+  LANES m |= (uint64_t)bit[l] << l;
+  return m;
+}
+
+static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
+                        const uint32_t *restrict b)
+{
+  uint8_t t[WAVE_SIZE];
+  switch (pred) {
+  case 0: return 0;
+  case 1: if (sign) LANES t[l] = (int32_t)a[l] < (int32_t)b[l]; else LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: if (sign) LANES t[l] = (int32_t)a[l] <= (int32_t)b[l]; else LANES t[l] = a[l] <= b[l]; break;
+  case 4: if (sign) LANES t[l] = (int32_t)a[l] > (int32_t)b[l]; else LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] != b[l]; break;
+  case 6: if (sign) LANES t[l] = (int32_t)a[l] >= (int32_t)b[l]; else LANES t[l] = a[l] >= b[l]; break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32_t *restrict bb)
+{
+  uint8_t t[WAVE_SIZE];
+  float a[WAVE_SIZE], b[WAVE_SIZE];
+  memcpy(a, ab, sizeof(a));
+  memcpy(b, bb, sizeof(b));
+  switch (pred) {
+  case 0: return 0;
+  case 1: LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: LANES t[l] = a[l] <= b[l]; break;
+  case 4: LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] < b[l] || a[l] > b[l]; break;
+  case 6: LANES t[l] = a[l] >= b[l]; break;
+  case 7: LANES t[l] = !(isnan(a[l]) || isnan(b[l])); break;
+  case 8: LANES t[l] = isnan(a[l]) || isnan(b[l]); break;
+  case 9: LANES t[l] = !(a[l] >= b[l]); break;
+  case 10: LANES t[l] = !(a[l] < b[l] || a[l] > b[l]); break;
+  case 11: LANES t[l] = !(a[l] > b[l]); break;
+  case 12: LANES t[l] = !(a[l] <= b[l]); break;
+  case 13: LANES t[l] = !(a[l] == b[l]); break;
+  case 14: LANES t[l] = !(a[l] < b[l]); break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+/* Returns 1 when the compare is not one of ours (64-bit, 16-bit, class, flushed f32). */
+static int compare(struct isa_wave *w, const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1)
+    return 1;
+  if (type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+    return 1;
+  lane32_t buf[2];
+  const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
+  uint64_t res = (type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b)) &
+                 wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (x)
+    wave_set_exec(w, res);
+  return 0;
+}
+
+/* ---- packed f32 (VOP3P v_pk_add/mul/fma_f32) with default operand selection ---- */
+
+VALU_FAST_CLONES
+static void pk_f32_lanes(unsigned op, const uint32_t *const restrict lo[3],
+                         const uint32_t *const restrict hi[3], uint32_t *restrict rlo,
+                         uint32_t *restrict rhi)
+{
+  switch (op) {
+  case OP_V_PK_ADD_F32:
+    LANES { rlo[l] = b32(f32(lo[0][l]) + f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) + f32(hi[1][l])); }
+    break;
+  case OP_V_PK_MUL_F32:
+    LANES { rlo[l] = b32(f32(lo[0][l]) * f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) * f32(hi[1][l])); }
+    break;
+  default:
+    LANES {
+      rlo[l] = b32(fmaf(f32(lo[0][l]), f32(lo[1][l]), f32(lo[2][l])));
+      rhi[l] = b32(fmaf(f32(hi[0][l]), f32(hi[1][l]), f32(hi[2][l])));
+    }
+    break;
+  }
+}
+
+/* Each half of the result from the same half of every source (op_sel 0, op_sel_hi 1), no
+ * negation, VGPR sources only (a scalar or constant operand has its own packing rules, kept in
+ * exec_valu.c), f32 denormals kept. Returns 1 otherwise. */
+static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
+{
+  unsigned n = in->op == OP_V_PK_FMA_F32 ? 3 : 2, all = (1u << n) - 1;
+  if ((in->op != OP_V_PK_ADD_F32 && in->op != OP_V_PK_MUL_F32 && in->op != OP_V_PK_FMA_F32) ||
+      in->neg || in->neg_hi || in->clamp || (in->opsel & all) || (in->opsel_hi & all) != all ||
+      !(w->mode >> 4 & 3) || (w->gpr_idx >> 31) || in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  const uint32_t *lo[3] = {NULL, NULL, NULL}, *hi[3] = {NULL, NULL, NULL};
+  for (unsigned i = 0; i < n; i++) {
+    if (in->src[i] < OPD_VGPR || in->src[i] == OPD_NONE)
+      return 1;
+    lo[i] = wave_vreg(w, in->src[i]);
+    hi[i] = wave_vreg(w, in->src[i] + 1);
+  }
+  lane32_t rlo, rhi;
+  pk_f32_lanes(in->op, lo, hi, rlo, rhi);
+  uint64_t exec = wave_exec(w);
+  store(w, in->dst, rlo, exec);
+  store(w, in->dst + 1, rhi, exec);
+  return 0;
+}
+
+enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64 };
+
+static enum fast_kind fast_kind(unsigned op)
+{
+  switch (op) {
+  case OP_V_MOV_B32: case OP_V_NOT_B32: case OP_V_ADD_U32: case OP_V_ADD_I32:
+  case OP_V_SUB_U32: case OP_V_SUB_I32: case OP_V_SUBREV_U32: case OP_V_AND_B32:
+  case OP_V_OR_B32: case OP_V_XOR_B32: case OP_V_LSHLREV_B32: case OP_V_LSHRREV_B32:
+  case OP_V_ASHRREV_I32: case OP_V_MUL_LO_U32: case OP_V_MUL_HI_U32: case OP_V_MUL_U32_U24:
+  case OP_V_MUL_I32_I24: case OP_V_MAD_U32_U24: case OP_V_MAD_I32_I24: case OP_V_MAX_U32:
+  case OP_V_MIN_U32: case OP_V_MAX_I32: case OP_V_MIN_I32: case OP_V_LSHL_ADD_U32:
+  case OP_V_ADD_LSHL_U32: case OP_V_ADD3_U32: case OP_V_LSHL_OR_B32: case OP_V_AND_OR_B32:
+  case OP_V_OR3_B32: case OP_V_XAD_U32: case OP_V_BFI_B32:
+    return FAST_INT;
+  case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
+  case OP_V_FMA_F32: case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
+  case OP_V_CVT_F32_I32: case OP_V_CVT_F32_U32:
+    return FAST_F32;
+  case OP_V_ADD_CO_U32: case OP_V_SUB_CO_U32: case OP_V_SUBREV_CO_U32:
+  case OP_V_ADDC_CO_U32: case OP_V_SUBB_CO_U32: case OP_V_SUBBREV_CO_U32:
+    return FAST_CARRY;
+  case OP_V_CNDMASK_B32:
+    return FAST_CNDMASK;
+  case OP_V_MOV_B64: case OP_V_LSHLREV_B64: case OP_V_LSHRREV_B64: case OP_V_ASHRREV_I64:
+  case OP_V_LSHL_ADD_U64: case OP_V_MAD_U64_U32: case OP_V_MAD_I64_I32:
+    return FAST_INT64;
+  default:
+    return FAST_NONE;
+  }
+}
+
+int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
+{
+  enum fast_kind kind = fast_kind(in->op);
+  if (in->enc == ENC_VOP3P)
+    return pk_f32(w, in);
+  if (!plain_form(w, in))
+    return 1;
+  if (kind == FAST_NONE)
+    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
+  if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  if (kind == FAST_INT64) {
+    int64_op(w, in, wave_exec(w));
+    return 0;
+  }
+  if (in->dst_w > 1 || in->src_w[0] > 1 || in->src_w[1] > 1)
+    return 1;
+  if (kind == FAST_F32 && !(w->mode >> 4 & 3))
+    return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
+  bool e64 = in->enc == ENC_VOP3;
+  /* src2 is a 64-bit lane mask (carry-in, select) for the carry and select forms */
+  if (kind == FAST_INT && in->src_w[2] > 1)
+    return 1;
+  lane32_t buf[3], r;
+  uint64_t exec = wave_exec(w);
+  const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
+  const uint32_t *c = buf[2];
+  switch (kind) {
+  case FAST_CARRY:
+    carry_op(w, in, a, b, r, exec);
+    break;
+  case FAST_CNDMASK: {
+    uint64_t sel = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+    LANES r[l] = (sel >> l & 1) ? b[l] : a[l];
+    break;
+  }
+  case FAST_F32:
+    /* v_fmac_f32 accumulates into its destination */
+    c = in->op == OP_V_FMAC_F32 ? wave_vreg(w, in->dst) : e64 ? source(w, in, 2, buf[2]) : c;
+    f32_op(in, a, b, c, r);
+    break;
+  default:
+    if (e64)
+      c = source(w, in, 2, buf[2]);
+    int_op(in->op, a, b, c, r);
+    break;
+  }
+  store(w, in->dst, r, exec);
+  return 0;
+}

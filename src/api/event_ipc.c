@@ -1,0 +1,220 @@
+/*
+ * Interprocess events: the record area that hipIpcGetEventHandle shares and
+ * hipIpcOpenEventHandle maps, as clr builds it (hip_event_ipc.cpp: a POSIX shared-memory object
+ * named in the handle, a ring of 32 completion slots, a write index and a read index).
+ *
+ * A record claims the next slot (waiting until its previous use completed), sets it to 1,
+ * queues a GPU write of 0 to it behind the stream's work (hipStreamWriteValue32 on the slot,
+ * which is host memory registered with every GPU), then publishes the slot as the latest record.
+ * Any process that maps the area sees the latest record complete when its slot reads 0: queries
+ * read it, synchronization polls it, and a stream wait is a GPU wait for 0 on it
+ * (hipStreamWaitValue32). A slot reused 32 records later may make a late waiter wait for the
+ * newer record, as in clr.
+ *
+ * The area holds the creating pid (opening it in the same process is refused:
+ * hipErrorInvalidContext) and a user count; the last user unlinks the name.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../memory/mem.h"
+#include "event_ipc.h"
+#include "internal.h"
+#include "runtime.h"
+
+#define IPC_EVENT_MAGIC 0x45504b48u /* "HKPE" */
+#define IPC_EVENT_SLOTS 32
+#define IPC_EVENT_NAME_MAX 48
+
+/* The shared area: one page, so that registering it with the GPUs covers nothing else. */
+struct ipc_event_area {
+  uint32_t magic;
+  _Atomic int32_t owner_pid;
+  _Atomic uint32_t users;
+  _Atomic int32_t write_index;       /* records claimed */
+  _Atomic int32_t read_index;        /* the latest published record, -1 before the first */
+  uint32_t pad[3];
+  _Atomic uint32_t slot[IPC_EVENT_SLOTS]; /* 1 while a record is pending; the GPU writes 0 */
+};
+#define IPC_EVENT_AREA_SIZE 4096u
+_Static_assert(sizeof(struct ipc_event_area) <= IPC_EVENT_AREA_SIZE, "one page");
+
+struct ipc_event {
+  struct ipc_event_area *area;
+  char name[IPC_EVENT_NAME_MAX];
+};
+
+/* Registers the area with every GPU so that queues can write and wait on its slots. */
+static int area_register(struct ipc_event_area *a)
+{
+  struct hip_device *d = hip_device_current();
+  if (!d)
+    return -ENODEV;
+  return mem_host_register(d->gpu, a, IPC_EVENT_AREA_SIZE, MEM_FLAG_ALL_GPUS | MEM_FLAG_COHERENT);
+}
+
+static int area_map(const char *name, bool create, struct ipc_event_area **out)
+{
+  int fd = shm_open(name, create ? O_RDWR | O_CREAT | O_EXCL : O_RDWR, 0600);
+  if (fd < 0)
+    return -errno;
+  if (create && ftruncate(fd, IPC_EVENT_AREA_SIZE) != 0) {
+    int err = -errno;
+    close(fd);
+    shm_unlink(name);
+    return err;
+  }
+  void *p = mmap(NULL, IPC_EVENT_AREA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  int err = p == MAP_FAILED ? -errno : 0;
+  close(fd);
+  if (err) {
+    if (create)
+      shm_unlink(name);
+    return err;
+  }
+  *out = p;
+  return 0;
+}
+
+int ipc_event_create(struct ipc_event **out)
+{
+  static _Atomic uint32_t serial;
+  struct ipc_event *ie = calloc(1, sizeof(*ie));
+  if (!ie)
+    return -ENOMEM;
+  snprintf(ie->name, sizeof(ie->name), "/hipkfd_event_%d_%u", (int)getpid(),
+           atomic_fetch_add(&serial, 1));
+  int err = area_map(ie->name, true, &ie->area);
+  if (err) {
+    free(ie);
+    return err;
+  }
+  struct ipc_event_area *a = ie->area;
+  atomic_store(&a->owner_pid, (int32_t)getpid());
+  atomic_store(&a->users, 1);
+  atomic_store(&a->write_index, 0);
+  atomic_store(&a->read_index, -1);
+  a->magic = IPC_EVENT_MAGIC;
+  if ((err = area_register(a))) {
+    munmap(a, IPC_EVENT_AREA_SIZE);
+    shm_unlink(ie->name);
+    free(ie);
+    return err;
+  }
+  *out = ie;
+  return 0;
+}
+
+int ipc_event_open(const hipIpcEventHandle_t *handle, struct ipc_event **out)
+{
+  struct ipc_event *ie = calloc(1, sizeof(*ie));
+  if (!ie)
+    return -ENOMEM;
+  memcpy(ie->name, handle->reserved, sizeof(ie->name) - 1);
+  if (ie->name[0] != '/' || strncmp(ie->name, "/hipkfd_event_", 14) != 0) {
+    free(ie);
+    return -EINVAL;
+  }
+  int err = area_map(ie->name, false, &ie->area);
+  if (err || ie->area->magic != IPC_EVENT_MAGIC) {
+    if (!err)
+      munmap(ie->area, IPC_EVENT_AREA_SIZE);
+    free(ie);
+    return -EINVAL;
+  }
+  if (atomic_load(&ie->area->owner_pid) == (int32_t)getpid()) {
+    munmap(ie->area, IPC_EVENT_AREA_SIZE);
+    free(ie);
+    return -EPERM;
+  }
+  if ((err = area_register(ie->area))) {
+    munmap(ie->area, IPC_EVENT_AREA_SIZE);
+    free(ie);
+    return err;
+  }
+  atomic_fetch_add(&ie->area->users, 1);
+  *out = ie;
+  return 0;
+}
+
+void ipc_event_handle(const struct ipc_event *ie, hipIpcEventHandle_t *handle)
+{
+  memset(handle, 0, sizeof(*handle));
+  memcpy(handle->reserved, ie->name, strlen(ie->name));
+}
+
+void ipc_event_release(struct ipc_event *ie)
+{
+  if (!ie)
+    return;
+  bool last = atomic_fetch_sub(&ie->area->users, 1) == 1;
+  mem_host_unregister(ie->area);
+  munmap(ie->area, IPC_EVENT_AREA_SIZE);
+  if (last)
+    shm_unlink(ie->name);
+  free(ie);
+}
+
+static void nap(void)
+{
+  struct timespec ts = {0, 100000}; /* 0.1 ms */
+  nanosleep(&ts, NULL);
+}
+
+hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream)
+{
+  struct ipc_event_area *a = ie->area;
+  int32_t index = atomic_fetch_add(&a->write_index, 1);
+  _Atomic uint32_t *slot = &a->slot[index % IPC_EVENT_SLOTS];
+  while (atomic_load_explicit(slot, memory_order_acquire) != 0)
+    nap(); /* the record that used this slot 32 records ago is still pending */
+  atomic_store_explicit(slot, 1, memory_order_release);
+  hipError_t e = hipStreamWriteValue32(stream, (void *)slot, 0, 0);
+  if (e) {
+    atomic_store(slot, 0);
+    return e;
+  }
+  /* Publish in claim order: a record claimed earlier (another thread or process) goes first. */
+  int32_t expected = index - 1;
+  while (!atomic_compare_exchange_weak(&a->read_index, &expected, index)) {
+    expected = index - 1;
+    nap();
+  }
+  return hipSuccess;
+}
+
+static const _Atomic uint32_t *latest(const struct ipc_event *ie)
+{
+  int32_t r = atomic_load_explicit(&ie->area->read_index, memory_order_acquire);
+  return r < 0 ? NULL : &ie->area->slot[r % IPC_EVENT_SLOTS];
+}
+
+bool ipc_event_done(const struct ipc_event *ie)
+{
+  const _Atomic uint32_t *slot = latest(ie);
+  return !slot || atomic_load_explicit(slot, memory_order_acquire) == 0;
+}
+
+void ipc_event_wait(const struct ipc_event *ie)
+{
+  const _Atomic uint32_t *slot = latest(ie);
+  while (slot && atomic_load_explicit(slot, memory_order_acquire) != 0)
+    nap();
+}
+
+hipError_t ipc_event_stream_wait(const struct ipc_event *ie, hipStream_t stream)
+{
+  const _Atomic uint32_t *slot = latest(ie);
+  if (!slot || atomic_load_explicit(slot, memory_order_acquire) == 0)
+    return hipSuccess;
+  return hipStreamWaitValue32(stream, (void *)slot, 0, hipStreamWaitValueEq, 0xffffffffu);
+}

@@ -1,0 +1,188 @@
+/* The VALU direct path (sim/isa/exec_valu_fast.c) against the general path (exec_valu.c).
+ *
+ * Every VOP1/VOP2/VOPC/VOP3/VOP3P row of the opcode table is tried with VGPR, SGPR, inline-constant and
+ * literal sources, random and edge-value register contents (denormals, NaNs, infinities, signed
+ * zeros, carries), full and partial EXEC, and MODE with f32 denormals kept and flushed. Whenever
+ * the direct path takes an instruction, a copy of the wave runs it through the general path and
+ * the two register files (VGPRs, SGPRs, VCC, EXEC) must be identical, bit for bit. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "isa/exec_valu_fast.h"
+#include "isa/isa_optab.h"
+
+static const uint32_t edge[] = {
+    0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000, 0xbf800000,
+    0x7f800000, 0xff800000, 0x7fc00000, 0x7fa00000, 0xffffffff, 0x7fffffff, 0x00ffffff,
+    0x00800001, 0xff000000, 0x4f800000, 0xcf000000, 0x0000001f, 0x00000020, 0x3effffff};
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+
+static uint32_t next_u32(void)
+{
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return (uint32_t)(rng >> 16);
+}
+
+static uint32_t value(void)
+{
+  uint32_t r = next_u32();
+  return (r & 3) ? edge[r % (sizeof(edge) / sizeof(edge[0]))] ^ (r & 0x100 ? 0 : next_u32() & 0xff)
+                 : next_u32();
+}
+
+/* Which NaN an f32 operation returns when both inputs are NaNs depends on the host compiler's
+ * operand order (it treats a + b as commutative), in either path: any NaN matches any NaN. */
+static bool is_nan(uint32_t v)
+{
+  return (v & 0x7f800000u) == 0x7f800000u && (v & 0x007fffffu);
+}
+
+struct wave_copy {
+  struct isa_wave w;
+  uint32_t (*v)[WAVE_SIZE];
+};
+
+static void wave_init(struct wave_copy *c)
+{
+  memset(&c->w, 0, sizeof(c->w));
+  c->v = calloc(NUM_VREGS, sizeof(*c->v));
+  cr_assert_not_null(c->v);
+  c->w.v = c->v;
+}
+
+static void wave_fill(struct wave_copy *c, uint64_t exec, uint32_t mode)
+{
+  for (unsigned r = 0; r < 16; r++)
+    for (unsigned l = 0; l < WAVE_SIZE; l++)
+      c->v[r][l] = value();
+  for (unsigned s = 0; s < 128; s++)
+    c->w.s[s] = value();
+  c->w.s[OPD_VCC] = next_u32();
+  c->w.s[OPD_VCC + 1] = next_u32();
+  wave_set_exec(&c->w, exec);
+  c->w.mode = mode;
+}
+
+static void wave_clone(struct wave_copy *dst, const struct wave_copy *src)
+{
+  uint32_t (*v)[WAVE_SIZE] = dst->v;
+  memcpy(v, src->v, NUM_VREGS * sizeof(*v));
+  dst->w = src->w;
+  dst->w.v = v;
+}
+
+/* An instruction of row `row` with the given src0 code (src1 and src2 are VGPRs). */
+static struct isa_inst make_inst(const struct isa_opinfo *row, unsigned src0, uint32_t literal)
+{
+  struct isa_inst in;
+  memset(&in, 0, sizeof(in));
+  in.op = row->op;
+  in.enc = row->enc;
+  in.size = row->enc == ENC_VOP3 ? 8 : 4;
+  in.dst_w = row->dst_w;
+  memcpy(in.src_w, row->src_w, sizeof(in.src_w));
+  in.dst = OPD_VGPR + 10;
+  in.sdst = row->vop3b ? 20 : OPD_NONE;
+  in.src[0] = src0;
+  in.src[1] = OPD_VGPR + 2;
+  in.src[2] = row->enc == ENC_VOP3 ? (row->src_w[2] > 1 ? 40 : OPD_VGPR + 3) : OPD_NONE;
+  if (row->enc == ENC_VOP3P) {
+    in.src[2] = row->src_w[2] ? OPD_VGPR + 5 : OPD_NONE;
+    in.opsel_hi = 7; /* the assembler's default op_sel_hi:[1,1,1] */
+  }
+  if (row->enc == ENC_VOP1)
+    in.src[1] = OPD_NONE;
+  if (row->enc == ENC_VOP3 && row->src_w[1] > 1)
+    in.src[1] = OPD_VGPR + 4;
+  in.literal = literal;
+  in.dpp_kind = DPP_NONE;
+  if (in.op == OP_V_FMAMK_F32 || in.op == OP_V_FMAAK_F32)
+    in.literal = value();
+  in.nsrc = row->enc == ENC_VOP1 ? 1 : row->enc == ENC_VOP3 ? 3 : 2;
+  /* a compare writes a lane mask: VCC (VOPC) or the SGPR pair dst (VOP3) */
+  if (!strncmp(isa_op_name(in.op), "v_cmp", 5))
+    in.dst = row->enc == ENC_VOP3 ? 30 : OPD_VCC;
+  return in;
+}
+
+Test(isa_valu_fast, same_results_as_the_general_path)
+{
+  static const unsigned src0_codes[] = {OPD_VGPR + 1, 4, 133, 196, 240, 242, OPD_LITERAL, OPD_VCC};
+  static const uint64_t execs[] = {~0ull, 0x00000000ffffffffull, 0x8000000000000001ull, 0};
+  static const uint32_t modes[] = {0xf0, 0x00};
+  struct wave_copy a, b;
+  unsigned taken = 0;
+  bool op_taken[ISA_OP_COUNT] = {false};
+  wave_init(&a);
+  wave_init(&b);
+  for (unsigned i = 0; i < isa_optab_count; i++) {
+    const struct isa_opinfo *row = &isa_optab[i];
+    if (row->enc != ENC_VOP1 && row->enc != ENC_VOP2 && row->enc != ENC_VOP3 &&
+        row->enc != ENC_VOPC && row->enc != ENC_VOP3P)
+      continue;
+    for (unsigned s = 0; s < sizeof(src0_codes) / sizeof(src0_codes[0]); s++)
+      for (unsigned e = 0; e < sizeof(execs) / sizeof(execs[0]); e++)
+        for (unsigned m = 0; m < 2; m++)
+          for (int rep = 0; rep < 3; rep++) {
+            uint64_t exec = rep == 2 ? ((uint64_t)next_u32() << 32 | next_u32()) : execs[e];
+            struct isa_inst in = make_inst(row, src0_codes[s], value());
+            wave_fill(&a, exec, modes[m]);
+            wave_clone(&b, &a);
+            if (exec_valu_fast(&a.w, &in))
+              continue;
+            int rc = exec_valu_general(&b.w, &in);
+            cr_assert_eq(rc, 0, "%s: general path failed", isa_op_name(in.op));
+            bool fp = strstr(isa_op_name(in.op), "_f32") != NULL;
+            for (unsigned r = 0; r < 16; r++)
+              for (unsigned l = 0; l < WAVE_SIZE; l++)
+                cr_assert(a.v[r][l] == b.v[r][l] || (fp && is_nan(a.v[r][l]) && is_nan(b.v[r][l])),
+                             "%s enc %u src0 %u exec %016llx mode %x: v%u lane %u: fast %08x general %08x",
+                             isa_op_name(in.op), in.enc, in.src[0], (unsigned long long)exec,
+                             modes[m], r, l, a.v[r][l], b.v[r][l]);
+            cr_assert_eq(memcmp(a.w.s, b.w.s, sizeof(a.w.s)), 0, "%s enc %u: SGPRs differ",
+                         isa_op_name(in.op), in.enc);
+            taken++;
+            op_taken[in.op] = true;
+          }
+  }
+  unsigned ops = 0;
+  for (unsigned op = 0; op < ISA_OP_COUNT; op++)
+    ops += op_taken[op];
+  /* the direct path covers the common 32-bit integer, f32, carry and select operations */
+  cr_assert_geq(ops, 100, "only %u opcodes took the direct path", ops);
+  cr_assert_gt(taken, 1000);
+  static const unsigned must[] = {OP_V_PK_FMA_F32, OP_V_PK_MUL_F32, OP_V_CMP_GT_I32, OP_V_CMPX_LT_F32,
+                                  OP_V_MAD_U64_U32, OP_V_ADDC_CO_U32, OP_V_CNDMASK_B32,
+                                  OP_V_LSHLREV_B64, OP_V_FMAC_F32, OP_V_BFI_B32};
+  for (unsigned i = 0; i < sizeof(must) / sizeof(must[0]); i++)
+    cr_expect(op_taken[must[i]], "%s did not take the direct path", isa_op_name(must[i]));
+  free(a.v);
+  free(b.v);
+}
+
+Test(isa_valu_fast, declines_modifiers_and_flushed_f32)
+{
+  const struct isa_opinfo *row = NULL;
+  for (unsigned i = 0; i < isa_optab_count && !row; i++)
+    if (isa_optab[i].op == OP_V_ADD_F32 && isa_optab[i].enc == ENC_VOP3)
+      row = &isa_optab[i];
+  cr_assert_not_null(row);
+  struct wave_copy a;
+  wave_init(&a);
+  wave_fill(&a, ~0ull, 0xf0);
+  struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 0, "plain v_add_f32_e64 takes the direct path");
+  in.neg = 1;
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "a negated source is the general path's");
+  in.neg = 0;
+  in.clamp = 1;
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "clamp is the general path's");
+  in.clamp = 0;
+  a.w.mode = 0;
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "flushed f32 denormals are the general path's");
+  free(a.v);
+}
