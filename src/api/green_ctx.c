@@ -929,9 +929,10 @@ static hipError_t event_check(hipEvent_t e)
 	return err == hipErrorInvalidHandle || err == hipErrorContextIsDestroyed ? err : hipSuccess;
 }
 
-/* Records [in] e once the work so far on every stream of [in] v has completed: the streams' last
- * work becomes pending waits of v[0] (the fan-in clr puts on its first stream), then e is
- * recorded there. */
+/* Records [in] e once the work so far on every stream of [in] v has completed: the other
+ * streams' last work becomes pending waits of [in] target, then e is recorded there. This is the
+ * fan-in clr enqueues on the context's first stream, with the same consequence: later work on
+ * target also follows that work. */
 static hipError_t record_after(struct hip_stream **v, int n, struct hip_stream *target, hipEvent_t e)
 {
 	for (int i = 0; i < n; i++) {
