@@ -418,6 +418,11 @@ bool hip_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned fla
 /* [in] cs waits for [in] ce's nodes: the union of both dependency sets. */
 static hipError_t deps_merge(struct capture_stream *cs, const struct captured_event *ce)
 {
+  /* The origin waiting on work joins it for good, even if its dependencies are later replaced
+   * (hipStreamUpdateCaptureDependencies). */
+  bool origin = cs->seq->origin == cs->stream;
+  for (size_t i = 0; i < ce->nodes.n; i++)
+    ce->nodes.v[i]->capture_joined |= origin;
   for (size_t i = 0; i < ce->nodes.n; i++)
     if (!node_list_has(&cs->deps, ce->nodes.v[i]) && node_list_push(&cs->deps, ce->nodes.v[i]))
       return hipErrorOutOfMemory;
@@ -662,15 +667,16 @@ hipError_t hipStreamBeginCaptureToGraph(hipStream_t stream, hipGraph_t graph,
 
 /* CUDA's Unjoined rule: a stream that joined the capture (by waiting on a captured event) must
  * have its work joined back into the origin stream before the capture ends. Its current
- * dependencies are joined when they have dependents (someone waited on them) or are among the
- * origin's own dependencies. capture_lock held. */
+ * dependencies are joined when they have dependents (someone waited on them), are among the
+ * origin's own dependencies, or the origin has waited on them. capture_lock held. */
 static bool all_joined(const struct capture_seq *seq, const struct capture_stream *origin)
 {
   for (const struct capture_stream *c = streams; c; c = c->next) {
     if (c->seq != seq || c == origin)
       continue;
     for (size_t i = 0; i < c->deps.n; i++)
-      if (c->deps.v[i]->out.n == 0 && !node_list_has(&origin->deps, c->deps.v[i]))
+      if (c->deps.v[i]->out.n == 0 && !c->deps.v[i]->capture_joined &&
+          !node_list_has(&origin->deps, c->deps.v[i]))
         return false;
   }
   return true;

@@ -107,4 +107,13 @@ void hip_capture_stream_destroyed(hipStream_t stream);
 /* hipEventDestroy of [in] event: forgets its capture-time record. */
 void hip_capture_event_destroyed(hipEvent_t event);
 
+/* ---- graph memory (graph_mem.c) --------------------------------------------------------------- */
+
+/* For hipFree (and so hipFreeAsync of memory not from a pool), after its device wait and before
+ * the memory is released: when [in] ptr is the address of a graph allocation (hipGraphAddMemAllocNode,
+ * a captured hipMallocAsync), marks it freed in CUDA's sense and returns true, and the caller
+ * returns hipSuccess without releasing anything; the graphs keep the memory mapped and allocate
+ * it again at their next launch. False for any other pointer. */
+bool graph_mem_free_outside(void *ptr);
+
 #endif

@@ -76,6 +76,7 @@ void graph_free(struct ihipGraph *g)
   }
   free(g->nodes.v);
   graph_urefs_release(g);
+  graph_mem_guard_put(g->mem_guard, false);
   g->magic = 0;
   free(g);
 }

@@ -56,13 +56,26 @@ struct graph_memcpy {
 
 /* Memory of a hipGraphAddMemAllocNode: allocated when the node is created (its address is fixed
  * from then on, as CUDA guarantees) and released when the last node referring to it (the alloc
- * node, free nodes, and their copies in clones and executable graphs) is destroyed. */
+ * node, free nodes in any graph, and their copies in clones and executable graphs) is destroyed.
+ * In between it is "allocated" in CUDA's sense from a launch of its alloc node until a launch of
+ * a free node or a hipFree/hipFreeAsync of it (graph_mem_free_outside); that is what the device's
+ * graph-memory statistics count. Every live one is in graph_mem.c's registry, found by address. */
 struct graph_mem {
   _Atomic int refs;
-  _Atomic int execs;           /* executable graphs holding it: CUDA allows one at a time */
   void *ptr;
   size_t size;
   int device;
+  uint64_t alloc_id;           /* the runtime allocation behind ptr (mem_info.alloc_id) */
+  bool allocated;              /* under graph_mem.c's lock */
+  hipMemAllocNodeParams params; /* as given to the node, dptr filled in (get-params) */
+  struct graph_mem *next;      /* registry link */
+};
+
+/* The rule that a graph with memory nodes has one executable graph at a time (CUDA): shared by
+ * the graph and the executable graphs made from it, which may outlive it. */
+struct graph_mem_guard {
+  _Atomic int refs;
+  _Atomic int execs;
 };
 
 /* Launch attributes of a kernel node (hipGraphKernelNodeSetAttribute): kept with the node, not
@@ -82,6 +95,7 @@ struct hipGraphNode {
   struct node_list out;        /* edges out of this node */
   unsigned id;                 /* creation number in its graph (DOT names, stable order) */
   bool enabled;                /* hipGraphNodeSetEnabled (meaningful in an exec's clone) */
+  bool capture_joined;         /* capture.c: the capture's origin stream has waited on it */
   size_t mark;                 /* scratch for graph walks (graph_topo_order) */
   struct kernel_attrs kattr;   /* kernel nodes only */
   union {
@@ -109,6 +123,7 @@ struct ihipGraph {
   size_t nurefs;
   unsigned next_id;
   struct ihipGraph *origin;    /* the graph this one is a clone of, or NULL */
+  struct graph_mem_guard *mem_guard; /* made at its first instantiation with memory nodes */
 };
 
 struct hipGraphExec {
@@ -117,6 +132,7 @@ struct hipGraphExec {
   hipGraphNode_t *order;       /* a topological order of graph's nodes (owned) */
   size_t norder;
   unsigned long long flags;
+  struct graph_mem_guard *mem_guard; /* of the graph it was made from, or NULL */
 };
 
 /* ---- graph.c ---- */
@@ -170,16 +186,21 @@ hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMem
 
 struct graph_mem *graph_mem_get(struct graph_mem *m);
 void graph_mem_put(struct graph_mem *m);
-/* Graph [in] g may be instantiated: every allocation it makes is freed in it, and no other
- * executable graph holds its allocations. */
-hipError_t graph_mem_check(const struct ihipGraph *g);
-/* Counts (+1 or -1) the executable graph owning clone [in] g against its allocations. */
-void graph_mem_execs(const struct ihipGraph *g, int delta);
+/* Instantiating [in] g: if it holds memory nodes, it may have no other executable graph (then
+ * hipErrorNotSupported); [out] guard is the reference the executable keeps (NULL without memory
+ * nodes). */
+hipError_t graph_mem_instantiate(struct ihipGraph *g, struct graph_mem_guard **guard);
+/* Drops a guard reference; [in] exec: the holder is an executable graph. */
+void graph_mem_guard_put(struct graph_mem_guard *guard, bool exec);
 /* [in] g holds memory nodes (child graphs may not). */
 bool graph_has_mem_nodes(const struct ihipGraph *g);
-/* Builds a MemAlloc node for [in] p (allocating), or a MemFree node of [in] dptr in [in] g. */
+/* Builds a MemAlloc node for [in] p (allocating), or a MemFree node of [in] dptr in [in] g (any
+ * graph's allocation, not freed by another free node of g). */
 hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *out);
 hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNode_t *out);
+/* A launch of memory node [in] n: the allocation becomes allocated (alloc node) or free. */
+hipError_t graph_mem_launch(hipGraphNode_t n);
+/* graph_mem_free_outside() is declared in capture.h (the memory layer calls it). */
 
 /* ---- graph_user_object.c ---- */
 

@@ -96,9 +96,9 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
   case hipGraphNodeTypeEventRecord: return hipEventRecord(n->u.event, stream);
   case hipGraphNodeTypeWaitEvent: return hipStreamWaitEvent(stream, n->u.event, 0);
   /* The memory exists from node creation to the destruction of the last graph holding it
-   * (graph_mem.c): allocating and freeing it in stream order is nothing to enqueue. */
+   * (graph_mem.c): a launch only changes its allocated state, nothing is enqueued. */
   case hipGraphNodeTypeMemAlloc:
-  case hipGraphNodeTypeMemFree: return hipSuccess;
+  case hipGraphNodeTypeMemFree: return graph_mem_launch(n);
   default: return hipErrorNotSupported;
   }
 }
@@ -146,24 +146,25 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
       snprintf(log, log_size, "graph has a dependency cycle");
     return e;
   }
-  if ((e = graph_mem_check(graph)) != hipSuccess) {
+  struct graph_mem_guard *guard;
+  if ((e = graph_mem_instantiate(graph, &guard)) != hipSuccess) {
     if (log && log_size)
-      snprintf(log, log_size, "graph memory nodes: an allocation not freed in the graph, or "
-                              "another executable graph holds them");
+      snprintf(log, log_size, "graph with memory nodes: another executable graph exists");
     return e;
   }
   struct hipGraphExec *x = calloc(1, sizeof(*x));
-  if (!x)
-    return hipErrorOutOfMemory;
-  x->graph = graph_clone(graph);
-  if (!x->graph || graph_topo_order(x->graph, &x->order, &x->norder) != hipSuccess) {
-    graph_free(x->graph);
+  if (x)
+    x->graph = graph_clone(graph);
+  if (!x || !x->graph || graph_topo_order(x->graph, &x->order, &x->norder) != hipSuccess) {
+    if (x)
+      graph_free(x->graph);
     free(x);
+    graph_mem_guard_put(guard, true);
     return hipErrorOutOfMemory;
   }
   x->flags = flags;
+  x->mem_guard = guard;
   x->magic = GRAPH_EXEC_MAGIC;
-  graph_mem_execs(x->graph, +1);
   if (log && log_size)
     log[0] = '\0';
   *out = x;
@@ -226,8 +227,8 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
   if (!exec_valid(graphExec))
     HIP_RETURN(hipErrorInvalidValue);
   graphExec->magic = 0;
-  graph_mem_execs(graphExec->graph, -1);
   graph_free(graphExec->graph);
+  graph_mem_guard_put(graphExec->mem_guard, true);
   free(graphExec->order);
   free(graphExec);
   HIP_RETURN(hipSuccess);
@@ -341,6 +342,13 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(graph_exec_node(hGraphExec, node, hipGraphNodeTypeMemset, &n));
   HIP_RETURN_IF_ERROR(node_memset_check(pNodeParams));
+  /* clr (GraphMemsetNode::SetParamsInternal): a 2D fill of an executable keeps its row size in
+   * bytes and its height. */
+  const hipMemsetParams *old = &n->u.memset;
+  if (pNodeParams->height > 1 && (pNodeParams->width * pNodeParams->elementSize !=
+                                      old->width * old->elementSize ||
+                                  pNodeParams->height != old->height))
+    HIP_RETURN(hipErrorInvalidValue);
   n->u.memset = *pNodeParams;
   HIP_RETURN(hipSuccess);
 }

@@ -44,8 +44,9 @@ static hipError_t mem_attr_device(int device)
   return hipSuccess;
 }
 
-/* Graph allocations are plain device allocations made when their node is created, so the
- * memory "reserved" for graphs is exactly the memory they use. */
+/* "Used" is what launches of alloc nodes have allocated and nothing has freed since (graph_mem.c
+ * keeps CUDA's allocation lifetime); graphs share no pool, so what is reserved for them is what
+ * they use (the figures clr's tests expect: reserved == used). */
 hipError_t hipDeviceGetGraphMemAttribute(int device, hipGraphMemAttributeType attr, void *value)
 {
   HIP_RETURN_IF_ERROR(mem_attr_device(device));
@@ -79,7 +80,8 @@ hipError_t hipDeviceSetGraphMemAttribute(int device, hipGraphMemAttributeType at
   HIP_RETURN(hipSuccess);
 }
 
-/* Nothing is cached: freed graph memory goes back at once. */
+/* Nothing is cached between graphs: a graph's memory goes back when its last holder is
+ * destroyed. */
 hipError_t hipDeviceGraphMemTrim(int device)
 {
   HIP_RETURN(mem_attr_device(device));

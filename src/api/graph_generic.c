@@ -1,12 +1,13 @@
 /* HIP graphs: the type-generic node API (hipGraphAddNode, hipGraphNodeSetParams,
  * hipGraphExecNodeSetParams, HIP 6.1 / CUDA 12.2). Each forwards to the typed entry point of the
  * node kind named in hipGraphNodeParams.type; kinds without a typed implementation (external
- * semaphores, memory allocation and free) answer hipErrorNotSupported. */
+ * semaphores) answer hipErrorNotSupported, as do parameter changes of memory nodes (CUDA allows
+ * none). */
 #include "error.h"
 #include "graph.h"
 
 static hipError_t add_generic(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,
-                              size_t ndeps, const hipGraphNodeParams *p)
+                              size_t ndeps, hipGraphNodeParams *p)
 {
   if (!p)
     return hipErrorInvalidValue;
@@ -23,6 +24,9 @@ static hipError_t add_generic(hipGraphNode_t *out, hipGraph_t graph, const hipGr
     return hipGraphAddEventWaitNode(out, graph, deps, ndeps, p->eventWait.event);
   case hipGraphNodeTypeEventRecord:
     return hipGraphAddEventRecordNode(out, graph, deps, ndeps, p->eventRecord.event);
+  case hipGraphNodeTypeMemAlloc:
+    return hipGraphAddMemAllocNode(out, graph, deps, ndeps, &p->alloc);
+  case hipGraphNodeTypeMemFree: return hipGraphAddMemFreeNode(out, graph, deps, ndeps, p->free.dptr);
   default:
     return (unsigned)p->type < hipGraphNodeTypeCount ? hipErrorNotSupported : hipErrorInvalidValue;
   }

@@ -3,19 +3,54 @@
  *
  * The model: the node allocates when it is created (hipMalloc on the pool's device), so the
  * address returned in hipMemAllocNodeParams.dptr is fixed for the graph's life, as CUDA promises.
- * Running the graph then has nothing to allocate or free; the memory is released when the last
- * graph, clone or executable graph that refers to it is destroyed. Compared with CUDA, memory is
- * not returned between launches (no reuse across graphs). Supported subset, checked at
- * instantiation: every allocation is freed by a free node of the same graph (memory that outlives
- * a launch would need its address re-reserved at the next launch, which needs the virtual-memory
- * API) -> otherwise hipErrorNotSupported; one executable graph at a time per graph with memory
- * nodes (CUDA's rule) -> otherwise hipErrorNotSupported; memory nodes are not allowed in child
- * graphs (CUDA's rule). */
+ * The memory stays mapped until the last graph, clone or executable graph that refers to it is
+ * destroyed. CUDA's allocation lifetime is kept as a state: a launch of the alloc node allocates,
+ * a launch of a free node (in the same graph or another one), hipFree or hipFreeAsync frees; the
+ * device's graph-memory statistics (hipDeviceGetGraphMemAttribute) count what is allocated in
+ * that sense. The state changes when the launch is enqueued, not when the stream reaches the
+ * node. Compared with CUDA, memory is not shared between graphs (no reuse, hipDeviceGraphMemTrim
+ * has nothing to give back), and a graph with memory nodes has one executable graph at a time
+ * (CUDA's rule); memory nodes are not allowed in child graphs (CUDA's rule). */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "capture.h"
 #include "error.h"
 #include "graph.h"
+#include "../memory/mem.h"
+
+/* Every live graph allocation, for free nodes of other graphs and hipFree; and each one's
+ * allocated state. */
+static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct graph_mem *mem_list;
+
+static struct graph_mem *mem_find_locked(const void *ptr)
+{
+  for (struct graph_mem *m = mem_list; m; m = m->next)
+    if (m->ptr == ptr)
+      return m;
+  return NULL;
+}
+
+static void mem_unlink_locked(struct graph_mem *m)
+{
+  for (struct graph_mem **p = &mem_list; *p; p = &(*p)->next) {
+    if (*p == m) {
+      *p = m->next;
+      return;
+    }
+  }
+}
+
+/* Sets the allocated state of [in] m, counting the change in the device's statistics. */
+static void mem_set_allocated_locked(struct graph_mem *m, bool allocated)
+{
+  if (m->allocated == allocated)
+    return;
+  m->allocated = allocated;
+  graph_mem_account(m->device, allocated ? (int64_t)m->size : -(int64_t)m->size);
+}
 
 struct graph_mem *graph_mem_get(struct graph_mem *m)
 {
@@ -24,18 +59,31 @@ struct graph_mem *graph_mem_get(struct graph_mem *m)
   return m;
 }
 
+/* The runtime allocation behind [in] m is still the one made for it: a hipFree that did not go
+ * through graph_mem_free_outside() released it, and the address may belong to someone else now. */
+static bool mem_still_ours(const struct graph_mem *m)
+{
+  struct mem_info info;
+  return mem_lookup(m->ptr, &info) == 0 && info.base == m->ptr && info.alloc_id == m->alloc_id;
+}
+
 void graph_mem_put(struct graph_mem *m)
 {
   if (!m || atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) != 1)
     return;
-  /* hipFree waits for the device's work, so a launch still using the memory finishes first. */
-  int cur = 0;
-  if (hipGetDevice(&cur) == hipSuccess && cur != m->device)
-    (void)hipSetDevice(m->device);
-  (void)hipFree(m->ptr);
-  if (cur != m->device)
-    (void)hipSetDevice(cur);
-  graph_mem_account(m->device, -(int64_t)m->size);
+  pthread_mutex_lock(&mem_lock);
+  mem_unlink_locked(m);
+  mem_set_allocated_locked(m, false);
+  pthread_mutex_unlock(&mem_lock);
+  if (mem_still_ours(m)) {
+    /* hipFree waits for the device's work, so a launch still using the memory finishes first. */
+    int cur = 0;
+    if (hipGetDevice(&cur) == hipSuccess && cur != m->device)
+      (void)hipSetDevice(m->device);
+    (void)hipFree(m->ptr);
+    if (cur != m->device)
+      (void)hipSetDevice(cur);
+  }
   free(m);
 }
 
@@ -54,28 +102,57 @@ bool graph_has_mem_nodes(const struct ihipGraph *g)
   return false;
 }
 
-hipError_t graph_mem_check(const struct ihipGraph *g)
+hipError_t graph_mem_instantiate(struct ihipGraph *g, struct graph_mem_guard **guard)
 {
-  for (size_t i = 0; i < g->nodes.n; i++) {
-    const struct hipGraphNode *a = g->nodes.v[i];
-    if (a->type != hipGraphNodeTypeMemAlloc)
-      continue;
-    if (atomic_load_explicit(&a->u.mem->execs, memory_order_relaxed) > 0)
-      return hipErrorNotSupported;
-    bool freed = false;
-    for (size_t k = 0; k < g->nodes.n && !freed; k++)
-      freed = g->nodes.v[k]->type == hipGraphNodeTypeMemFree && g->nodes.v[k]->u.mem == a->u.mem;
-    if (!freed)
-      return hipErrorNotSupported;
+  *guard = NULL;
+  if (!graph_has_mem_nodes(g))
+    return hipSuccess;
+  if (!g->mem_guard) {
+    g->mem_guard = calloc(1, sizeof(*g->mem_guard));
+    if (!g->mem_guard)
+      return hipErrorOutOfMemory;
+    g->mem_guard->refs = 1; /* the graph's */
   }
+  struct graph_mem_guard *gd = g->mem_guard;
+  int none = 0;
+  if (!atomic_compare_exchange_strong(&gd->execs, &none, 1))
+    return hipErrorNotSupported;
+  atomic_fetch_add_explicit(&gd->refs, 1, memory_order_relaxed);
+  *guard = gd;
   return hipSuccess;
 }
 
-void graph_mem_execs(const struct ihipGraph *g, int delta)
+void graph_mem_guard_put(struct graph_mem_guard *gd, bool exec)
 {
-  for (size_t i = 0; i < g->nodes.n; i++)
-    if (g->nodes.v[i]->type == hipGraphNodeTypeMemAlloc)
-      atomic_fetch_add_explicit(&g->nodes.v[i]->u.mem->execs, delta, memory_order_relaxed);
+  if (!gd)
+    return;
+  if (exec)
+    atomic_fetch_sub_explicit(&gd->execs, 1, memory_order_relaxed);
+  if (atomic_fetch_sub_explicit(&gd->refs, 1, memory_order_acq_rel) == 1)
+    free(gd);
+}
+
+hipError_t graph_mem_launch(hipGraphNode_t n)
+{
+  struct graph_mem *m = n->u.mem;
+  if (n->type == hipGraphNodeTypeMemAlloc && !mem_still_ours(m))
+    return hipErrorInvalidValue; /* released behind the graph's back: nothing to hand out */
+  pthread_mutex_lock(&mem_lock);
+  mem_set_allocated_locked(m, n->type == hipGraphNodeTypeMemAlloc);
+  pthread_mutex_unlock(&mem_lock);
+  return hipSuccess;
+}
+
+bool graph_mem_free_outside(void *ptr)
+{
+  if (!ptr)
+    return false;
+  pthread_mutex_lock(&mem_lock);
+  struct graph_mem *m = mem_find_locked(ptr);
+  if (m)
+    mem_set_allocated_locked(m, false);
+  pthread_mutex_unlock(&mem_lock);
+  return m != NULL;
 }
 
 /* Pool properties a graph allocation can have here: pinned device memory of a valid device,
@@ -123,12 +200,23 @@ hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *
   e = hipMalloc(&m->ptr, p->bytesize);
   if (cur != m->device)
     (void)hipSetDevice(cur);
+  struct mem_info info;
+  if (e == hipSuccess && mem_lookup(m->ptr, &info) != 0) {
+    (void)hipFree(m->ptr);
+    e = hipErrorOutOfMemory;
+  }
   if (e != hipSuccess) {
     free(m);
     node_free(n);
     return e;
   }
-  graph_mem_account(m->device, (int64_t)m->size);
+  m->alloc_id = info.alloc_id;
+  m->params = *p;
+  m->params.dptr = m->ptr;
+  pthread_mutex_lock(&mem_lock);
+  m->next = mem_list;
+  mem_list = m;
+  pthread_mutex_unlock(&mem_lock);
   n->u.mem = m;
   *out = n;
   return hipSuccess;
@@ -138,21 +226,21 @@ hipError_t graph_mem_free_node(const struct ihipGraph *g, void *dptr, hipGraphNo
 {
   if (!dptr)
     return hipErrorInvalidValue;
-  struct graph_mem *m = NULL;
-  for (size_t i = 0; i < g->nodes.n && !m; i++) {
-    const struct hipGraphNode *a = g->nodes.v[i];
-    if (a->type == hipGraphNodeTypeMemAlloc && a->u.mem->ptr == dptr)
-      m = a->u.mem;
-  }
-  if (!m)
-    return hipErrorInvalidValue; /* not allocated by this graph: not supported here */
   for (size_t i = 0; i < g->nodes.n; i++)
-    if (g->nodes.v[i]->type == hipGraphNodeTypeMemFree && g->nodes.v[i]->u.mem == m)
+    if (g->nodes.v[i]->type == hipGraphNodeTypeMemFree && g->nodes.v[i]->u.mem->ptr == dptr)
       return hipErrorInvalidValue; /* freed twice */
   hipGraphNode_t n = node_alloc(hipGraphNodeTypeMemFree);
   if (!n)
     return hipErrorOutOfMemory;
-  n->u.mem = graph_mem_get(m);
+  /* Any graph's allocation (CUDA: freeing it in another graph is allowed). */
+  pthread_mutex_lock(&mem_lock);
+  struct graph_mem *m = graph_mem_get(mem_find_locked(dptr));
+  pthread_mutex_unlock(&mem_lock);
+  if (!m) {
+    node_free(n);
+    return hipErrorInvalidValue; /* not graph memory */
+  }
+  n->u.mem = m;
   *out = n;
   return hipSuccess;
 }
@@ -179,12 +267,8 @@ hipError_t hipGraphMemAllocNodeGetParams(hipGraphNode_t node, hipMemAllocNodePar
 {
   if (!graph_node_valid(node) || node->type != hipGraphNodeTypeMemAlloc || !pNodeParams)
     HIP_RETURN(hipErrorInvalidValue);
-  hipMemAllocNodeParams p = {0};
-  p.poolProps.allocType = hipMemAllocationTypePinned;
-  p.poolProps.location.type = hipMemLocationTypeDevice;
-  p.poolProps.location.id = node->u.mem->device;
-  p.bytesize = node->u.mem->size;
-  p.dptr = node->u.mem->ptr;
+  /* As given when the node was made (clr returns the stored parameters as they are). */
+  hipMemAllocNodeParams p = node->u.mem->params;
   *pNodeParams = p;
   HIP_RETURN(hipSuccess);
 }

@@ -2,6 +2,7 @@
 // behaviour undefined: late calls on destroyed user objects, memcpy node directions, flags, kernel
 // node attributes and update results. Every check reads back a value or an error code.
 #include <pthread.h>
+#include <string.h>
 
 #include "graph_check.h"
 
@@ -223,6 +224,9 @@ static void instantiate_flags()
   ip.result_out = hipGraphInstantiateSuccess;
   EXPECT_HIP(hipGraphInstantiateWithParams(&x, g, &ip), hipErrorInvalidValue);
   CHECK(ip.result_out == hipGraphInstantiateError);
+  ip.flags = hipGraphInstantiateFlagDeviceLaunch; // a valid flag, but no device-side launch here
+  EXPECT_HIP(hipGraphInstantiateWithParams(&x, g, &ip), hipErrorNotSupported);
+  CHECK(ip.result_out == hipGraphInstantiateError);
   ip.flags = hipGraphInstantiateFlagUpload;
   ip.uploadStream = nullptr;
   CHECK_HIP(hipGraphInstantiateWithParams(&x, g, &ip));
@@ -371,8 +375,212 @@ static void capture_sync_of_other_stream()
   CHECK_HIP(hipStreamDestroy(s1));
 }
 
+__global__ void fill(int *p, int v, int n)
+{
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    p[i] = v;
+}
+
+static uint64_t graph_mem_used()
+{
+  uint64_t v = ~0ull;
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &v));
+  return v;
+}
+
+// Graph memory whose lifetime runs past the launch (CUDA): not freed in its graph, freed by a
+// free node of another graph, made through hipGraphAddNode; the device statistics count what
+// launches allocated and not yet freed.
+static void graph_memory_lifetimes()
+{
+  const int n = 4096;
+  uint64_t base = graph_mem_used();
+  hipGraph_t ga, gf;
+  CHECK_HIP(hipGraphCreate(&ga, 0));
+  hipMemAccessDesc desc = {};
+  desc.location.type = hipMemLocationTypeDevice;
+  desc.location.id = 0;
+  desc.flags = hipMemAccessFlagsProtReadWrite;
+  hipGraphNodeParams np = {};
+  np.type = hipGraphNodeTypeMemAlloc;
+  np.alloc.poolProps.allocType = hipMemAllocationTypePinned;
+  np.alloc.poolProps.location.type = hipMemLocationTypeDevice;
+  np.alloc.poolProps.location.id = 0;
+  np.alloc.accessDescs = &desc;
+  np.alloc.accessDescCount = 1;
+  np.alloc.bytesize = n * sizeof(int);
+  hipGraphNode_t alloc, k, copy;
+  CHECK_HIP(hipGraphAddNode(&alloc, ga, nullptr, 0, &np));
+  CHECK(np.alloc.dptr != nullptr);
+  int *d = (int *)np.alloc.dptr;
+  hipMemAllocNodeParams got;
+  CHECK_HIP(hipGraphMemAllocNodeGetParams(alloc, &got));
+  CHECK(memcmp(&got, &np.alloc, sizeof(got)) == 0); // as given, dptr filled in
+  hipKernelNodeParams kp = {};
+  int v = 5, cnt = n;
+  void *args[] = {&d, &v, &cnt};
+  kp.func = (void *)fill;
+  kp.gridDim = dim3(n / 256);
+  kp.blockDim = dim3(256);
+  kp.kernelParams = args;
+  CHECK_HIP(hipGraphAddKernelNode(&k, ga, &alloc, 1, &kp));
+  static int h[4096];
+  CHECK_HIP(hipGraphAddMemcpyNode1D(&copy, ga, &k, 1, h, d, sizeof(h), hipMemcpyDeviceToHost));
+  CHECK(graph_mem_used() == base); // nothing allocated before a launch
+
+  // The allocation outlives the launch; one executable graph at a time.
+  hipGraphExec_t xa, xa2, xf;
+  CHECK_HIP(hipGraphInstantiateWithFlags(&xa, ga, hipGraphInstantiateFlagAutoFreeOnLaunch));
+  EXPECT_HIP(hipGraphInstantiate(&xa2, ga, nullptr, nullptr, 0), hipErrorNotSupported);
+  CHECK_HIP(hipGraphLaunch(xa, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  for (int i = 0; i < n; i++)
+    CHECK(h[i] == 5);
+  CHECK(graph_mem_used() == base + n * sizeof(int));
+  CHECK_HIP(hipGraphLaunch(xa, nullptr)); // relaunch: still one allocation
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  CHECK(graph_mem_used() == base + n * sizeof(int));
+
+  // Freed by a free node of another graph (through hipGraphAddNode), which is itself limited to
+  // one executable graph.
+  CHECK_HIP(hipGraphCreate(&gf, 0));
+  hipGraphNodeParams fp = {};
+  fp.type = hipGraphNodeTypeMemFree;
+  fp.free.dptr = d;
+  hipGraphNode_t fr;
+  CHECK_HIP(hipGraphAddNode(&fr, gf, nullptr, 0, &fp));
+  void *freed = nullptr;
+  CHECK_HIP(hipGraphMemFreeNodeGetParams(fr, &freed));
+  CHECK(freed == d);
+  int plain_dev_memory_probe = 0;
+  fp.free.dptr = &plain_dev_memory_probe; // not graph memory
+  EXPECT_HIP(hipGraphAddNode(&fr, gf, nullptr, 0, &fp), hipErrorInvalidValue);
+  CHECK_HIP(hipGraphInstantiate(&xf, gf, nullptr, nullptr, 0));
+  hipGraphExec_t xf2;
+  EXPECT_HIP(hipGraphInstantiate(&xf2, gf, nullptr, nullptr, 0), hipErrorNotSupported);
+  CHECK_HIP(hipGraphLaunch(xf, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  CHECK(graph_mem_used() == base);
+
+  // Allocated again by the next launch, at the same address; the graphs may go before the
+  // executables.
+  memset(h, 0, sizeof(h));
+  CHECK_HIP(hipGraphDestroy(ga));
+  CHECK_HIP(hipGraphDestroy(gf));
+  CHECK_HIP(hipGraphLaunch(xa, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  for (int i = 0; i < n; i++)
+    CHECK(h[i] == 5);
+  CHECK(graph_mem_used() == base + n * sizeof(int));
+  CHECK_HIP(hipGraphExecDestroy(xf));
+  hipPointerAttribute_t pa;
+  CHECK_HIP(hipPointerGetAttributes(&pa, d));
+  CHECK(pa.type == hipMemoryTypeDevice);
+  CHECK_HIP(hipGraphExecDestroy(xa)); // the last holder: the memory goes
+  CHECK(graph_mem_used() == base);
+  CHECK_HIP(hipPointerGetAttributes(&pa, d));
+  CHECK(pa.type == hipMemoryTypeUnregistered); // released
+  uint64_t high = 0;
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemHigh, &high));
+  CHECK(high >= base + n * sizeof(int));
+}
+
+// A forked stream's work joined into the origin by an event wait stays joined when the origin's
+// dependencies are replaced afterwards (hipStreamUpdateCaptureDependencies); unwaited work is
+// still hipErrorStreamCaptureUnjoined.
+static void capture_join_then_set_dependencies()
+{
+  int *d;
+  CHECK_HIP(hipMalloc(&d, 1024));
+  hipStream_t s0, s1;
+  CHECK_HIP(hipStreamCreateWithFlags(&s0, hipStreamNonBlocking));
+  CHECK_HIP(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking));
+  hipEvent_t fork, join;
+  CHECK_HIP(hipEventCreate(&fork));
+  CHECK_HIP(hipEventCreate(&join));
+  hipGraph_t g = nullptr;
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipEventRecord(fork, s0));
+  CHECK_HIP(hipStreamWaitEvent(s1, fork, 0));
+  CHECK_HIP(hipMemsetAsync(d, 1, 1024, s1));
+  CHECK_HIP(hipEventRecord(join, s1));
+  CHECK_HIP(hipStreamWaitEvent(s0, join, 0));
+  hipStreamCaptureStatus st;
+  hipGraph_t cg;
+  const hipGraphNode_t *deps;
+  size_t ndeps = 0;
+  CHECK_HIP(hipStreamGetCaptureInfo_v2(s0, &st, nullptr, &cg, &deps, &ndeps));
+  CHECK(ndeps == 1);
+  hipGraphNode_t e;
+  CHECK_HIP(hipGraphAddEmptyNode(&e, cg, nullptr, 0));
+  CHECK_HIP(hipStreamUpdateCaptureDependencies(s0, &e, 1, hipStreamSetCaptureDependencies));
+  CHECK_HIP(hipMemsetAsync(d, 2, 512, s0));
+  CHECK_HIP(hipStreamEndCapture(s0, &g));
+  size_t n = 0;
+  CHECK_HIP(hipGraphGetNodes(g, nullptr, &n));
+  CHECK(n == 3);
+  CHECK_HIP(hipGraphDestroy(g));
+
+  // Forked work nobody waited on.
+  CHECK_HIP(hipStreamBeginCapture(s0, hipStreamCaptureModeGlobal));
+  CHECK_HIP(hipEventRecord(fork, s0));
+  CHECK_HIP(hipStreamWaitEvent(s1, fork, 0));
+  CHECK_HIP(hipMemsetAsync(d, 1, 1024, s1));
+  EXPECT_HIP(hipStreamEndCapture(s0, &g), hipErrorStreamCaptureUnjoined);
+  CHECK_HIP(hipEventDestroy(fork));
+  CHECK_HIP(hipEventDestroy(join));
+  CHECK_HIP(hipStreamDestroy(s0));
+  CHECK_HIP(hipStreamDestroy(s1));
+  CHECK_HIP(hipFree(d));
+}
+
+// An executable's 2D fill keeps its row size and height (clr); 1D fills may change length.
+static void exec_memset_shape()
+{
+  char *d;
+  size_t pitch;
+  CHECK_HIP(hipMallocPitch((void **)&d, &pitch, 256, 8));
+  hipGraph_t g;
+  CHECK_HIP(hipGraphCreate(&g, 0));
+  hipMemsetParams mp = {};
+  mp.dst = d;
+  mp.pitch = pitch;
+  mp.elementSize = 4;
+  mp.width = 64;
+  mp.height = 8;
+  mp.value = 0x01010101;
+  hipGraphNode_t n;
+  CHECK_HIP(hipGraphAddMemsetNode(&n, g, nullptr, 0, &mp));
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, nullptr, nullptr, 0));
+  hipMemsetParams q = mp;
+  q.height = 4;
+  EXPECT_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q), hipErrorInvalidValue);
+  q = mp;
+  q.width = 32;
+  EXPECT_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q), hipErrorInvalidValue);
+  q = mp;
+  q.elementSize = 1;
+  q.width = 256; // same bytes per row
+  q.value = 7;
+  CHECK_HIP(hipGraphExecMemsetNodeSetParams(x, n, &q));
+  CHECK_HIP(hipGraphLaunch(x, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  unsigned char row[256];
+  CHECK_HIP(hipMemcpy(row, d + 7 * pitch, sizeof(row), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 256; i++)
+    CHECK(row[i] == 7);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipFree(d));
+}
+
 int main()
 {
+  exec_memset_shape();
+  capture_join_then_set_dependencies();
+  graph_memory_lifetimes();
   capture_sync_of_other_stream();
   instantiate_flags();
   kernel_node_attributes();

@@ -68,9 +68,30 @@ static void mem_attributes()
   ap.bytesize = 1 << 20;
   hipGraphNode_t alloc, fr;
   CHECK_HIP(hipGraphAddMemAllocNode(&alloc, g, nullptr, 0, &ap));
+  // Graph memory is in use from a launch of its alloc node to a free (CUDA's lifetime), not from
+  // the node's creation.
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &v));
+  CHECK(v == base);
+  hipGraphExec_t xa, xf;
+  CHECK_HIP(hipGraphInstantiate(&xa, g, nullptr, nullptr, 0));
+  CHECK_HIP(hipGraphLaunch(xa, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
   CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &v));
   CHECK(v == base + (1 << 20));
-  CHECK_HIP(hipDrvGraphAddMemFreeNode(&fr, g, &alloc, 1, (hipDeviceptr_t)ap.dptr));
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrReservedMemCurrent, &v));
+  CHECK(v == base + (1 << 20));
+  // Freed by a free node of another graph.
+  hipGraph_t gf;
+  CHECK_HIP(hipGraphCreate(&gf, 0));
+  CHECK_HIP(hipDrvGraphAddMemFreeNode(&fr, gf, nullptr, 0, (hipDeviceptr_t)ap.dptr));
+  CHECK_HIP(hipGraphInstantiate(&xf, gf, nullptr, nullptr, 0));
+  CHECK_HIP(hipGraphLaunch(xf, nullptr));
+  CHECK_HIP(hipStreamSynchronize(nullptr));
+  CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &v));
+  CHECK(v == base);
+  CHECK_HIP(hipGraphExecDestroy(xa));
+  CHECK_HIP(hipGraphExecDestroy(xf));
+  CHECK_HIP(hipGraphDestroy(gf));
   CHECK_HIP(hipGraphDestroy(g));
   CHECK_HIP(hipDeviceGetGraphMemAttribute(0, hipGraphMemAttrUsedMemCurrent, &v));
   CHECK(v == base);
