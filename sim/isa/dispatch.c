@@ -369,6 +369,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->priv_bytes = c->priv_size;
     w->gpr_idx = 0;
     w->trapsts = 0;
+    w->poll_pc = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
     memset(w->tlb_host, 0, sizeof(w->tlb_host));
@@ -403,23 +404,37 @@ static bool wg_blocked(struct isa_worker *k)
   return true;
 }
 
-/* A pass over the waves in which every wave that ran stopped at s_sleep after at most this
- * many instructions per wave is a poll: the workgroup waits for memory that another workgroup
- * or the host must change (a spin barrier, hostcall). */
-#define POLL_INSTS 64
-/* Consecutive polls of a worker before it starts sleeping between them, and the longest
- * sleep: a wait that lasts leaves the core idle (about 1000 wake-ups a second), one that ends
- * soon costs no latency. */
+/* A wave polls when its time slice ended at s_sleep exactly as its previous one did: at the
+ * same PC after the same number of instructions (a loop that found nothing new, such as a spin
+ * barrier's or hostcall's wait; at -O0 one turn of such a loop is some 80 instructions). A
+ * slice that did anything else (or more than POLL_INSTS) is progress. */
+#define POLL_INSTS 1024
+/* Consecutive polls of a worker before it sleeps between them, and the longest sleep: a wait
+ * that lasts leaves the core idle (about 1000 wake-ups a second); one that ends soon costs no
+ * latency. */
 #define POLL_SPIN 4096
 #define POLL_SLEEP_MAX_NS 1000000L
 
-/* After a pass over k's workgroup's waves (`poll`: it only polled, see POLL_INSTS). A polling
+static bool wave_polled(struct isa_wave *w, uint64_t insts)
+{
+  if (!w->yield || insts > POLL_INSTS) {
+    w->poll_pc = 0;
+    return false;
+  }
+  bool same = w->pc == w->poll_pc && insts == w->poll_insts;
+  w->poll_pc = w->pc;
+  w->poll_insts = (uint32_t)insts;
+  return same;
+}
+
+/* After a pass over k's workgroup's waves (`poll`: every wave that ran polled). A polling
  * workgroup yields its host thread when unclaimed or released workgroups wait for one: it is
  * parked as ready (wg_park_polling) and resumed in turn, as the hardware keeps every resident
  * workgroup going, so a grid-wide wait built from atomics and s_sleep (multi-grid sync, spin
- * barriers) completes with a fixed number of threads. With nothing else to run, the thread
- * yields the CPU, then sleeps with a growing delay. Returns true when the workgroup was parked
- * (or parking failed) and the worker is free. */
+ * barriers) completes with a fixed number of threads. A worker that has seen only polls for a
+ * while sleeps a little (growing) before each further one, whichever workgroup it runs; before
+ * that it yields the CPU when it has nothing else to run. Returns true when the workgroup was
+ * parked (or parking failed) and the worker is free. */
 static bool wg_polled(struct isa_worker *k, bool poll)
 {
   struct isa_ctx *c = k->ctx;
@@ -427,20 +442,20 @@ static bool wg_polled(struct isa_worker *k, bool poll)
     k->poll_streak = 0;
     return false;
   }
+  if (++k->poll_streak > POLL_SPIN) {
+    uint64_t over = k->poll_streak - POLL_SPIN;
+    long ns = over >= 1000 ? POLL_SLEEP_MAX_NS : (long)over * 1000;
+    struct timespec ts = {0, ns};
+    nanosleep(&ts, NULL);
+  }
   int r = wg_park_polling(k);
   if (r) {
     if (r < 0)
       atomic_fetch_sub(&c->running, 1);
     return true;
   }
-  if (++k->poll_streak <= POLL_SPIN) {
+  if (k->poll_streak <= POLL_SPIN)
     sched_yield();   /* let the host (or other queues) run */
-    return false;
-  }
-  uint64_t over = k->poll_streak - POLL_SPIN;
-  long ns = over >= 1000 ? POLL_SLEEP_MAX_NS : (long)over * 1000;
-  struct timespec ts = {0, ns};
-  nanosleep(&ts, NULL);
   return false;
 }
 
@@ -454,8 +469,6 @@ static void run_wg(struct isa_worker *k)
     if (dispatch_cancelled(c))
       break;
     bool ran = false, polling = true;
-    uint64_t pass_insts = 0;
-    unsigned pass_waves = 0;
     for (unsigned i = 0; i < g->nwaves; i++) {
       struct isa_wave *w = &g->waves[i];
       if (w->state != WAVE_RUN) {
@@ -469,9 +482,7 @@ static void run_wg(struct isa_worker *k)
       ran = true;
       uint64_t before = w->insts;
       run_wave(w, 1u << 16);
-      pass_insts += w->insts - before;
-      pass_waves++;
-      polling &= w->yield;
+      polling &= wave_polled(w, w->insts - before);
       dispatch_start_helpers(k);
       if (w->state == WAVE_DONE) {
         g->live--;
@@ -491,7 +502,7 @@ static void run_wg(struct isa_worker *k)
     }
     if (!ran && g->live && wg_blocked(k))
       return;
-    if (ran && g->live && wg_polled(k, polling && pass_insts <= POLL_INSTS * pass_waves))
+    if (ran && g->live && wg_polled(k, polling))
       return;
   }
   for (unsigned i = 0; i < g->nwaves; i++) {

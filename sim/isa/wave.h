@@ -56,6 +56,8 @@ struct isa_wave {
   enum wave_state state;
   bool yield;                 /* s_sleep: end this time slice so other waves (and the host) run */
   uint64_t gws_gen;           /* WAVE_GWS: the GWS barrier generation it waits to see end */
+  uint64_t poll_pc;           /* PC and length of its last time slice that ended at s_sleep */
+  uint32_t poll_insts;        /* (dispatch.c, wave_polled) */
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
   uint8_t *priv;              /* private memory, priv_bytes per lane */

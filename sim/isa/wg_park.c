@@ -20,8 +20,8 @@
  * follow the wave array in the same block (see park_bytes). */
 struct parked_wave {
   uint32_t s[128];
-  uint64_t pc, gws_gen;
-  uint32_t scc, mode, trapsts, gpr_idx;
+  uint64_t pc, gws_gen, poll_pc;
+  uint32_t scc, mode, trapsts, gpr_idx, poll_insts;
   enum wave_state state;
 };
 
@@ -101,6 +101,8 @@ static void save_wg(struct isa_worker *k, struct isa_parked *p)
     memcpy(s->s, w->s, sizeof(s->s));
     s->pc = w->pc;
     s->gws_gen = w->gws_gen;
+    s->poll_pc = w->poll_pc;
+    s->poll_insts = w->poll_insts;
     s->scc = w->scc;
     s->mode = w->mode;
     s->trapsts = w->trapsts;
@@ -158,6 +160,8 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     memcpy(w->s, s->s, sizeof(w->s));
     w->pc = s->pc;
     w->gws_gen = s->gws_gen;
+    w->poll_pc = s->poll_pc;
+    w->poll_insts = s->poll_insts;
     w->scc = s->scc;
     w->mode = s->mode;
     w->trapsts = s->trapsts;
@@ -188,6 +192,33 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
   memcpy(k->lds, d, c->lds_size);
 }
 
+/* Host memory all parked workgroups of a dispatch may hold. Only a grid larger than any GPU
+ * keeps resident reaches it (a cooperative launch is limited to what fits), and on hardware
+ * such a grid barrier would never be released; here it fails the dispatch instead of
+ * exhausting host memory. */
+#define PARK_BYTES_MAX (2ull << 30)
+
+/* A block for k's workgroup's state: a spare one, or a new one within PARK_BYTES_MAX. NULL
+ * with the failure in *why. c->lock held. */
+static struct isa_parked *park_block(struct isa_worker *k, const char **why)
+{
+  struct isa_ctx *c = k->ctx;
+  struct isa_parked *p = c->spare;
+  if (p) {
+    c->spare = p->next;
+    return p;
+  }
+  size_t bytes = park_bytes(c, k->wg.nwaves);
+  if ((c->nparked + c->nready + 1) * (uint64_t)bytes > PARK_BYTES_MAX) {
+    *why = "too many workgroups wait at once (more than a GPU keeps resident)";
+    return NULL;
+  }
+  p = malloc(bytes);
+  if (!p)
+    *why = "out of host memory";
+  return p;
+}
+
 /* Called by a worker whose workgroup has no runnable wave and at least one wave at a GWS
  * barrier. Returns 0 when that barrier ended meanwhile (its waves run again), 1 when the
  * workgroup is parked (the worker is free; it no longer counts as running), -1 when no host
@@ -200,16 +231,14 @@ int wg_park(struct isa_worker *k)
     pthread_mutex_unlock(&c->lock);
     return 0;
   }
-  struct isa_parked *p = c->spare;
-  if (p)
-    c->spare = p->next;
-  else
-    p = malloc(park_bytes(c, k->wg.nwaves));
+  const char *why = NULL;
+  struct isa_parked *p = park_block(k, &why);
   if (!p) {
+    uint64_t n = c->nparked + c->nready;
     pthread_mutex_unlock(&c->lock);
-    dispatch_fail(c, ISA_BAD_DISPATCH, "out of host memory parking workgroup %llu of a grid "
-                  "barrier (%llu parked)", (unsigned long long)k->wg.id[0],
-                  (unsigned long long)c->nparked);
+    dispatch_fail(c, ISA_BAD_DISPATCH, "ds_gws_barrier at pc 0x%llx: cannot park workgroup "
+                  "(%u,%u,%u): %s; %llu parked", (unsigned long long)c->gws_pc,
+                  k->wg.id[0], k->wg.id[1], k->wg.id[2], why, (unsigned long long)n);
     return -1;
   }
   p->nwaves = k->wg.nwaves;
@@ -230,8 +259,7 @@ int wg_park(struct isa_worker *k)
 /* Called by a worker whose workgroup only polled in its last pass (s_sleep loops): when other
  * workgroups wait for a thread (unclaimed, or ready), the workgroup is queued as ready behind
  * them, still runnable. Returns 1 when parked (the worker is free; it no longer counts as
- * running), 0 when it keeps the thread, -1 when no host memory was left (the dispatch has
- * failed). */
+ * running), 0 when it keeps the thread (also when no memory is left to park it). */
 int wg_park_polling(struct isa_worker *k)
 {
   struct isa_ctx *c = k->ctx;
@@ -244,16 +272,11 @@ int wg_park_polling(struct isa_worker *k)
     pthread_mutex_unlock(&c->lock);
     return 0;
   }
-  struct isa_parked *p = c->spare;
-  if (p)
-    c->spare = p->next;
-  else
-    p = malloc(park_bytes(c, k->wg.nwaves));
+  const char *why = NULL;
+  struct isa_parked *p = park_block(k, &why);
   if (!p) {
     pthread_mutex_unlock(&c->lock);
-    dispatch_fail(c, ISA_BAD_DISPATCH, "out of host memory parking a polling workgroup "
-                  "(%llu parked)", (unsigned long long)(c->nparked + c->nready));
-    return -1;
+    return 0;   /* it keeps its thread, as on a full GPU */
   }
   p->nwaves = k->wg.nwaves;
   save_wg(k, p);

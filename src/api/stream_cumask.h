@@ -17,4 +17,7 @@ int hip_stream_apply_cu_mask(struct hip_stream *s, const uint32_t *mask, uint32_
  * are recycled). */
 void hip_stream_cu_mask_forget(const struct hip_stream *s);
 
+/* green_ctx.c: forgets [in] s's execution-context membership (hip_stream_destroy). */
+void hip_green_ctx_stream_forget(const struct hip_stream *s);
+
 #endif

@@ -7,8 +7,9 @@
  *   - registers (a running value per work-item kept across every barrier);
  *   - LDS, per workgroup (a value one work-item wrote before a barrier, read by its neighbour);
  *   - s_barrier inside a workgroup of several waves around the grid barrier.
- * Workgroups of 64 work-items (one wave: 32 per CU on gfx942, 304 CUs, 9728 workgroups) and of
- * 256 (four waves). The same phases also run over a spin barrier (atomic counter and s_sleep
+ * Workgroups of 64 work-items (one wave: 32 per CU on gfx942, 304 CUs, 9728 workgroups), of
+ * 256 (four waves) and of 1024 (sixteen). Built at -O3 and at -O0 (which keeps variables in
+ * scratch: private memory must survive a park too). The same phases also run over a spin barrier (atomic counter and s_sleep
  * polling), which needs every workgroup to keep running while others poll. Prints "coop_full_occupancy: PASSED" when every check holds. */
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
@@ -177,7 +178,8 @@ int main()
     fprintf(stderr, "FAIL: cooperative launch attribute %d, %d CUs\n", coop, cus);
     return 1;
   }
-  if (run<64>(cus, false) || run<256>(cus, false) || run<64>(cus, true) || run<256>(cus, true))
+  if (run<64>(cus, false) || run<256>(cus, false) || run<1024>(cus, false) ||
+      run<64>(cus, true) || run<256>(cus, true) || run<1024>(cus, true))
     return 1;
   printf("coop_full_occupancy: PASSED\n");
   return 0;
