@@ -1,8 +1,10 @@
 /* Stress of the GWS grid barrier (ds_gws_barrier, what grid.sync() compiles to): many dispatches
  * of kernels2.hip's gws_sync over several grid sizes and 1..4 host threads. A cooperative launch
- * needs every workgroup resident at once; the interpreter starts extra host threads when a wave
- * first waits at the barrier, and a workgroup that is claimed but never run deadlocks the
- * dispatch. Such a race shows up only in some interleavings, hence the repetition. */
+ * needs every workgroup resident at once; the interpreter parks a workgroup whose waves all wait
+ * at the barrier (sim/isa/wg_park.c) and runs others on the same host threads, and releases the
+ * parked ones when the last wave arrives. A lost release or a workgroup claimed but never run
+ * would deadlock the dispatch; such races show up only in some interleavings, hence the
+ * repetition. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 
