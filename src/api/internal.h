@@ -145,6 +145,13 @@ bool hip_stream_idle(struct hip_stream *s);
 struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err);
 /* Submit barrier-AND packets so that the next packet on the queue follows `deps`. Lock held. */
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps);
+
+/* stream_gpu_reads.c (s->lock held): keep a reference on each of [in] fences (n of them), whose
+ * signals the barrier packet [in] packet of s->queue reads, until the CP has consumed it; and
+ * drop them all (the queue is drained or gone). */
+int hip_stream_gpu_reads_add(struct hip_stream *s, struct hip_fence *const fences[], int n,
+			     uint64_t packet);
+void hip_stream_gpu_reads_release(struct hip_stream *s);
 /* Take a reference to the stream's last work (NULL when none). */
 struct hip_fence *hip_stream_tail(struct hip_stream *s);
 /* Record a pending wait: the next work on `s` follows `f`. */

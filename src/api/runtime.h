@@ -56,6 +56,7 @@ struct hip_device {
 /* A stream. Fields are private to src/api/stream*.c; the loader uses the functions below. */
 #define HIP_STREAM_MAX_WAITS 32
 struct hip_stream_callbacks;
+struct hip_gpu_read;
 struct hip_stream {
 	struct hip_device *device;      /* set at creation, never changes */
 	unsigned flags;                 /* hipStreamDefault / hipStreamNonBlocking */
@@ -82,6 +83,9 @@ struct hip_stream {
 	_Atomic uint64_t done_seq;      /* operations known complete: idle when == submitted */
 	struct hip_stream *next;        /* in device->streams; protected by device->lock */
 	struct hip_stream_callbacks *callbacks; /* host-callback worker (stream_callback.c), lazy */
+	struct hip_gpu_read *gpu_reads; /* fences barrier packets of `queue` may still read, in
+					 * packet order (stream_gpu_reads.c); protected by lock */
+	unsigned n_gpu_reads, cap_gpu_reads;
 };
 
 /* Once per process: topology, HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES, HIPKFD_LOG. Returns 0 or

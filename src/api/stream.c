@@ -194,6 +194,8 @@ void hip_stream_destroy(struct hip_stream *s)
 	if (s->queue && aql_queue_error(s->queue) == 0)
 		aql_queue_destroy(s->queue);
 	s->queue = NULL;
+	/* drained (or dead, never to read them again): the barriers' fences may go */
+	hip_stream_gpu_reads_release(s);
 	for (int i = 0; i < s->nwaits; i++)
 		hip_fence_put(s->waits[i]);
 	s->nwaits = 0;
@@ -546,9 +548,16 @@ uint64_t hip_stream_queue_va(struct hip_stream *s)
 	return q ? aql_queue_va(q) : 0;
 }
 
-/* Collect the signals a packet on the stream's queue must wait for. The stream's own tail counts
- * only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for it. */
-static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct signal **sigs, int *n)
+/* Collect the signals a packet on the stream's queue must wait for, and their fences. The stream's
+ * own tail counts only when it came from elsewhere (SDMA, a callback) or when `with_own` asks for
+ * it. */
+struct dep_list {
+	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
+	struct hip_fence *fences[HIP_STREAM_MAX_DEPS + 1];
+	int n;
+};
+
+static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct dep_list *l)
 {
 	if (hip_fence_done(f))
 		return;
@@ -558,39 +567,50 @@ static void dep_signal(struct hip_stream *s, struct hip_fence *f, struct signal 
 		hip_fence_wait(f, hip_device_blocking(s->device));
 		return;
 	}
-	sigs[(*n)++] = f->sig;
+	l->fences[l->n] = f;
+	l->sigs[l->n++] = f->sig;
 }
 
-static int deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool with_own,
-			struct signal **sigs)
+static void deps_signals(struct hip_stream *s, struct hip_stream_deps *deps, bool with_own,
+			 struct dep_list *l)
 {
-	int n = 0;
+	l->n = 0;
 	for (int i = 0; i < deps->n; i++)
-		dep_signal(s, deps->f[i], sigs, &n);
+		dep_signal(s, deps->f[i], l);
 	if (deps->own && (with_own || !deps->own_on_queue))
-		dep_signal(s, deps->own, sigs, &n);
-	return n;
+		dep_signal(s, deps->own, l);
+}
+
+/* Submit a barrier waiting for l's signals (completing [in] completion, may be NULL), and keep
+ * its fences until the CP is done reading them (stream_gpu_reads.c). */
+static int submit_barrier(struct hip_stream *s, const struct dep_list *l, struct signal *completion)
+{
+	uint64_t id = 0;
+	int err = aql_submit_barrier_and(s->queue, l->sigs, l->n, completion, &id);
+	if (!err && l->n)
+		hip_stream_gpu_reads_add(s, l->fences, l->n, id);
+	return err;
 }
 
 int hip_stream_deps_submit(struct hip_stream *s, struct hip_stream_deps *deps)
 {
+	struct dep_list l;
 	if (!deps->n && !deps->own)
 		return 0;
-	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
-	int n = deps_signals(s, deps, false, sigs);
-	if (n == 0)
+	deps_signals(s, deps, false, &l);
+	if (l.n == 0)
 		return 0;
-	return aql_submit_barrier_and(s->queue, sigs, n, NULL, NULL);
+	return submit_barrier(s, &l, NULL);
 }
 
 int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct hip_fence *f)
 {
-	struct signal *sigs[HIP_STREAM_MAX_DEPS + 1];
+	struct dep_list l;
 	/* A barrier-AND packet does not order after earlier packets by itself unless its barrier bit
 	 * is set; naming the stream's own tail makes the marker follow it in any case. */
-	int n = deps_signals(s, deps, true, sigs);
+	deps_signals(s, deps, true, &l);
 	f->queue = s->queue;
-	return aql_submit_barrier_and(s->queue, sigs, n, f->sig, NULL);
+	return submit_barrier(s, &l, f->sig);
 }
 
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)

@@ -538,6 +538,11 @@ int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int
   return 0;
 }
 
+bool aql_packet_consumed(const struct aql_queue *q, uint64_t id)
+{
+  return __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) > id;
+}
+
 uint32_t aql_queue_space(const struct aql_queue *q)
 {
   uint64_t w = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);

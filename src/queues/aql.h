@@ -92,6 +92,10 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking);
 /* Free packet slots right now (claimed slots count as used). A producer may take them first. */
 uint32_t aql_queue_space(const struct aql_queue *q);
 
+/* True when the CP has consumed packet [in] id (its read index is past it): the CP reads nothing
+ * of that packet, such as its dependency signals, any more. */
+bool aql_packet_consumed(const struct aql_queue *q, uint64_t id);
+
 /* True when the CP's read index has caught up with the write index (acquire load, no syscall). */
 bool aql_queue_idle(const struct aql_queue *q);
 
