@@ -20,6 +20,12 @@ Test(module, unload_twice_is_not_found)
   HIP_OK(hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
   HIP_OK(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
   cr_assert_eq(h[63], 1);
+  // A stream handle that is no longer live: clr's module launches answer hipErrorInvalidValue.
+  hipStream_t dead;
+  HIP_OK(hipStreamCreate(&dead));
+  HIP_OK(hipStreamDestroy(dead));
+  cr_assert_eq(hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, dead, args, nullptr), hipErrorInvalidValue);
+  cr_assert_eq(hipModuleLaunchCooperativeKernel(f, 1, 1, 1, 64, 1, 1, 0, dead, args), hipErrorInvalidValue);
   HIP_OK(hipModuleUnload(m));
   cr_assert_eq(hipModuleUnload(m), hipErrorNotFound);
   cr_assert_eq(hipGetLastError(), hipErrorNotFound);
