@@ -99,3 +99,20 @@ Test(external_semaphore, arguments_checked_before_not_supported)
   cr_assert_eq(hipDestroyExternalSemaphore(nullptr), hipErrorInvalidValue);
   cr_assert_eq(hipDestroyExternalSemaphore(fake), hipErrorNotSupported);
 }
+
+Test(context, create_records_flags_on_the_device)
+{
+  hipCtx_t ctx;
+  unsigned flags = 0;
+  const unsigned want = hipDeviceScheduleBlockingSync | hipDeviceMapHost;
+  HIP_OK(hipInit(0));
+  HIP_OK(hipCtxCreate(&ctx, want, 0));
+  HIP_OK(hipGetDeviceFlags(&flags));
+  cr_assert_eq(flags, want, "clr keeps hipCtxCreate's flags on the device: 0x%x", flags);
+  HIP_OK(hipCtxPopCurrent(&ctx));
+  HIP_OK(hipCtxDestroy(ctx));
+  // hipSetDeviceFlags keeps the scheduling bits only.
+  HIP_OK(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceMapHost));
+  HIP_OK(hipGetDeviceFlags(&flags));
+  cr_assert_eq(flags, (unsigned)hipDeviceScheduleSpin);
+}
