@@ -443,6 +443,17 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   int err = hip_module_on_device(hmod, d, &md);
   if (err)
     HIP_RETURN(err == -ENOENT ? hipErrorNoBinaryForGpu : hipErrorInvalidImage);
+  /* A __managed__ variable: its symbol holds a pointer to the managed allocation; clr's
+   * DynCO::getGlobalVar hands out the allocation itself and its size (the variable's). */
+  void *managed;
+  size_t managed_size;
+  if (hip_module_managed(hmod, name, &managed, &managed_size) == 0) {
+    if (dptr)
+      *dptr = managed;
+    if (bytes)
+      *bytes = managed_size;
+    HIP_RETURN(hipSuccess);
+  }
   const struct loader_variable *v = loader_find_variable(md->co, name);
   if (!v)
     HIP_RETURN(hipErrorNotFound);

@@ -116,3 +116,28 @@ Test(context, create_records_flags_on_the_device)
   HIP_OK(hipGetDeviceFlags(&flags));
   cr_assert_eq(flags, (unsigned)hipDeviceScheduleSpin);
 }
+
+Test(module, global_of_a_managed_variable_is_its_allocation)
+{
+  hipModule_t m = nullptr;
+  HIP_OK(hipModuleLoad(&m, RTFIX_MODULE));
+  hipFunction_t f = nullptr;
+  HIP_OK(hipModuleGetFunction(&f, m, "bump_counter"));
+  HIP_OK(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  hipDeviceptr_t p = nullptr;
+  size_t bytes = 0;
+  // clr hands out the managed memory itself and the variable's size, not the pointer slot.
+  HIP_OK(hipModuleGetGlobal(&p, &bytes, m, "counter"));
+  cr_assert_eq(bytes, sizeof(int));
+  int v = 0;
+  HIP_OK(hipMemcpyDtoH(&v, p, bytes));
+  cr_assert_eq(v, 11);
+  cr_assert_eq(*(int *)p, 11, "managed memory is host-readable");
+  // A plain __device__ variable is unchanged: its own storage.
+  HIP_OK(hipModuleGetGlobal(&p, &bytes, m, "plain_global"));
+  cr_assert_eq(bytes, sizeof(int));
+  HIP_OK(hipMemcpyDtoH(&v, p, bytes));
+  cr_assert_eq(v, 7);
+  HIP_OK(hipModuleUnload(m));
+}
