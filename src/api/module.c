@@ -279,9 +279,13 @@ static int read_file(const char *path, void **data, size_t *size)
 
   if (fd < 0)
     return -errno;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return -EINVAL;
+  }
+  if (st.st_size <= 0) {
+    close(fd);
+    return -ENOEXEC; /* an empty file holds no code object: an invalid image, as in clr */
   }
   char *buf = malloc((size_t)st.st_size);
   if (!buf) {
@@ -342,7 +346,9 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
   *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)
-    HIP_RETURN(err == -ENOENT ? hipErrorFileNotFound : hipErrorInvalidValue);
+    HIP_RETURN(err == -ENOENT    ? hipErrorFileNotFound
+               : err == -ENOEXEC ? hipErrorInvalidImage
+                                 : hipErrorInvalidValue);
   err = hip_module_create(data, size, false, false, &m);
   if (err) {
     free(data);

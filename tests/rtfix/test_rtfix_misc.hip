@@ -3,7 +3,9 @@
 #include <criterion/criterion.h>
 #include <hip/hip_runtime.h>
 
+#include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
 
@@ -140,4 +142,18 @@ Test(module, global_of_a_managed_variable_is_its_allocation)
   HIP_OK(hipMemcpyDtoH(&v, p, bytes));
   cr_assert_eq(v, 7);
   HIP_OK(hipModuleUnload(m));
+}
+
+Test(module, empty_file_is_an_invalid_image)
+{
+  char path[] = "/tmp/rtfix_empty_XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  hipModule_t m = nullptr;
+  cr_assert_eq(hipModuleLoad(&m, path), hipErrorInvalidImage);
+  cr_assert_null(m);
+  unlink(path);
+  cr_assert_eq(hipModuleLoad(&m, "/tmp"), hipErrorInvalidValue, "a directory is no file to load");
+  cr_assert_eq(hipModuleLoad(&m, "/nonexistent/rtfix.co"), hipErrorFileNotFound);
 }
