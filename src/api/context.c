@@ -90,9 +90,13 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device)
 		HIP_RETURN(hip_init_error() ?: hipErrorNoDevice);
 	if (device < 0 || device >= n)
 		HIP_RETURN(hipErrorInvalidValue); /* clr: InvalidValue, not InvalidDevice */
-	(void)flags; /* clr records them on the device; scheduling flags come from hipSetDeviceFlags */
 	struct hip_device *d = hip_device_peek(device);
 	HIP_RETURN_IF_ERROR(ctx_push(d));
+	/* clr (hip_context.cpp) records the flags on the device as they are: hipGetDeviceFlags
+	 * then returns them. */
+	pthread_mutex_lock(&d->lock);
+	d->flags = flags;
+	pthread_mutex_unlock(&d->lock);
 	hipError_t err = hipSetDevice(device);
 	if (err != hipSuccess) {
 		ctx_depth--;

@@ -12,7 +12,10 @@
  * newer record, as in clr.
  *
  * The area holds the creating pid (opening it in the same process is refused:
- * hipErrorInvalidContext) and a user count; the last user unlinks the name.
+ * hipErrorInvalidContext) and a user count; the last user unlinks the name. A creating process
+ * that exits with its events still alive unlinks their names at exit (processes that mapped an
+ * area keep it; the handle just cannot be opened any more, as with CUDA once the exporting
+ * event is gone).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -51,7 +54,54 @@ _Static_assert(sizeof(struct ipc_event_area) <= IPC_EVENT_AREA_SIZE, "one page")
 struct ipc_event {
   struct ipc_event_area *area;
   char name[IPC_EVENT_NAME_MAX];
+  bool owned;                        /* created by this process: on the owned list */
+  struct ipc_event *next_owned;      /* protected by owned_lock */
 };
+
+static pthread_mutex_t owned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ipc_event *owned_list;  /* protected by owned_lock */
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+
+/* At exit: the names of this process's live areas go (a forked child has its own pid in the
+ * names it would own, so it never unlinks its parent's). */
+static void unlink_owned_at_exit(void)
+{
+  char prefix[32];
+  snprintf(prefix, sizeof(prefix), "/hipkfd_event_%d_", (int)getpid());
+  pthread_mutex_lock(&owned_lock);
+  for (struct ipc_event *ie = owned_list; ie; ie = ie->next_owned)
+    if (!strncmp(ie->name, prefix, strlen(prefix)))
+      shm_unlink(ie->name);
+  pthread_mutex_unlock(&owned_lock);
+}
+
+static void register_exit_hook(void)
+{
+  atexit(unlink_owned_at_exit);
+}
+
+static void owned_add(struct ipc_event *ie)
+{
+  pthread_once(&exit_once, register_exit_hook);
+  pthread_mutex_lock(&owned_lock);
+  ie->owned = true;
+  ie->next_owned = owned_list;
+  owned_list = ie;
+  pthread_mutex_unlock(&owned_lock);
+}
+
+static void owned_remove(struct ipc_event *ie)
+{
+  if (!ie->owned)
+    return;
+  pthread_mutex_lock(&owned_lock);
+  for (struct ipc_event **pp = &owned_list; *pp; pp = &(*pp)->next_owned)
+    if (*pp == ie) {
+      *pp = ie->next_owned;
+      break;
+    }
+  pthread_mutex_unlock(&owned_lock);
+}
 
 /* Registers the area with every GPU so that queues can write and wait on its slots. */
 static int area_register(struct ipc_event_area *a)
@@ -110,6 +160,7 @@ int ipc_event_create(struct ipc_event **out)
     free(ie);
     return err;
   }
+  owned_add(ie);
   *out = ie;
   return 0;
 }
@@ -157,6 +208,7 @@ void ipc_event_release(struct ipc_event *ie)
   if (!ie)
     return;
   bool last = atomic_fetch_sub(&ie->area->users, 1) == 1;
+  owned_remove(ie);
   mem_host_unregister(ie->area);
   munmap(ie->area, IPC_EVENT_AREA_SIZE);
   if (last)

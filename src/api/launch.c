@@ -633,6 +633,10 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
                                 hipStream_t stream, void **params, void **extra, bool workitems,
                                 bool cooperative)
 {
+  /* clr's module launches check the stream first (hip::isValid): a handle that is not a live
+   * stream is an invalid value there, not a destroyed context. */
+  if (stream && stream != hipStreamPerThread && stream != hipStreamLegacy && !hip_stream_valid(stream))
+    return hipErrorInvalidValue;
   if (!hip_function_valid(f))
     return hipErrorInvalidResourceHandle;
   if (params && extra)

@@ -279,9 +279,13 @@ static int read_file(const char *path, void **data, size_t *size)
 
   if (fd < 0)
     return -errno;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     close(fd);
     return -EINVAL;
+  }
+  if (st.st_size <= 0) {
+    close(fd);
+    return -ENOEXEC; /* an empty file holds no code object: an invalid image, as in clr */
   }
   char *buf = malloc((size_t)st.st_size);
   if (!buf) {
@@ -342,7 +346,9 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
   *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)
-    HIP_RETURN(err == -ENOENT ? hipErrorFileNotFound : hipErrorInvalidValue);
+    HIP_RETURN(err == -ENOENT    ? hipErrorFileNotFound
+               : err == -ENOEXEC ? hipErrorInvalidImage
+                                 : hipErrorInvalidValue);
   err = hip_module_create(data, size, false, false, &m);
   if (err) {
     free(data);
@@ -443,6 +449,17 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   int err = hip_module_on_device(hmod, d, &md);
   if (err)
     HIP_RETURN(err == -ENOENT ? hipErrorNoBinaryForGpu : hipErrorInvalidImage);
+  /* A __managed__ variable: its symbol holds a pointer to the managed allocation; clr's
+   * DynCO::getGlobalVar hands out the allocation itself and its size (the variable's). */
+  void *managed;
+  size_t managed_size;
+  if (hip_module_managed(hmod, name, &managed, &managed_size) == 0) {
+    if (dptr)
+      *dptr = managed;
+    if (bytes)
+      *bytes = managed_size;
+    HIP_RETURN(hipSuccess);
+  }
   const struct loader_variable *v = loader_find_variable(md->co, name);
   if (!v)
     HIP_RETURN(hipErrorNotFound);

@@ -31,6 +31,24 @@ static void hex_decode(const char *in, hipIpcEventHandle_t *h)
 // The other process: RTFIX_EVENT_HANDLE names the event, RTFIX_EVENT_PIPE the descriptor to
 // report on. Writes 'N' once it sees the record pending, then waits for it (hipEventSynchronize
 // and a stream wait) and exits 0 when everything answered as expected.
+// The exporting side, for the exit test: RTFIX_EVENT_EXPORT names a descriptor; makes an
+// interprocess event, writes its handle there and exits without destroying it.
+__attribute__((constructor)) static void event_ipc_exporter(void)
+{
+  const char *fd = getenv("RTFIX_EVENT_EXPORT");
+  if (!fd)
+    return;
+  hipEvent_t ev;
+  hipIpcEventHandle_t h;
+  if (hipEventCreateWithFlags(&ev, hipEventDisableTiming | hipEventInterprocess) != hipSuccess ||
+      hipEventRecord(ev, nullptr) != hipSuccess || hipIpcGetEventHandle(&h, ev) != hipSuccess)
+    _exit(30);
+  char hx[2 * sizeof(h) + 1];
+  hex_encode(h, hx);
+  /* exit(), not _exit(): a program that ends normally runs the runtime's exit hook. */
+  exit(write(atoi(fd), hx, 2 * sizeof(h)) == (ssize_t)(2 * sizeof(h)) ? 0 : 31);
+}
+
 __attribute__((constructor)) static void event_ipc_child(void)
 {
   const char *hx = getenv("RTFIX_EVENT_HANDLE"), *fd = getenv("RTFIX_EVENT_PIPE");
@@ -134,4 +152,35 @@ Test(event_ipc, handle_errors)
   HIP_OK(hipDeviceSynchronize());
   HIP_OK(hipEventDestroy(ipc));
   HIP_OK(hipEventDestroy(plain));
+}
+
+// An exporter that exits with its event alive takes the event's name with it: its handle can no
+// longer be opened, and nothing is left behind in /dev/shm.
+Test(event_ipc, exporter_exit_removes_the_name)
+{
+  int p[2];
+  cr_assert_eq(pipe(p), 0);
+  char fdtxt[16];
+  snprintf(fdtxt, sizeof(fdtxt), "%d", p[1]);
+  pid_t child = fork();
+  if (child == 0) {
+    setenv("RTFIX_EVENT_EXPORT", fdtxt, 1);
+    execl("/proc/self/exe", "event_ipc_exporter", (char *)nullptr);
+    _exit(20);
+  }
+  close(p[1]);
+  char hx[2 * sizeof(hipIpcEventHandle_t) + 1] = {0};
+  cr_assert_eq(read(p[0], hx, sizeof(hx) - 1), (ssize_t)(sizeof(hx) - 1));
+  int status = 0;
+  cr_assert_eq(waitpid(child, &status, 0), child);
+  cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exporter status 0x%x", status);
+  close(p[0]);
+  hipIpcEventHandle_t h;
+  hex_decode(hx, &h);
+  cr_assert_eq(strncmp(h.reserved, "/hipkfd_event_", 14), 0);
+  char path[96];
+  snprintf(path, sizeof(path), "/dev/shm%s", h.reserved);
+  cr_assert_neq(access(path, F_OK), 0, "%s left behind", path);
+  hipEvent_t ev = nullptr;
+  cr_assert_eq(hipIpcOpenEventHandle(&ev, h), hipErrorInvalidValue);
 }

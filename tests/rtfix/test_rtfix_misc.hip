@@ -3,7 +3,9 @@
 #include <criterion/criterion.h>
 #include <hip/hip_runtime.h>
 
+#include <cstdio>
 #include <cstring>
+#include <unistd.h>
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
 
@@ -20,6 +22,12 @@ Test(module, unload_twice_is_not_found)
   HIP_OK(hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, args, nullptr));
   HIP_OK(hipMemcpy(h, d, sizeof(h), hipMemcpyDeviceToHost));
   cr_assert_eq(h[63], 1);
+  // A stream handle that is no longer live: clr's module launches answer hipErrorInvalidValue.
+  hipStream_t dead;
+  HIP_OK(hipStreamCreate(&dead));
+  HIP_OK(hipStreamDestroy(dead));
+  cr_assert_eq(hipModuleLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, dead, args, nullptr), hipErrorInvalidValue);
+  cr_assert_eq(hipModuleLaunchCooperativeKernel(f, 1, 1, 1, 64, 1, 1, 0, dead, args), hipErrorInvalidValue);
   HIP_OK(hipModuleUnload(m));
   cr_assert_eq(hipModuleUnload(m), hipErrorNotFound);
   cr_assert_eq(hipGetLastError(), hipErrorNotFound);
@@ -92,4 +100,60 @@ Test(external_semaphore, arguments_checked_before_not_supported)
   HIP_OK(hipSignalExternalSemaphoresAsync(&fake, &sp, 0, nullptr)); // nothing to do
   cr_assert_eq(hipDestroyExternalSemaphore(nullptr), hipErrorInvalidValue);
   cr_assert_eq(hipDestroyExternalSemaphore(fake), hipErrorNotSupported);
+}
+
+Test(context, create_records_flags_on_the_device)
+{
+  hipCtx_t ctx;
+  unsigned flags = 0;
+  const unsigned want = hipDeviceScheduleBlockingSync | hipDeviceMapHost;
+  HIP_OK(hipInit(0));
+  HIP_OK(hipCtxCreate(&ctx, want, 0));
+  HIP_OK(hipGetDeviceFlags(&flags));
+  cr_assert_eq(flags, want, "clr keeps hipCtxCreate's flags on the device: 0x%x", flags);
+  HIP_OK(hipCtxPopCurrent(&ctx));
+  HIP_OK(hipCtxDestroy(ctx));
+  // hipSetDeviceFlags keeps the scheduling bits only.
+  HIP_OK(hipSetDeviceFlags(hipDeviceScheduleSpin | hipDeviceMapHost));
+  HIP_OK(hipGetDeviceFlags(&flags));
+  cr_assert_eq(flags, (unsigned)hipDeviceScheduleSpin);
+}
+
+Test(module, global_of_a_managed_variable_is_its_allocation)
+{
+  hipModule_t m = nullptr;
+  HIP_OK(hipModuleLoad(&m, RTFIX_MODULE));
+  hipFunction_t f = nullptr;
+  HIP_OK(hipModuleGetFunction(&f, m, "bump_counter"));
+  HIP_OK(hipModuleLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  hipDeviceptr_t p = nullptr;
+  size_t bytes = 0;
+  // clr hands out the managed memory itself and the variable's size, not the pointer slot.
+  HIP_OK(hipModuleGetGlobal(&p, &bytes, m, "counter"));
+  cr_assert_eq(bytes, sizeof(int));
+  int v = 0;
+  HIP_OK(hipMemcpyDtoH(&v, p, bytes));
+  cr_assert_eq(v, 11);
+  cr_assert_eq(*(int *)p, 11, "managed memory is host-readable");
+  // A plain __device__ variable is unchanged: its own storage.
+  HIP_OK(hipModuleGetGlobal(&p, &bytes, m, "plain_global"));
+  cr_assert_eq(bytes, sizeof(int));
+  HIP_OK(hipMemcpyDtoH(&v, p, bytes));
+  cr_assert_eq(v, 7);
+  HIP_OK(hipModuleUnload(m));
+}
+
+Test(module, empty_file_is_an_invalid_image)
+{
+  char path[] = "/tmp/rtfix_empty_XXXXXX";
+  int fd = mkstemp(path);
+  cr_assert_geq(fd, 0);
+  close(fd);
+  hipModule_t m = nullptr;
+  cr_assert_eq(hipModuleLoad(&m, path), hipErrorInvalidImage);
+  cr_assert_null(m);
+  unlink(path);
+  cr_assert_eq(hipModuleLoad(&m, "/tmp"), hipErrorInvalidValue, "a directory is no file to load");
+  cr_assert_eq(hipModuleLoad(&m, "/nonexistent/rtfix.co"), hipErrorFileNotFound);
 }
