@@ -238,7 +238,7 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal)
 
 hipError_t hipDeviceSynchronize(void)
 {
-	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
+	HIP_RETURN_IF_ERROR(hip_capture_device_sync_check());
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);

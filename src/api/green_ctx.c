@@ -737,14 +737,15 @@ static int green_stream_create(struct exec_ctx *c, int priority, struct hip_stre
 		free(g);
 		return err;
 	}
-	err = hip_stream_apply_cu_mask(s, c->cus.w, (device_cus(c->device) + 31) / 32);
+	uint32_t words = (device_cus(c->device) + 31) / 32;
+	err = hip_stream_apply_cu_mask(s, c->cus.w, words);
+	if (!err)
+		err = hip_stream_cu_mask_remember(s, c->cus.w, words); /* hipExtStreamGetCUMask */
 	if (err) {
 		hip_stream_destroy(s);
 		free(g);
 		return err;
 	}
-	/* A recycled stream object may still be listed if the destroy hook did not run. */
-	hip_green_ctx_stream_forget(s);
 	g->stream = s;
 	g->ctx = c;
 	g->sm = c->sm;

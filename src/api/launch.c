@@ -651,10 +651,18 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
     by = by > gy ? gy : by;
     bz = bz > gz ? gz : bz;
   }
-  if (hip_capture_active(stream))
-    return (workitems || cooperative) ? hipErrorStreamCaptureUnsupported
-                                      : hip_capture_kernel(stream, NULL, f, (dim3){gx, gy, gz},
-                                                           (dim3){bx, by, bz}, params, extra, shmem);
+  if (hip_capture_active(stream)) {
+    /* A grid in work-items becomes a kernel node's grid in blocks when it is whole blocks. */
+    if (cooperative || (workitems && (gx % bx || gy % by || gz % bz)))
+      return hipErrorStreamCaptureUnsupported;
+    if (workitems) {
+      gx /= bx;
+      gy /= by;
+      gz /= bz;
+    }
+    return hip_capture_kernel(stream, NULL, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, params,
+                              extra, shmem);
+  }
   struct hip_launch l = {.function = f, .grid = {gx, gy, gz}, .block = {bx, by, bz},
                          .shared_mem = (uint32_t)shmem, .stream = stream, .args = params,
                          .grid_in_workitems = workitems, .cooperative = cooperative};

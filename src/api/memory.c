@@ -137,6 +137,8 @@ hipError_t hipFree(void *ptr)
 		if (d && (!info.gpu || d->gpu == info.gpu))
 			hip_device_sync_all(d);
 	}
+	if (graph_mem_free_outside(ptr))
+		HIP_RETURN(hipSuccess);
 	int err = mem_free(ptr);
 	HIP_RETURN(err ? hipErrorInvalidValue : hipSuccess);
 }

@@ -187,6 +187,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	hip_stream_callbacks_stop(s);
 	stream_unlink(s);
 	hip_stream_cu_mask_forget(s);
+	hip_green_ctx_stream_forget(s);
 
 	stream_lock(s);
 	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in

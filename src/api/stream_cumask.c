@@ -70,7 +70,7 @@ void hip_stream_cu_mask_forget(const struct hip_stream *s)
   pthread_mutex_unlock(&mask_lock);
 }
 
-static int remember(const struct hip_stream *s, const uint32_t *mask, uint32_t words)
+int hip_stream_cu_mask_remember(const struct hip_stream *s, const uint32_t *mask, uint32_t words)
 {
   struct cu_mask_entry *e = malloc(sizeof(*e));
   uint32_t *copy = malloc(sizeof(uint32_t) * words);
@@ -123,7 +123,7 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   uint32_t words = cuMaskSize < device_words(d) ? cuMaskSize : device_words(d), any = 0;
   for (uint32_t i = 0; i < words; i++)
     any |= cuMask[i] & full_word(d, i);
-  int err = remember(s, cuMask, cuMaskSize);
+  int err = hip_stream_cu_mask_remember(s, cuMask, cuMaskSize);
   if (!err && any)
     err = hip_stream_apply_cu_mask(s, cuMask, words);
   if (err) {

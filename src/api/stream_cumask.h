@@ -16,6 +16,8 @@ int hip_stream_apply_cu_mask(struct hip_stream *s, const uint32_t *mask, uint32_
 /* stream_cumask.c: forgets the CU mask recorded for [in] s (hip_stream_destroy: stream objects
  * are recycled). */
 void hip_stream_cu_mask_forget(const struct hip_stream *s);
+/* Record [in] mask ([in] words 32-bit words) as s's for hipExtStreamGetCUMask. 0 or -errno. */
+int hip_stream_cu_mask_remember(const struct hip_stream *s, const uint32_t *mask, uint32_t words);
 
 /* green_ctx.c: forgets [in] s's execution-context membership (hip_stream_destroy). */
 void hip_green_ctx_stream_forget(const struct hip_stream *s);

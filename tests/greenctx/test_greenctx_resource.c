@@ -587,7 +587,7 @@ Test(stream, recycled_stream_object_is_not_a_member)
 
 /* A non-blocking stream cannot be told apart that way: this needs stream.c's hip_stream_destroy
  * to call hip_green_ctx_stream_forget (declared in stream_cumask.h). Enable with that call. */
-Test(stream, destroyed_stream_is_forgotten, .disabled = true)
+Test(stream, destroyed_stream_is_forgotten)
 {
 	hipDevResource dev, g[1], r;
 	whole_device(&dev);
