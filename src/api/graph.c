@@ -418,6 +418,7 @@ static const char *node_type_name(hipGraphNodeType t)
       [hipGraphNodeTypeMemAlloc] = "MEM_ALLOC",      [hipGraphNodeTypeMemFree] = "MEM_FREE",
       [hipGraphNodeTypeMemcpyFromSymbol] = "MEMCPY_FROM_SYMBOL",
       [hipGraphNodeTypeMemcpyToSymbol] = "MEMCPY_TO_SYMBOL",
+      [hipGraphNodeTypeBatchMemOp] = "BATCH_MEM_OP",
   };
   if ((unsigned)t < sizeof(names) / sizeof(names[0]) && names[t])
     return names[t];

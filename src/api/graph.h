@@ -78,6 +78,12 @@ struct graph_mem_guard {
   _Atomic int execs;
 };
 
+/* A batched memory operation node: its own copy of the operations (graph_batch.c). */
+struct graph_batch {
+  hipBatchMemOpNodeParams p;   /* as given; paramArray points at ops */
+  hipStreamBatchMemOpParams *ops; /* owned */
+};
+
 /* Launch attributes of a kernel node (hipGraphKernelNodeSetAttribute): kept with the node, not
  * with its parameters, so hipGraphKernelNodeSetParams leaves them as they are (CUDA). */
 struct kernel_attrs {
@@ -106,6 +112,7 @@ struct hipGraphNode {
     struct ihipGraph *child;   /* owned clone */
     hipEvent_t event;          /* event record / wait */
     struct graph_mem *mem;     /* mem alloc / mem free (a reference) */
+    struct graph_batch batch;  /* batched memory operations */
   } u;
 };
 
@@ -181,6 +188,12 @@ enum mem_side node_mem_side(const void *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+
+/* ---- graph_batch.c ---- */
+
+void node_batch_clear(struct graph_batch *b);
+hipError_t node_batch_copy(struct graph_batch *dst, const struct graph_batch *src);
+hipError_t node_batch_launch(const struct graph_batch *b, hipStream_t stream);
 
 /* ---- graph_mem.c ---- */
 

@@ -91,6 +91,7 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
                                     n->u.memcpy.p.kind, stream);
   case hipGraphNodeTypeMemset: return launch_memset(&n->u.memset, stream);
   case hipGraphNodeTypeHost: return hipLaunchHostFunc(stream, n->u.host.fn, n->u.host.userData);
+  case hipGraphNodeTypeBatchMemOp: return node_batch_launch(&n->u.batch, stream);
   case hipGraphNodeTypeGraph: return launch_graph(n->u.child, stream);
   case hipGraphNodeTypeEmpty: return hipSuccess;
   case hipGraphNodeTypeEventRecord: return hipEventRecord(n->u.event, stream);
@@ -450,6 +451,8 @@ static hipError_t params_copy_all(struct ihipGraph *dst, const struct ihipGraph 
       return e;
     if (d->type == hipGraphNodeTypeKernel)
       node_kernel_clear(&d->u.kernel);
+    else if (d->type == hipGraphNodeTypeBatchMemOp)
+      node_batch_clear(&d->u.batch);
     d->u = tmp.u;
   }
   return hipSuccess;

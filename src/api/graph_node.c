@@ -31,6 +31,8 @@ void node_free(hipGraphNode_t n)
     graph_free(n->u.child);
   else if (n->type == hipGraphNodeTypeMemAlloc || n->type == hipGraphNodeTypeMemFree)
     graph_mem_put(n->u.mem);
+  else if (n->type == hipGraphNodeTypeBatchMemOp)
+    node_batch_clear(&n->u.batch);
   n->magic = 0;
   free(n);
 }
@@ -305,6 +307,8 @@ hipError_t node_copy_params(hipGraphNode_t dst, const struct hipGraphNode *src)
   case hipGraphNodeTypeMemFree:
     dst->u.mem = graph_mem_get(src->u.mem);
     return hipSuccess;
+  case hipGraphNodeTypeBatchMemOp:
+    return node_batch_copy(&dst->u.batch, &src->u.batch);
   default:
     dst->u = src->u;
     return hipSuccess;
