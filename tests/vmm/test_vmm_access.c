@@ -170,3 +170,27 @@ Test(vmm_access, unmap_waits_for_queued_work)
 	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
 	vmm_unmap_free(va, big, h);
 }
+
+/* The GPU may not write a read-only mapping: an engine fill into it faults (as on hardware: a
+ * GPUVM write-protection fault) and the call reports it instead of waiting forever; the memory
+ * keeps its contents (read back through the CPU view). The fill is larger than what the runtime
+ * does with the CPU (copy.c FILL_CPU_MAX). A fault is sticky for the process, so this test has its
+ * own (Criterion runs each test in one). */
+#define BIG (2u << 20)
+static unsigned char big_in[BIG], big_out[BIG];
+
+Test(vmm_access, gpu_write_to_read_only_faults, .timeout = 60)
+{
+	void *va = NULL;
+	hipMemGenericAllocationHandle_t h = NULL;
+
+	vmm_map_new(BIG, hipMemHandleTypeNone, &va, &h);
+	for (size_t i = 0; i < BIG; i++)
+		big_in[i] = (unsigned char)(i * 7 + 3);
+	cr_assert_eq(hipMemcpy(va, big_in, BIG, hipMemcpyHostToDevice), hipSuccess);
+	cr_assert_eq(vmm_set_access(va, BIG, 0, hipMemAccessFlagsProtRead), hipSuccess);
+	hipError_t e = hipMemset(va, 0, BIG);
+	cr_assert_neq(e, hipSuccess, "a GPU fill of read-only memory must fail");
+	memcpy(big_out, va, BIG);
+	cr_assert_arr_eq(big_out, big_in, BIG, "read-only memory unchanged");
+}
