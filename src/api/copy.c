@@ -12,12 +12,14 @@
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../memory/mem.h"
 #include "../queues/sdma.h"
 #include "../queues/signal.h"
 #include "internal.h"
+#include "fill.h"
 
 /* Measured on kfdsim (gfx942 profile, this 2-core host; median of 15 synchronous hipMemcpy /
  * hipMemset on host-visible VRAM with pinned host memory, the library built once with every
@@ -202,24 +204,170 @@ static bool copy_by_cpu(const struct hip_span *dst, const struct hip_span *src, 
 	return true;
 }
 
-/* The device whose SDMA engine moves the bytes: the GPU owning device memory (the destination's
- * first), else the stream's. */
-static struct hip_device *engine_of(struct hip_stream *s, const struct hip_span *dst,
-				    const struct hip_span *src)
+/* ---- copies in stream order ------------------------------------------------------------------ */
+
+/* Copies that must not block the caller while earlier work on the stream is still running (an
+ * async copy between device memory and pinned or device memory; a device-to-device copy, which
+ * clr and CUDA never make the host wait for) are handed to the stream's host-callback worker: it performs the copy
+ * synchronously once everything before it completed, and later work on the stream waits for it.
+ * Copies touching pageable memory stay synchronous, as HIP documents. */
+struct copy_later {
+	struct hip_stream *s;
+	void *dst;
+	const void *src;
+	size_t dpitch, spitch, width, height; /* a 1D copy is one row */
+};
+
+static bool legacy_blocking(const struct hip_stream *s)
 {
-	if (dst->device_local && dst->device)
-		return dst->device;
-	if (src->device_local && src->device)
-		return src->device;
-	return s->device;
+	return !s->is_null && !(s->flags & hipStreamNonBlocking);
 }
 
-/* ---- copies in stream order ------------------------------------------------------------------ */
+/* Whether work a new operation on [in] s depends on is still in flight: the stream's tail, event
+ * waits not yet attached to work, and for the legacy null stream the blocking streams of its
+ * device (for a blocking stream, the null stream), as hip_stream_begin gathers them. A probe
+ * only: hip_stream_begin would take the waits off the stream. */
+static bool stream_busy(struct hip_stream *s)
+{
+	if (__atomic_load_n(&s->nwaits, __ATOMIC_RELAXED) > 0 || !hip_stream_idle(s))
+		return true;
+	struct hip_device *d = s->device;
+	bool busy = false;
+	pthread_mutex_lock(&d->lock);
+	if (s->is_null) {
+		for (struct hip_stream *t = d->streams; t && !busy; t = t->next)
+			busy = t != s && legacy_blocking(t) && !hip_stream_idle(t);
+	} else if (legacy_blocking(s) && d->null_stream) {
+		busy = !hip_stream_idle(d->null_stream);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return busy;
+}
+
+/* The hipStream_t that names [in] s for hipLaunchHostFunc, or false when none does from this
+ * thread (the null or per-thread stream of a device other than the current one). */
+static bool stream_handle(struct hip_stream *s, hipStream_t *out)
+{
+	hipStream_t h = s->is_null ? NULL : s->is_per_thread ? hipStreamPerThread : (hipStream_t)s;
+	if (hip_stream_resolve(h) != s)
+		return false;
+	*out = h;
+	return true;
+}
+
+static int copy_row_now(struct hip_device *fallback, void *dst, const void *src, size_t size);
+
+static void copy_later_run(void *arg)
+{
+	struct copy_later *c = arg;
+	/* Nothing is left to report an error to (the call returned): the copy's failure modes were
+	 * checked when it was enqueued (both sides known, in bounds). */
+	for (size_t y = 0; y < c->height; y++)
+		if (copy_row_now(c->s->device, (char *)c->dst + y * c->dpitch,
+				 (const char *)c->src + y * c->spitch, c->width))
+			break;
+	free(c);
+}
+
+/* Whether a copy between [in] dst and [in] src may return before it is done. */
+static bool copy_may_defer(const struct hip_span *dst, const struct hip_span *src, bool async)
+{
+	if (!dst->known || !src->known || hip_callback_fence)
+		return false;
+	/* Host-to-host copies are synchronous even when asked to be async (hip-tests
+	 * MemcpyHPinnedtoHPinnedSyncBehavior: clr copies them on the CPU at once). */
+	if (!dst->device_local && !src->device_local)
+		return false;
+	return async || (dst->device_local && src->device_local);
+}
+
+/* Hand the copy to the stream's callback worker when the stream still has work in flight.
+ * Returns true when it did (the copy will happen in stream order). */
+static bool copy_defer(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
+		       size_t spitch, size_t width, size_t height)
+{
+	hipStream_t h;
+
+	if (!stream_handle(s, &h) || !stream_busy(s))
+		return false;
+	struct copy_later *c = malloc(sizeof(*c));
+	if (!c)
+		return false;
+	*c = (struct copy_later){s, dst, src, dpitch, spitch, width, height};
+	if (hipLaunchHostFunc(h, copy_later_run, c) != hipSuccess) {
+		free(c);
+		return false; /* the caller copies synchronously instead */
+	}
+	return true;
+}
+
+/* The engine part of a copy whose dependencies are met: an SDMA transfer on the engine of the
+ * GPU owning device memory (the destination's first), else [in] fallback's (the stream's). [out] out: the fence of the transfer, or
+ * NULL when it already completed (staged copies through pageable memory). 0 or -errno. */
+static int copy_engine(struct hip_device *fallback, const struct hip_span *sd,
+		       const struct hip_span *ss, void *dst, const void *src, size_t size,
+		       struct hip_fence **out)
+{
+	struct hip_device *e = sd->device_local && sd->device ? sd->device
+			       : ss->device_local && ss->device ? ss->device : fallback;
+	int err = hip_device_open(e);
+	if (!err)
+		err = span_reach(e, sd, dst);
+	if (!err)
+		err = span_reach(e, ss, src);
+	if (err)
+		return err;
+
+	*out = NULL;
+	pthread_mutex_lock(&e->sdma_lock);
+	err = sdma_ready(e);
+	if (!err && (!sd->gpu_mapped || !ss->gpu_mapped)) {
+		err = sdma_copy_staged(e, sd, ss, size);
+	} else if (!err) {
+		struct hip_fence *f;
+		err = hip_fence_create(e, &f);
+		if (!err) {
+			err = sdma_copy_va(e, sd->gpu_va, ss->gpu_va, size, f);
+			if (err)
+				hip_fence_put(f);
+			else
+				*out = f;
+		}
+	}
+	pthread_mutex_unlock(&e->sdma_lock);
+	return err;
+}
+
+/* One row of a deferred copy, run on the stream's callback worker once the work before it
+ * completed. It does not go through the stream (no hip_stream_begin): a thread blocked in a
+ * synchronous call on the same stream holds the stream's lock while it waits for this very
+ * callback. */
+static int copy_row_now(struct hip_device *fallback, void *dst, const void *src, size_t size)
+{
+	struct hip_span sd, ss;
+	struct hip_fence *f = NULL;
+	int err = hip_span_of(dst, size, &sd);
+
+	if (!err)
+		err = hip_span_of(src, size, &ss);
+	if (err)
+		return err;
+	if (copy_by_cpu(&sd, &ss, size)) {
+		memmove(sd.ptr, ss.ptr, size);
+		return 0;
+	}
+	err = copy_engine(fallback, &sd, &ss, dst, src, size, &f);
+	if (!err && f)
+		err = hip_fence_wait(f, hip_device_blocking(fallback));
+	hip_fence_put(f);
+	return err;
+}
 
 int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool async)
 {
 	struct hip_span sd, ss;
 	struct hip_stream_deps deps;
+	struct hip_fence *f = NULL;
 	int err;
 
 	if (size == 0)
@@ -229,6 +377,11 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 		err = hip_span_of(src, size, &ss);
 	if (err)
 		return err;
+	if (copy_may_defer(&sd, &ss, async)) {
+		if (copy_defer(s, dst, size, src, size, size, 1))
+			return 0;
+		async = true; /* nothing in flight: an engine copy need not be waited for */
+	}
 
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
@@ -240,42 +393,11 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 		hip_stream_end(s, &deps, NULL, false);
 		return 0;
 	}
-
-	struct hip_device *e = engine_of(s, &sd, &ss);
-	err = hip_device_open(e);
-	if (!err)
-		err = span_reach(e, &sd, dst);
-	if (!err)
-		err = span_reach(e, &ss, src);
+	err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
 	if (err)
 		goto fail;
-
-	pthread_mutex_lock(&e->sdma_lock);
-	err = sdma_ready(e);
-	if (err) {
-		pthread_mutex_unlock(&e->sdma_lock);
-		goto fail;
-	}
-	if (!sd.gpu_mapped || !ss.gpu_mapped) {
-		err = sdma_copy_staged(e, &sd, &ss, size);
-		pthread_mutex_unlock(&e->sdma_lock);
-		if (err)
-			goto fail;
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
-	}
-	struct hip_fence *f;
-	err = hip_fence_create(e, &f);
-	if (!err) {
-		err = sdma_copy_va(e, sd.gpu_va, ss.gpu_va, size, f);
-		if (err)
-			hip_fence_put(f);
-	}
-	pthread_mutex_unlock(&e->sdma_lock);
-	if (err)
-		goto fail;
-	if (!async) {
-		err = hip_fence_wait(f, hip_device_blocking(e));
+	if (!async && f) {
+		err = hip_fence_wait(f, hip_device_blocking(s->device));
 		if (err) {
 			hip_fence_put(f);
 			goto fail;
@@ -307,6 +429,11 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 		err = hip_span_of(src, slen, &ss);
 	if (err)
 		return err;
+	if (copy_may_defer(&sd, &ss, async)) {
+		if (copy_defer(s, dst, dpitch, src, spitch, width, height))
+			return 0;
+		async = true;
+	}
 	if (copy_by_cpu(&sd, &ss, width * height)) {
 		struct hip_stream_deps deps;
 		hip_stream_begin(s, &deps);
@@ -402,11 +529,92 @@ static int sdma_fill(struct hip_device *d, const struct hip_span *sp, uint32_t v
 	return err;
 }
 
+/* The engine part of a fill whose dependencies are met (CPU for host-visible memory within
+ * FILL_CPU_MAX of VRAM, else SDMA). [out] out: the fence of an engine fill, NULL when done. */
+static int fill_now(struct hip_device *fallback, const struct hip_span *sp, uint32_t value,
+		    size_t esize, size_t count, struct hip_fence **out)
+{
+	size_t size = esize * count;
+
+	*out = NULL;
+	if (sp->host_visible && (!sp->device_local || size <= FILL_CPU_MAX)) {
+		cpu_fill(sp->ptr, value, esize, count);
+		return 0;
+	}
+	if (!sp->gpu_mapped)
+		return -EINVAL;
+	struct hip_device *e = sp->device ? sp->device : fallback;
+	int err = hip_device_open(e);
+	if (err)
+		return err;
+	pthread_mutex_lock(&e->sdma_lock);
+	err = sdma_ready(e);
+	if (!err)
+		err = sdma_fill(e, sp, value, esize, size, out);
+	pthread_mutex_unlock(&e->sdma_lock);
+	return err;
+}
+
+/* A fill handed to the stream's callback worker (as deferred copies are, see copy_later): a box
+ * of `depth` slices `slice` bytes apart, each `height` rows `pitch` bytes apart, each row `count`
+ * elements; a linear fill is one row. */
+struct fill_later {
+	struct hip_stream *s;
+	void *dst;
+	uint32_t value;
+	size_t esize, count;
+	size_t pitch, height, slice, depth;
+};
+
+static void fill_later_run(void *arg)
+{
+	struct fill_later *c = arg;
+	int err = 0;
+
+	/* Checked when enqueued; an error here has no caller left to report to. */
+	for (size_t z = 0; z < c->depth && !err; z++)
+		for (size_t y = 0; y < c->height && !err; y++) {
+			char *row = (char *)c->dst + z * c->slice + y * c->pitch;
+			struct hip_span sp;
+			struct hip_fence *f = NULL;
+			err = hip_span_of(row, c->esize * c->count, &sp);
+			if (!err)
+				err = fill_now(c->s->device, &sp, c->value, c->esize, c->count, &f);
+			if (!err && f)
+				err = hip_fence_wait(f, hip_device_blocking(c->s->device));
+			hip_fence_put(f);
+		}
+	free(c);
+}
+
+/* An async fill, or any fill of device memory (clr and CUDA never make the host wait for a
+ * hipMemset of device memory; hip-tests hipMemsetSync), does not block while the stream is
+ * busy. True when the fill (the whole box c describes) was handed to the callback worker. */
+static bool fill_defer_box(const struct hip_span *sp, const struct fill_later *box, bool async)
+{
+	hipStream_t h;
+
+	if (!sp->known || hip_callback_fence || !(async || sp->device_local))
+		return false;
+	if (!stream_handle(box->s, &h) || !stream_busy(box->s))
+		return false;
+	struct fill_later *c = malloc(sizeof(*c));
+	if (!c)
+		return false;
+	*c = *box;
+	if (hipLaunchHostFunc(h, fill_later_run, c) != hipSuccess) {
+		free(c);
+		return false;
+	}
+	return true;
+}
+
 int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,
 	     bool async)
 {
 	struct hip_span sp;
 	struct hip_stream_deps deps;
+	struct hip_fence *f = NULL;
 	size_t size = esize * count;
 	int err;
 
@@ -417,34 +625,22 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	err = hip_span_of(dst, size, &sp);
 	if (err)
 		return err;
+	if (!sp.host_visible && !sp.gpu_mapped)
+		return -EINVAL;
+	struct fill_later box = {s, dst, value, esize, count, 0, 1, 0, 1};
+	if (fill_defer_box(&sp, &box, async))
+		return 0;
+	if (sp.known && sp.device_local && !hip_callback_fence)
+		async = true; /* nothing in flight: a device fill need not be waited for */
 
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
-	if (err)
-		goto fail;
-	if (sp.host_visible && (!sp.device_local || size <= FILL_CPU_MAX)) {
-		cpu_fill(sp.ptr, value, esize, count);
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
-	}
-	if (!sp.gpu_mapped) {
-		err = -EINVAL;
-		goto fail;
-	}
-	struct hip_device *e = sp.device ? sp.device : s->device;
-	err = hip_device_open(e);
-	if (err)
-		goto fail;
-	pthread_mutex_lock(&e->sdma_lock);
-	struct hip_fence *f = NULL;
-	err = sdma_ready(e);
 	if (!err)
-		err = sdma_fill(e, &sp, value, esize, size, &f);
-	pthread_mutex_unlock(&e->sdma_lock);
+		err = fill_now(s->device, &sp, value, esize, count, &f);
 	if (err)
 		goto fail;
 	if (!async && f) {
-		err = hip_fence_wait(f, hip_device_blocking(e));
+		err = hip_fence_wait(f, hip_device_blocking(s->device));
 		if (err) {
 			hip_fence_put(f);
 			goto fail;
@@ -454,5 +650,28 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	return 0;
 fail:
 	hip_stream_abort(s, &deps);
+	return err;
+}
+
+int hip_fill_box(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,
+		 size_t pitch, size_t height, size_t slice, size_t depth, bool async)
+{
+	struct hip_span sp;
+
+	if (count == 0 || height == 0 || depth == 0)
+		return 0;
+	if (count > SIZE_MAX / esize)
+		return -EINVAL;
+	/* The caller checked the box lies in one allocation; its first row tells the memory kind. */
+	int err = hip_span_of(dst, esize * count, &sp);
+	if (err)
+		return err;
+	struct fill_later box = {s, dst, value, esize, count, pitch, height, slice, depth};
+	if (fill_defer_box(&sp, &box, async))
+		return 0;
+	for (size_t z = 0; z < depth && !err; z++)
+		for (size_t y = 0; y < height && !err; y++)
+			err = hip_fill(s, (char *)dst + z * slice + y * pitch, value, esize, count,
+				       async);
 	return err;
 }

@@ -385,6 +385,9 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
 
 	if (flags != hipMemAttachGlobal && flags != hipMemAttachHost && flags != hipMemAttachSingle)
 		HIP_RETURN(hipErrorInvalidValue);
+	/* CUDA's rule: memory attached to a single stream cannot name the legacy null stream. */
+	if (flags == hipMemAttachSingle && (stream == NULL || stream == hipStreamLegacy))
+		HIP_RETURN(hipErrorInvalidValue);
 	if (!dev_ptr || mem_lookup(dev_ptr, &info) != 0 || info.kind != MEM_MANAGED)
 		HIP_RETURN(hipErrorInvalidValue);
 	/* CUDA: for managed allocations, length is 0 (the whole allocation) or its size. */

@@ -7,6 +7,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "fill.h"
 
 static hipError_t fill(void *dst, uint32_t value, size_t esize, size_t count, hipStream_t stream,
 		       bool async)
@@ -106,11 +107,11 @@ static hipError_t fill_2d(void *dst, size_t pitch, uint32_t value, size_t esize,
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
 	if (!s)
 		return herr;
-	int err = 0;
+	int err;
 	if (pitch == width * esize)
 		err = hip_fill(s, dst, value, esize, width * height, async);
-	for (size_t y = 0; pitch != width * esize && y < height && !err; y++)
-		err = hip_fill(s, (char *)dst + y * pitch, value, esize, width, async);
+	else
+		err = hip_fill_box(s, dst, value, esize, width, pitch, height, 0, 1, async);
 	return err ? hip_error_from_errno(err) : hipSuccess;
 }
 
@@ -180,6 +181,25 @@ static hipError_t fill_3d(hipPitchedPtr p, int value, hipExtent e, hipStream_t s
 	if (!p.ptr || e.width > p.pitch || (e.depth > 1 && e.height > p.ysize))
 		return hipErrorInvalidValue;
 	size_t slice = p.pitch * (p.ysize ? p.ysize : e.height);
+	if (!hip_capture_active(stream)) {
+		/* One box: while the stream is busy it is handed on as one piece (fill.h). */
+		struct mem_info info;
+		if (mem_lookup(p.ptr, &info) != 0)
+			return hipErrorInvalidValue;
+		size_t off = (uintptr_t)p.ptr - (uintptr_t)info.base;
+		if (slice && (e.depth - 1) > SIZE_MAX / slice)
+			return hipErrorInvalidValue;
+		size_t last = slice * (e.depth - 1) + p.pitch * (e.height - 1) + e.width;
+		if (last > info.size - off)
+			return hipErrorInvalidValue;
+		hipError_t herr;
+		struct hip_stream *s = hip_stream_from_api(stream, &herr);
+		if (!s)
+			return herr;
+		int err = hip_fill_box(s, p.ptr, (uint8_t)value, 1, e.width, p.pitch, e.height, slice,
+				       e.depth, async);
+		return err ? hip_error_from_errno(err) : hipSuccess;
+	}
 	for (size_t z = 0; z < e.depth; z++) {
 		hipError_t err = fill_2d((char *)p.ptr + z * slice, p.pitch, (uint8_t)value, 1, e.width,
 					 e.height, stream, async);

@@ -134,6 +134,19 @@ static bool attribute_default(void *data, hipPointer_attribute attribute)
  * On an error the attribute's default is written (attribute_default). */
 static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, const void *ptr)
 {
+	switch (attribute) {
+	case HIP_POINTER_ATTRIBUTE_CONTEXT:                    /* no driver contexts */
+	case HIP_POINTER_ATTRIBUTE_P2P_TOKENS:                 /* deprecated in CUDA */
+	case HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE:
+	case HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+	case HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE:
+	case HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+		/* Not answered by HIP: clr returns hipErrorNotSupported for these, whatever ptr is. */
+		attribute_default(data, attribute);
+		return hipErrorNotSupported;
+	default:
+		break;
+	}
 	struct mem_info info;
 	bool known = mem_lookup(ptr, &info) == 0;
 	hipPointerAttribute_t a;
@@ -155,9 +168,6 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 		return hipErrorInvalidValue;
 
 	switch (attribute) {
-	case HIP_POINTER_ATTRIBUTE_CONTEXT:
-		*(void **)data = NULL; /* no driver contexts in HIP's primary-context model */
-		break;
 	case HIP_POINTER_ATTRIBUTE_DEVICE_POINTER:
 		*(void **)data = a.devicePointer;
 		break;
@@ -174,9 +184,6 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 		break;
 	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		*(int *)data = a.device;
-		break;
-	case HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE:
-		*(bool *)data = info.kind == MEM_DEVICE && !info.suballocated;
 		break;
 	case HIP_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 		*(void **)data = info.base;
@@ -222,7 +229,8 @@ hipError_t hip_pointer_get_attributes_drv(unsigned int n, hipPointer_attribute *
 		if (!data[i])
 			return hipErrorInvalidValue;
 		hipError_t err = pointer_attribute(data[i], attributes[i], (const void *)ptr);
-		if (err == hipErrorInvalidValue && attribute_default(data[i], attributes[i]))
+		if ((err == hipErrorInvalidValue || err == hipErrorNotSupported) &&
+		    attribute_default(data[i], attributes[i]))
 			err = hipSuccess;
 		if (err != hipSuccess)
 			return err;

@@ -87,3 +87,22 @@ Test(mem_managed, coherency_of_other_memory)
 	cr_assert_eq(hipHostFree(h), hipSuccess);
 	cr_assert_eq(hipHostFree(hn), hipSuccess);
 }
+
+/* hipStreamAttachMemAsync: attaching to a single stream cannot name the null stream (CUDA's
+ * rule, hip-tests Unit_hipStreamAttachMemAsync_Negative_Parameters); other streams accept it. */
+Test(mem_managed, attach_single_not_to_null_stream)
+{
+	void *m = NULL;
+	hipStream_t s;
+	cr_assert_eq(hipMallocManaged(&m, 4096, hipMemAttachGlobal), hipSuccess);
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	cr_assert_eq(hipStreamAttachMemAsync(NULL, m, 0, hipMemAttachSingle), hipErrorInvalidValue);
+	cr_assert_eq(hipStreamAttachMemAsync(hipStreamLegacy, m, 0, hipMemAttachSingle),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipStreamAttachMemAsync(s, m, 0, hipMemAttachSingle), hipSuccess);
+	cr_assert_eq(hipStreamAttachMemAsync(NULL, m, 0, hipMemAttachGlobal), hipSuccess);
+	cr_assert_eq(hipStreamAttachMemAsync(s, m, 4096, hipMemAttachHost), hipSuccess);
+	cr_assert_eq(hipStreamAttachMemAsync(s, m, 100, hipMemAttachHost), hipErrorInvalidValue);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+	cr_assert_eq(hipFree(m), hipSuccess);
+}

@@ -156,3 +156,24 @@ Test(pointer, size_and_id_are_four_bytes)
 	cr_assert_eq(box[1], 0xabcdef01u);
 	cr_assert_eq(hipFree(d), hipSuccess);
 }
+
+/* Attributes HIP does not answer are hipErrorNotSupported for any pointer, as clr answers them. */
+Test(pointer, unanswered_attributes_not_supported)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 64), hipSuccess);
+	const hipPointer_attribute none[] = {
+		HIP_POINTER_ATTRIBUTE_CONTEXT, HIP_POINTER_ATTRIBUTE_P2P_TOKENS,
+		HIP_POINTER_ATTRIBUTE_IS_LEGACY_HIP_IPC_CAPABLE,
+		HIP_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES,
+		HIP_POINTER_ATTRIBUTE_IS_GPU_DIRECT_RDMA_CAPABLE, HIP_POINTER_ATTRIBUTE_MEMPOOL_HANDLE,
+	};
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++) {
+		uint64_t data = 0;
+		cr_assert_eq(hipPointerGetAttribute(&data, none[i], d), hipErrorNotSupported,
+			     "attribute %d", (int)none[i]);
+	}
+	uint64_t data = 0;
+	cr_assert_eq(hipPointerGetAttribute(&data, (hipPointer_attribute)-1, d), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
