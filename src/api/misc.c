@@ -11,6 +11,7 @@
 #include "../memory/mem.h"
 #include "array.h"
 #include "error.h"
+#include "pointer.h"
 #include "runtime.h"
 #include "symbols.h"
 
@@ -219,17 +220,11 @@ hipError_t hipMemcpy3DPeerAsync(hipMemcpy3DPeerParms *p, hipStream_t stream)
 
 /* ---- pointer attributes ----------------------------------------------------------------------- */
 
+/* cuPointerGetAttributes' rule (pointer.c): attributes the pointer lacks read as defaults. */
 hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes,
 				      void **data, hipDeviceptr_t ptr)
 {
-	if (numAttributes == 0 || !attributes || !data || !ptr)
-		HIP_RETURN(hipErrorInvalidValue);
-	for (unsigned int i = 0; i < numAttributes; i++) {
-		if (!data[i])
-			HIP_RETURN(hipErrorInvalidValue);
-		HIP_RETURN_IF_ERROR(hipPointerGetAttribute(data[i], attributes[i], ptr));
-	}
-	HIP_RETURN(hipSuccess);
+	HIP_RETURN(hip_pointer_get_attributes_drv(numAttributes, attributes, data, ptr));
 }
 
 /* Only HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS can be set (CUDA's rule). Its promise, that synchronous
@@ -240,12 +235,15 @@ hipError_t hipPointerSetAttribute(const void *value, hipPointer_attribute attrib
 {
 	struct mem_info info;
 
-	if (!value || !ptr)
+	if (!value || !ptr || attribute != HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS)
+		HIP_RETURN(hipErrorInvalidValue);
+	/* clr's order and codes: the value must be 0 or 1, then memory the runtime does not know
+	 * (a host variable, a freed pointer) is hipErrorInvalidDevicePointer. */
+	unsigned v = *(const unsigned *)value;
+	if (v > 1)
 		HIP_RETURN(hipErrorInvalidValue);
 	if (mem_lookup(ptr, &info) != 0)
-		HIP_RETURN(hipErrorInvalidValue);
-	if (attribute != HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS)
-		HIP_RETURN(hipErrorInvalidValue);
+		HIP_RETURN(hipErrorInvalidDevicePointer);
 	HIP_RETURN(hipSuccess);
 }
 

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../kfd/kfd.h"
 #include "../queues/aql.h"
 #include "../queues/signal.h"
 #include "error.h"
@@ -633,7 +634,11 @@ void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 int hip_stream_error(struct hip_stream *s)
 {
 	struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
-	return q ? aql_queue_error(q) : 0;
+	if (q)
+		return aql_queue_error(q);
+	/* A stream that only copied and filled (SDMA): a fault of its engine shows only as the
+	 * GPU's memory fault event, sticky as on CUDA. */
+	return s->device->gpu && event_memory_fault_on(s->device->gpu->gpu_id) ? -EFAULT : 0;
 }
 
 int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,

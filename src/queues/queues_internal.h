@@ -27,7 +27,6 @@ void event_signal_destroy(uint32_t event_id);
  * mailboxes in it, whichever GPU the signal was made for. */
 int event_page_map(struct kfd_gpu *gpu);
 int event_memory_init(void);
-bool event_memory_fault_on(uint32_t gpu_id);
 /* The same without asking the driver: only a fault some poll already saw (one load). */
 extern _Atomic bool event_fault_seen;
 extern uint32_t event_fault_gpu_id;   /* valid once event_fault_seen (release/acquire) */

@@ -68,5 +68,7 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
 /* Nonzero once any GPU page fault has been reported to this process (cheap, no syscall after
  * the first fault was seen; polls the event with a zero timeout otherwise). */
 bool event_memory_fault_seen(void);
+/* A memory fault was reported on the GPU with KFD id [in] gpu_id (or on an unnamed GPU). */
+bool event_memory_fault_on(uint32_t gpu_id);
 
 #endif

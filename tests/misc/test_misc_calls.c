@@ -63,7 +63,7 @@ Test(calls, pointer_attributes)
 	cr_assert_eq(hipPointerSetAttribute(NULL, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, d),
 		     hipErrorInvalidValue);
 	cr_assert_eq(hipPointerSetAttribute(&one, HIP_POINTER_ATTRIBUTE_SYNC_MEMOPS, &one),
-		     hipErrorInvalidValue);
+		     hipErrorInvalidDevicePointer, "a host variable (clr)");
 	cr_assert_eq(hipFree(d), hipSuccess);
 }
 
