@@ -38,6 +38,7 @@
 #define SPIN_CONTENDED_NS 2000ull
 #define SPIN_PREEMPTED_NS 30000ull
 #define SPIN_CONTENDED_WAITS 256u
+#define SPIN_PROBE_NS 20000ull      /* a spin this long samples the process's CPU time */
 #define SLEEP_SLICE_MS 100u       /* re-check the value at least this often while asleep */
 
 /* Lock-free stack of free signals: a pointer (48 bits on x86-64) and a 16-bit ABA tag. */
@@ -298,12 +299,49 @@ static uint64_t spin_budget(bool blocking)
   return SPIN_CONTENDED_NS;
 }
 
+/* What the rest of the process did while a long spin ran, to tell "the CPU is contended" (the
+ * threads that must complete the work, kfdsim's on an emulated GPU, were starved by the spin)
+ * from "the work simply took as long as the spin" (they ran alongside). Sampled once the spin
+ * has lasted SPIN_PROBE_NS, so short waits pay nothing. */
+struct spin_probe {
+  bool taken;
+  uint64_t wall, process, thread; /* ns at the sample */
+};
+
+static uint64_t cpu_clock_ns(clockid_t id)
+{
+  struct timespec ts;
+  if (clock_gettime(id, &ts))
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void probe_take(struct spin_probe *p, uint64_t now)
+{
+  p->wall = now;
+  p->process = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  p->thread = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID);
+  p->taken = p->process && p->thread;
+}
+
+/* The other threads of the process got less than a quarter of the time since the sample. */
+static bool probe_others_starved(const struct spin_probe *p)
+{
+  if (!p->taken)
+    return true; /* no sample: keep the old rule */
+  uint64_t wall = now_ns() - p->wall;
+  uint64_t process = cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - p->process;
+  uint64_t thread = cpu_clock_ns(CLOCK_THREAD_CPUTIME_ID) - p->thread;
+  uint64_t others = process > thread ? process - thread : 0;
+  return others < wall / 4;
+}
+
 /* Busy-poll until the value is < `value`, the budget is spent, or the thread turns out to have
  * been descheduled mid-spin (see SPIN_PREEMPTED_NS). `poke`: look at the event once after
- * SPIN_POKE_NS (see there). Returns 0 when satisfied, -ETIMEDOUT past the deadline, -EAGAIN when
- * it is time to sleep. */
+ * SPIN_POKE_NS (see there). `probe` (may be NULL): sampled after SPIN_PROBE_NS. Returns 0 when
+ * satisfied, -ETIMEDOUT past the deadline, -EAGAIN when it is time to sleep. */
 static int spin_wait(struct signal *s, int64_t value, uint64_t start, uint64_t spin_ns,
-                     uint64_t deadline, bool poke)
+                     uint64_t deadline, bool poke, struct spin_probe *probe)
 {
   uint64_t last = start;
   poke = poke && s->event_id && spin_ns > SPIN_POKE_NS;
@@ -322,6 +360,10 @@ static int spin_wait(struct signal *s, int64_t value, uint64_t start, uint64_t s
     }
     if (now - start >= spin_ns)
       return -EAGAIN;
+    if (probe && !probe->taken && now - start >= SPIN_PROBE_NS) {
+      probe_take(probe, now);
+      now = now_ns(); /* the clock reads' own time is not a preemption */
+    }
     if (poke && now - start >= SPIN_POKE_NS) {
       poke = false;
       int err = signal_poke(s);
@@ -361,7 +403,7 @@ static int sleep_wait(struct signal *s, int64_t value, uint64_t deadline, bool b
      * sleeping, rather than being woken by every completion's interrupt. */
     if (!err) {
       now = now_ns();
-      err = spin_wait(s, value, now, spin_budget(blocking), deadline, false);
+      err = spin_wait(s, value, now, spin_budget(blocking), deadline, false, NULL);
       if (err != -EAGAIN)
         return err;
     }
@@ -383,15 +425,19 @@ int signal_wait_lt(struct signal *s, int64_t value, uint64_t timeout_ns, bool bl
   deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
   /* Busy-poll first: a completion within microseconds is cheaper to catch than to sleep on. */
   budget = spin_budget(blocking);
-  err = spin_wait(s, value, start, budget, deadline, true);
+  struct spin_probe probe = {0};
+  err = spin_wait(s, value, start, budget, deadline, true,
+                  budget == SPIN_POLLING_NS ? &probe : NULL);
   if (err != -EAGAIN)
     return err;
   slept = now_ns();
+  bool starved = budget == SPIN_POLLING_NS && probe_others_starved(&probe);
   err = sleep_wait(s, value, deadline, blocking);
-  /* A long spin that ran out, then a completion right after we went to sleep: the work could
-   * only progress once we left the CPU, so the CPU is contended (a spin is not always
-   * preempted, then no gap shows it). */
-  if (!err && budget == SPIN_POLLING_NS && now_ns() - slept < SPIN_PREEMPTED_NS)
+  /* A long spin that ran out, then a completion right after we went to sleep, while the rest of
+   * the process hardly ran during the spin: the work could only progress once we left the CPU,
+   * so the CPU is contended (a spin is not always preempted, then no gap shows it). Work that
+   * merely took as long as the spin (its threads busy alongside ours) is not contention. */
+  if (!err && starved && now_ns() - slept < SPIN_PREEMPTED_NS)
     atomic_store_explicit(&contended_waits, SPIN_CONTENDED_WAITS, memory_order_relaxed);
   return err;
 }
