@@ -20,12 +20,14 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "error.h"
+#include "managed_cpu_access.h"
 #include "runtime.h"
 
 /* The page-aligned SVM range covering [ptr, ptr + count) of one managed allocation. */
 struct svm_span {
 	uint64_t start;
 	uint64_t size;
+	uint64_t alloc_id;  /* the managed allocation's */
 };
 
 static hipError_t managed_span(const void *ptr, size_t count, struct svm_span *out)
@@ -42,7 +44,7 @@ static hipError_t managed_span(const void *ptr, size_t count, struct svm_span *o
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t first = (uint64_t)(uintptr_t)ptr & ~(page - 1);
 	uint64_t end = ((uint64_t)(uintptr_t)ptr + count + page - 1) & ~(page - 1);
-	*out = (struct svm_span){first, end - first};
+	*out = (struct svm_span){first, end - first, info.alloc_id};
 	return hipSuccess;
 }
 
@@ -117,9 +119,12 @@ static hipError_t advise(const void *ptr, size_t count, hipMemoryAdvise advice, 
 		return svm_set(&sp, KFD_IOCTL_SVM_ATTR_PREFERRED_LOC, id);
 	case hipMemAdviseSetAccessedBy:
 	case hipMemAdviseUnsetAccessedBy:
-		/* The CPU always reaches managed memory (KFD_IOCTL_SVM_FLAG_HOST_ACCESS). */
+		/* The CPU always reaches managed memory (KFD_IOCTL_SVM_FLAG_HOST_ACCESS); the advice
+		 * is only recorded, to be reported (managed_cpu_access.c). */
 		if (device == hipCpuDeviceId)
-			return hipSuccess;
+			return managed_cpu_access_set(sp.alloc_id, sp.start, sp.start + sp.size,
+						      advice == hipMemAdviseSetAccessedBy)
+				       ? hipErrorOutOfMemory : hipSuccess;
 		return svm_set(&sp, advice == hipMemAdviseSetAccessedBy ?
 				      KFD_IOCTL_SVM_ATTR_ACCESS_IN_PLACE : KFD_IOCTL_SVM_ATTR_ACCESS,
 			       id);
@@ -236,11 +241,14 @@ static hipError_t get_one_int(const struct svm_span *sp, uint32_t type, uint32_t
 	return err;
 }
 
-/* AccessedBy: the devices with in-place access, then hipInvalidDeviceId in the rest. */
+/* AccessedBy: the devices with in-place access (hipCpuDeviceId first when the CPU was advised
+ * for the whole range), then hipInvalidDeviceId in the rest. */
 static hipError_t accessed_by(const struct svm_span *sp, int *out, size_t slots)
 {
 	size_t used = 0;
 
+	if (managed_cpu_access_covers(sp->alloc_id, sp->start, sp->start + sp->size))
+		out[used++] = hipCpuDeviceId;
 	for (int i = 0; i < hip_device_count() && used < slots; i++) {
 		if (!kfd_gpu(i))
 			continue;

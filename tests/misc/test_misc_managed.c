@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
@@ -149,5 +150,46 @@ Test(managed, errors)
 	cr_assert_eq(hipMemRangeGetAttributes(NULL, NULL, NULL, 0, m, SIZE), hipErrorInvalidValue);
 	cr_assert_eq(hipStreamAttachMemAsync(NULL, d, 0, hipMemAttachGlobal), hipErrorInvalidValue);
 	cr_assert_eq(hipFree(d), hipSuccess);
+	cr_assert_eq(hipFree(m), hipSuccess);
+}
+
+static bool has(const int *v, int n, int id)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == id)
+			return true;
+	return false;
+}
+
+/* AccessedBy the CPU is recorded and reported like a GPU's (CUDA), for ranges wholly advised;
+ * a later allocation does not inherit it. */
+Test(managed, accessed_by_cpu_is_reported)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *m = NULL;
+	int v[4];
+
+	cr_assert_eq(hipMallocManaged((void **)&m, 2 * page, hipMemAttachGlobal), hipSuccess);
+	cr_assert_eq(hipMemAdvise(m, page, hipMemAdviseSetAccessedBy, hipCpuDeviceId), hipSuccess);
+	cr_assert_eq(hipMemAdvise(m, page, hipMemAdviseSetAccessedBy, 0), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, m, page),
+		     hipSuccess);
+	cr_assert(has(v, 2, hipCpuDeviceId) && has(v, 2, 0), "%d %d", v[0], v[1]);
+	cr_assert(v[2] == hipInvalidDeviceId && v[3] == hipInvalidDeviceId);
+	/* the whole allocation: only half of it was advised */
+	cr_assert_eq(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, m, 2 * page),
+		     hipSuccess);
+	cr_assert(!has(v, 4, hipCpuDeviceId));
+	cr_assert_eq(hipMemAdvise(m, page, hipMemAdviseUnsetAccessedBy, hipCpuDeviceId), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, m, page),
+		     hipSuccess);
+	cr_assert(!has(v, 4, hipCpuDeviceId) && has(v, 4, 0));
+	cr_assert_eq(hipMemAdvise(m, 2 * page, hipMemAdviseSetAccessedBy, hipCpuDeviceId), hipSuccess);
+	cr_assert_eq(hipFree(m), hipSuccess);
+
+	cr_assert_eq(hipMallocManaged((void **)&m, 2 * page, hipMemAttachGlobal), hipSuccess);
+	cr_assert_eq(hipMemRangeGetAttribute(v, sizeof(v), hipMemRangeAttributeAccessedBy, m, page),
+		     hipSuccess);
+	cr_assert(!has(v, 4, hipCpuDeviceId), "a new allocation starts without the advice");
 	cr_assert_eq(hipFree(m), hipSuccess);
 }
