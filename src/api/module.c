@@ -19,17 +19,69 @@ bool hip_module_valid(const struct ihipModule_t *m)
   return m && m->magic == HIP_MODULE_MAGIC;
 }
 
+/* Unloaded modules and their functions are not freed but kept for reuse, magic cleared: a stale
+ * hipModule_t or hipFunction_t (a second hipModuleUnload, a launch after unload) then reads
+ * memory that is still ours and fails its magic check, instead of reading freed memory. A reused
+ * object is a new module or function, as a reused address would be. */
+static pthread_mutex_t recycle_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct ihipModule_t *free_modules;         /* linked through `functions` */
+static struct ihipModuleSymbol_t *free_functions; /* linked through `next` */
+
+static struct ihipModule_t *module_obtain(void)
+{
+  pthread_mutex_lock(&recycle_lock);
+  struct ihipModule_t *m = free_modules;
+  if (m)
+    free_modules = (struct ihipModule_t *)m->functions;
+  pthread_mutex_unlock(&recycle_lock);
+  if (!m)
+    return calloc(1, sizeof(*m));
+  memset(m, 0, sizeof(*m));
+  return m;
+}
+
+static void module_retire(struct ihipModule_t *m)
+{
+  m->magic = 0;
+  pthread_mutex_lock(&recycle_lock);
+  m->functions = (struct ihipModuleSymbol_t *)free_modules;
+  free_modules = m;
+  pthread_mutex_unlock(&recycle_lock);
+}
+
+static struct ihipModuleSymbol_t *function_obtain(void)
+{
+  pthread_mutex_lock(&recycle_lock);
+  struct ihipModuleSymbol_t *f = free_functions;
+  if (f)
+    free_functions = f->next;
+  pthread_mutex_unlock(&recycle_lock);
+  if (!f)
+    return calloc(1, sizeof(*f));
+  memset(f, 0, sizeof(*f));
+  return f;
+}
+
+static void function_retire(struct ihipModuleSymbol_t *f)
+{
+  f->magic = 0;
+  pthread_mutex_lock(&recycle_lock);
+  f->next = free_functions;
+  free_functions = f;
+  pthread_mutex_unlock(&recycle_lock);
+}
+
 
 int hip_module_create(const void *data, size_t size, bool copy, bool registered,
                       struct ihipModule_t **out)
 {
-  struct ihipModule_t *m = calloc(1, sizeof(*m));
+  struct ihipModule_t *m = module_obtain();
   if (!m)
     return -ENOMEM;
   if (copy) {
     m->owned = malloc(size);
     if (!m->owned) {
-      free(m);
+      module_retire(m);
       return -ENOMEM;
     }
     memcpy(m->owned, data, size);
@@ -60,17 +112,16 @@ void hip_module_destroy(struct ihipModule_t *m)
       hip_launch_plan_free(atomic_load_explicit(&slots[i].plan, memory_order_relaxed));
     free(slots);
     free(f->name);
-    free(f);
+    function_retire(f);
   }
   for (unsigned i = 0; i < m->nmanaged; i++) {
     (void)hipFree(m->managed[i].ptr);
     free(m->managed[i].name);
   }
   free(m->managed);
-  m->magic = 0;
   pthread_mutex_destroy(&m->lock);
   free(m->owned);
-  free(m);
+  module_retire(m);
 }
 
 #define MANAGED_SUFFIX ".managed"
@@ -253,9 +304,11 @@ int hip_function_resolve(struct ihipModuleSymbol_t *f, struct hip_device *d, str
 int hip_function_create(struct ihipModule_t *m, const char *name, const void *host_stub,
                         struct ihipModuleSymbol_t **out)
 {
-  struct ihipModuleSymbol_t *f = calloc(1, sizeof(*f));
-  if (!f || !(f->name = strdup(name))) {
-    free(f);
+  struct ihipModuleSymbol_t *f = function_obtain();
+  if (!f)
+    return -ENOMEM;
+  if (!(f->name = strdup(name))) {
+    function_retire(f);
     return -ENOMEM;
   }
   f->magic = HIP_FUNCTION_MAGIC;

@@ -56,6 +56,20 @@ int main() {
       }
     }
     CHECK(hipModuleUnload(mod));
+    /* stale handles get errors (and read no freed memory: the objects are kept for reuse) */
+    if (hipModuleUnload(mod) != hipErrorNotFound) {
+      std::printf("module_reload: a second unload is not hipErrorNotFound\n");
+      return 1;
+    }
+    hipFunction_t stale;
+    int attr = 0;
+    if (hipModuleGetFunction(&stale, mod, "mod_scale") == hipSuccess ||
+        hipFuncGetAttribute(&attr, HIP_FUNC_ATTRIBUTE_NUM_REGS, fn) == hipSuccess ||
+        hipModuleLaunchKernel(fn, 1, 1, 1, n, 1, 1, 0, nullptr, args, nullptr) == hipSuccess) {
+      std::printf("module_reload: a stale module or function handle was accepted\n");
+      return 1;
+    }
+    (void)hipGetLastError();
   }
   CHECK(hipFree(in));
   CHECK(hipFree(out));
