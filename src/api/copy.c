@@ -79,7 +79,24 @@ int hip_span_of(const void *p, size_t size, struct hip_span *out)
 	out->device_local = info.kind == MEM_DEVICE || info.kind == MEM_DEVICE_FINE ||
 			    info.kind == MEM_DEVICE_UNCACHED;
 	out->device = info.gpu ? hip_device_of_gpu(info.gpu) : NULL;
+	out->vmm = (info.flags & MEM_FLAG_VMM) != 0;
 	return 0;
+}
+
+/* A copy or fill may write (read) a hipMemMap mapping only where the stream's device was granted
+ * read-write (read) access: CUDA's answer otherwise is hipErrorInvalidValue, checked up front,
+ * which also keeps the CPU paths from writing memory the GPU may only read. */
+static int vmm_access_check(const struct hip_stream *s, const struct hip_span *sp, const void *p,
+			    bool write)
+{
+	if (!sp->vmm)
+		return 0;
+	int a = hip_vmm_access_of(p, s->device->ordinal);
+	if (a < 0)
+		return 0; /* not a hipMemMap mapping (external memory's buffers) */
+	bool ok = write ? a == hipMemAccessFlagsProtReadWrite
+			: (a == hipMemAccessFlagsProtRead || a == hipMemAccessFlagsProtReadWrite);
+	return ok ? 0 : -EINVAL;
 }
 
 /* ---- engines --------------------------------------------------------------------------------- */
@@ -375,6 +392,10 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 	err = hip_span_of(dst, size, &sd);
 	if (!err)
 		err = hip_span_of(src, size, &ss);
+	if (!err)
+		err = vmm_access_check(s, &sd, dst, true);
+	if (!err)
+		err = vmm_access_check(s, &ss, src, false);
 	if (err)
 		return err;
 	if (copy_may_defer(&sd, &ss, async)) {
@@ -623,6 +644,8 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	if (count > SIZE_MAX / esize)
 		return -EINVAL;
 	err = hip_span_of(dst, size, &sp);
+	if (!err)
+		err = vmm_access_check(s, &sp, dst, true);
 	if (err)
 		return err;
 	if (!sp.host_visible && !sp.gpu_mapped)
@@ -664,6 +687,8 @@ int hip_fill_box(struct hip_stream *s, void *dst, uint32_t value, size_t esize, 
 		return -EINVAL;
 	/* The caller checked the box lies in one allocation; its first row tells the memory kind. */
 	int err = hip_span_of(dst, esize * count, &sp);
+	if (!err)
+		err = vmm_access_check(s, &sp, dst, true);
 	if (err)
 		return err;
 	struct fill_later box = {s, dst, value, esize, count, pitch, height, slice, depth};

@@ -235,8 +235,13 @@ struct hip_span {
 	bool host_visible;  /* the CPU may read and write it directly */
 	bool gpu_mapped;    /* the GPU (SDMA) may access it */
 	bool device_local;  /* VRAM (not system memory) */
+	bool vmm;           /* a hipMemMap mapping: access as hipMemSetAccess granted (vmm.c) */
 	struct hip_device *device; /* owner device for device memory, NULL for host memory */
 };
+
+/* vmm.c: the access (hipMemAccessFlags) device [in] ordinal was granted to the hipMemMap mapping
+ * containing [in] ptr (read-write before any hipMemSetAccess), or -1 if ptr is in none. */
+int hip_vmm_access_of(const void *ptr, int ordinal);
 
 int hip_span_of(const void *p, size_t size, struct hip_span *out);
 /* Copy `size` bytes in stream order. `async`: may return before the copy completes when an engine

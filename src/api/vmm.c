@@ -62,6 +62,7 @@ struct vmm_mapping {
 	size_t size;
 	struct vmm_alloc *alloc;
 	unsigned char access[VMM_MAX_DEVICES]; /* hipMemAccessFlags per device ordinal */
+	bool access_set;                       /* hipMemSetAccess was called on it */
 	struct vmm_mapping *next;
 };
 
@@ -430,6 +431,7 @@ static hipError_t access_apply(struct vmm_mapping *m, const hipMemAccessDesc *d)
 	if (err)
 		return err == -ENODEV ? hipErrorInvalidDevice : hip_error_from_errno(err);
 	m->access[dev] = (unsigned char)d->flags;
+	m->access_set = true;
 	return hipSuccess;
 }
 
@@ -472,6 +474,21 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
 		*flags = m->access[location->id];
 	pthread_mutex_unlock(&vmm_lock);
 	HIP_RETURN(m ? hipSuccess : hipErrorInvalidValue);
+}
+
+int hip_vmm_access_of(const void *ptr, int ordinal)
+{
+	int access = -1;
+	if (ordinal < 0 || ordinal >= VMM_MAX_DEVICES)
+		return -1;
+	pthread_mutex_lock(&vmm_lock);
+	struct vmm_mapping *m = mapping_containing((void *)ptr);
+	/* A mapping no hipMemSetAccess narrowed yet (or external memory) is as mapped: read-write
+	 * for its device. */
+	if (m)
+		access = m->access_set ? (int)m->access[ordinal] : hipMemAccessFlagsProtReadWrite;
+	pthread_mutex_unlock(&vmm_lock);
+	return access;
 }
 
 /* ---- sharing ---------------------------------------------------------------------------------- */
