@@ -74,20 +74,6 @@ static void store(struct isa_wave *w, unsigned dst, const uint32_t *r, uint64_t 
   }
 }
 
-static inline float f32(uint32_t b)
-{
-  float f;
-  memcpy(&f, &b, 4);
-  return f;
-}
-
-static inline uint32_t b32(float f)
-{
-  uint32_t b;
-  memcpy(&b, &f, 4);
-  return b;
-}
-
 static inline int32_t i24(uint32_t v)
 {
   return (int32_t)(v << 8) >> 8;
@@ -136,17 +122,17 @@ VALU_FAST_CLONES
 static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
                    const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r)
 {
-  float k = f32(in->literal);
+  float k = f32_of(in->literal);
   switch (in->op) {
-  case OP_V_ADD_F32: LANES r[l] = b32(f32(a[l]) + f32(b[l])); return;
-  case OP_V_SUB_F32: LANES r[l] = b32(f32(a[l]) - f32(b[l])); return;
-  case OP_V_SUBREV_F32: LANES r[l] = b32(f32(b[l]) - f32(a[l])); return;
-  case OP_V_MUL_F32: LANES r[l] = b32(f32(a[l]) * f32(b[l])); return;
-  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = b32(fmaf(f32(a[l]), f32(b[l]), f32(c[l]))); return;
-  case OP_V_FMAMK_F32: LANES r[l] = b32(fmaf(f32(a[l]), k, f32(b[l]))); return;
-  case OP_V_FMAAK_F32: LANES r[l] = b32(fmaf(f32(a[l]), f32(b[l]), k)); return;
-  case OP_V_CVT_F32_I32: LANES r[l] = b32((float)(int32_t)a[l]); return;
-  case OP_V_CVT_F32_U32: LANES r[l] = b32((float)a[l]); return;
+  case OP_V_ADD_F32: LANES r[l] = bits_f32(f32_of(a[l]) + f32_of(b[l])); return;
+  case OP_V_SUB_F32: LANES r[l] = bits_f32(f32_of(a[l]) - f32_of(b[l])); return;
+  case OP_V_SUBREV_F32: LANES r[l] = bits_f32(f32_of(b[l]) - f32_of(a[l])); return;
+  case OP_V_MUL_F32: LANES r[l] = bits_f32(f32_of(a[l]) * f32_of(b[l])); return;
+  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); return;
+  case OP_V_FMAMK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), k, f32_of(b[l]))); return;
+  case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
+  case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
+  case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
   default: return;
   }
 }
@@ -338,15 +324,15 @@ static void pk_f32_lanes(unsigned op, const uint32_t *const restrict lo[3],
 {
   switch (op) {
   case OP_V_PK_ADD_F32:
-    LANES { rlo[l] = b32(f32(lo[0][l]) + f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) + f32(hi[1][l])); }
+    LANES { rlo[l] = bits_f32(f32_of(lo[0][l]) + f32_of(lo[1][l])); rhi[l] = bits_f32(f32_of(hi[0][l]) + f32_of(hi[1][l])); }
     break;
   case OP_V_PK_MUL_F32:
-    LANES { rlo[l] = b32(f32(lo[0][l]) * f32(lo[1][l])); rhi[l] = b32(f32(hi[0][l]) * f32(hi[1][l])); }
+    LANES { rlo[l] = bits_f32(f32_of(lo[0][l]) * f32_of(lo[1][l])); rhi[l] = bits_f32(f32_of(hi[0][l]) * f32_of(hi[1][l])); }
     break;
   default:
     LANES {
-      rlo[l] = b32(fmaf(f32(lo[0][l]), f32(lo[1][l]), f32(lo[2][l])));
-      rhi[l] = b32(fmaf(f32(hi[0][l]), f32(hi[1][l]), f32(hi[2][l])));
+      rlo[l] = bits_f32(fmaf(f32_of(lo[0][l]), f32_of(lo[1][l]), f32_of(lo[2][l])));
+      rhi[l] = bits_f32(fmaf(f32_of(hi[0][l]), f32_of(hi[1][l]), f32_of(hi[2][l])));
     }
     break;
   }
