@@ -239,13 +239,16 @@ int mem_block_release(struct mem_block *b)
     err = kfd_unmap_memory(b->handle, b->mapped_ids, b->n_mapped);
   b->n_mapped = 0;
   pthread_mutex_unlock(&b->map_lock);
-  if (b->reservation)
-    mem_va_release(b->reservation, b->reservation_size);
+  /* The buffer goes before its address range: once the range is unmapped another thread may
+   * get it from mmap and allocate a buffer there, which the kernel refuses (-EINVAL: the GPU VA
+   * is still taken) while this one exists (libhsakmt fmm.c frees in the same order). */
   if (b->handle) {
     int e = kfd_free_memory(b->handle);
     if (!err)
       err = e;
   }
+  if (b->reservation)
+    mem_va_release(b->reservation, b->reservation_size);
   mem_block_recycle(b);
   return err;
 }
