@@ -961,28 +961,48 @@ static hipError_t record_empty(struct hip_device *d, hipEvent_t e)
 	return herr;
 }
 
-static hipError_t ctx_record_event(hipExecutionCtx_t h, hipEvent_t e)
+/* The common start of an event call on a context: the arguments checked, a reference on the
+ * context and a snapshot of its streams ([out] v, [out] n; freed by ctx_event_end). */
+static hipError_t ctx_event_begin(hipExecutionCtx_t h, hipEvent_t e, struct exec_ctx **c,
+				  struct hip_stream ***v, int *n)
 {
 	if (!h)
 		return hipErrorInvalidValue;
 	hipError_t err = event_check(e);
 	if (err)
 		return err;
-	struct exec_ctx *c = ctx_get(h);
-	if (!c)
+	*c = ctx_get(h);
+	if (!*c)
 		return hipErrorInvalidContext;
+	*n = ctx_streams(*c, v);
+	if (*n < 0) {
+		ctx_put(*c);
+		return hipErrorOutOfMemory;
+	}
+	return hipSuccess;
+}
+
+static void ctx_event_end(struct exec_ctx *c, struct hip_stream **v)
+{
+	free(v);
+	ctx_put(c);
+}
+
+static hipError_t ctx_record_event(hipExecutionCtx_t h, hipEvent_t e)
+{
+	struct exec_ctx *c;
 	struct hip_stream **v;
-	int n = ctx_streams(c, &v);
-	if (n < 0)
-		err = hipErrorOutOfMemory;
-	else if (c->primary && c->device->null_stream)
+	int n;
+	hipError_t err = ctx_event_begin(h, e, &c, &v, &n);
+	if (err)
+		return err;
+	if (c->primary && c->device->null_stream)
 		err = record_after(v, n, c->device->null_stream, e);
 	else if (n == 0)
 		err = record_empty(c->device, e);
 	else
 		err = record_after(v, n, v[0], e);
-	free(v);
-	ctx_put(c);
+	ctx_event_end(c, v);
 	return err;
 }
 
@@ -993,26 +1013,19 @@ hipError_t hipExecutionCtxRecordEvent(hipExecutionCtx_t ctx, hipEvent_t event)
 
 static hipError_t ctx_wait_event(hipExecutionCtx_t h, hipEvent_t e)
 {
-	if (!h)
-		return hipErrorInvalidValue;
-	hipError_t err = event_check(e);
+	struct exec_ctx *c;
+	struct hip_stream **v;
+	int n;
+	hipError_t err = ctx_event_begin(h, e, &c, &v, &n);
 	if (err)
 		return err;
-	struct exec_ctx *c = ctx_get(h);
-	if (!c)
-		return hipErrorInvalidContext;
-	struct hip_stream **v;
-	int n = ctx_streams(c, &v);
-	if (n < 0)
-		err = hipErrorOutOfMemory;
 	for (int i = 0; i < n && !err; i++) {
 		/* A stream destroyed since the snapshot no longer needs to wait. */
 		if (!hip_stream_valid((hipStream_t)v[i]))
 			continue;
 		err = hipStreamWaitEvent((hipStream_t)v[i], e, 0);
 	}
-	free(v);
-	ctx_put(c);
+	ctx_event_end(c, v);
 	return err;
 }
 
