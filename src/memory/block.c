@@ -51,6 +51,7 @@ struct mem_block *mem_block_new(void)
   atomic_store_explicit(&b->cpu_pending, false, memory_order_relaxed);
   b->mmap_offset = 0;
   b->exported = false;
+  b->user = false;
   b->chunk = NULL;
   b->n_mapped = 0;
   b->next_free = NULL;

@@ -2,13 +2,14 @@
 #include "mem_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int mem_managed_alloc(size_t size, unsigned flags, void **out);
 int mem_managed_free(struct mem_block *b);
 
 static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
-                       void **out)
+                       bool user, void **out)
 {
   struct mem_block *b = mem_block_cache_take(gpu, size, kind, flags);
   int err = b ? 0 : mem_block_alloc(gpu, size, kind, flags, &b);
@@ -21,6 +22,7 @@ static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, uns
     return err;
   }
   b->user_flags = 0; /* a block back from the cache carries its previous owner's */
+  b->user = user;
   atomic_store_explicit(&b->live, true, memory_order_release);
   *out = b->base;
   return 0;
@@ -37,13 +39,15 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
     return mem_managed_alloc(size, flags, out);
   if (kind == MEM_HOST_REGISTERED || !gpu)
     return -EINVAL; /* registered memory comes from mem_host_register() */
+  bool user = flags & MEM_FLAG_USER;
+  flags &= ~MEM_FLAG_USER;
   if (mem_suballoc_fits(size, kind, flags))
-    return mem_suballoc(gpu, size, kind, flags, out);
-  int err = alloc_block(gpu, size, kind, flags, out);
+    return mem_suballoc(gpu, size, kind, flags, user, out);
+  int err = alloc_block(gpu, size, kind, flags, user, out);
   /* Empty cached chunks and cached blocks count as free memory (mem_get_info): give them back
    * and try again. */
   if (err == -ENOMEM && (mem_suballoc_trim(gpu) + mem_block_cache_trim(gpu)))
-    err = alloc_block(gpu, size, kind, flags, out);
+    err = alloc_block(gpu, size, kind, flags, user, out);
   return err;
 }
 
@@ -74,6 +78,61 @@ int mem_free(void *ptr)
     return mem_managed_free(b);
   }
   return -EINVAL;
+}
+
+struct user_allocs {
+  struct kfd_gpu *gpu;
+  void **ptrs;
+  size_t n, cap;
+  bool oom;
+};
+
+static void user_add(struct user_allocs *u, void *p)
+{
+  if (u->n == u->cap) {
+    size_t cap = u->cap ? 2 * u->cap : 64;
+    void **n = realloc(u->ptrs, cap * sizeof(*n));
+    if (!n) {
+      u->oom = true;
+      return;
+    }
+    u->ptrs = n;
+    u->cap = cap;
+  }
+  u->ptrs[u->n++] = p;
+}
+
+static void collect_user(struct mem_block *b, void *arg)
+{
+  struct user_allocs *u = arg;
+
+  if (b->gpu != u->gpu || !atomic_load_explicit(&b->live, memory_order_acquire))
+    return;
+  if (!b->chunk) {
+    if (b->user)
+      user_add(u, b->base);
+    return;
+  }
+  struct mem_chunk *c = b->chunk;
+  for (uint32_t i = 0; i < c->nslots; i++)
+    if (atomic_load_explicit(&c->slot_len[i], memory_order_acquire) &&
+        atomic_load_explicit(&c->slot_user[i], memory_order_relaxed))
+      user_add(u, (char *)b->base + (size_t)i * c->slot_size);
+}
+
+size_t mem_free_user(struct kfd_gpu *gpu)
+{
+  struct user_allocs u = {.gpu = gpu};
+  size_t freed = 0;
+
+  if (!gpu)
+    return 0;
+  /* Collected first, freed after: freeing changes the table being walked. */
+  mem_table_foreach(collect_user, &u);
+  for (size_t i = 0; i < u.n; i++)
+    freed += mem_free(u.ptrs[i]) == 0;
+  free(u.ptrs);
+  return freed;
 }
 
 static void fill_info(struct mem_block *b, void *base, size_t size, uint64_t id,

@@ -45,6 +45,8 @@ enum mem_kind {
 #define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
 #define MEM_FLAG_EXEC       0x40u /* GPU-executable (code objects) */
 #define MEM_FLAG_READ_ONLY  0x80u /* GPU read-only mapping */
+#define MEM_FLAG_USER       0x200u /* the program's own allocation (hipMalloc, hipHostMalloc):
+                                    * mem_free_user() frees it; not kept in mem_info.flags */
 #define MEM_FLAG_VMM        0x100u /* set by mem_vmm_map: one mapping of a VMM reservation, whose
                                     * neighbours in the reservation may be other mappings */
 
@@ -71,6 +73,11 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
 /* Free the allocation that starts at [in] ptr. An interior pointer or an unknown pointer ->
  * -EINVAL (nothing is freed). NULL -> 0. Returns 0 or -errno. */
 int mem_free(void *ptr);
+
+/* Free every live allocation of [in] gpu made with MEM_FLAG_USER (hipDeviceReset: the program's
+ * memory goes, the runtime's own stays). The caller makes sure nothing uses them any more.
+ * Returns how many were freed. */
+size_t mem_free_user(struct kfd_gpu *gpu);
 
 /* Register [in] size bytes of user memory at [in] p (page-granular internally) with the GPUs
  * (USERPTR on every opened GPU, or [in] gpu only if not MEM_FLAG_ALL_GPUS). A range that starts
