@@ -3,8 +3,9 @@
  * A VRAM or GTT BO is a memfd: VRAM costs nothing until touched (a 192 GiB profile is free),
  * the driver keeps its own shared mapping of it (what the GPU side reads and writes), user
  * space maps it through the render node at the offset ALLOC returned, and the memfd doubles
- * as the BO's dma-buf. USERPTR BOs are the caller's own pages; DOORBELL and MMIO_REMAP BOs
- * are the GPU's doorbell slice and MMIO page.
+ * as the BO's dma-buf. The memfds come from the VRAM arena (vram_arena.c), which recycles them
+ * between BOs so that ALLOC and FREE make no system call once warm. USERPTR BOs are the
+ * caller's own pages; DOORBELL and MMIO_REMAP BOs are the GPU's doorbell slice and MMIO page.
  *
  * Each GPU has a page table (an interval map GPU VA -> host) that only MAP_MEMORY_TO_GPU and
  * SVM access attributes fill: the GPU reaches only what was mapped to it. GPU VA may differ
@@ -26,6 +27,7 @@
 #include <unistd.h>
 
 #include "kfd/kfd_priv.h"
+#include "kfd/vram_arena.h"
 
 #define VA_LIMIT (1ull << 48)   /* max_pfn of a 48-bit gfx9 VM */
 #define DMABUF_PREFIX "/memfd:kfdsim-bo:"
@@ -38,6 +40,10 @@ struct sim_bo {
   int memfd;                  /* VRAM/GTT/imported: the backing memfd, else -1 */
   uint8_t *host;              /* the driver's view of the memory */
   bool owns_host;             /* host is our mapping of memfd (munmap on free) */
+  bool from_arena;            /* VRAM/GTT: memfd and host are the arena backing `backing` */
+  bool exported;              /* a dma-buf of it was handed out: its memfd is never recycled */
+  bool touched;               /* mapped somewhere at some time: its pages may have been written */
+  struct sim_backing backing;
   uint64_t mmap_offset;       /* render-node offset (VRAM/GTT) */
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
@@ -183,6 +189,7 @@ void sim_memory_release(void)
     }
   for (uint32_t g = 0; g < sim_drv.n_gpus; g++)
     sim_vm_reset(&sim_drv.gpus[g]);
+  sim_arena_drain();
 }
 
 void sim_memory_reset(void)
@@ -190,6 +197,7 @@ void sim_memory_reset(void)
   bos = NULL;     /* the parent's table after fork: abandoned, not freed */
   n_bos = 0;
   gem_reset();
+  sim_arena_reset();
 }
 
 static uint64_t bo_va_span(const struct sim_bo *bo)
@@ -235,35 +243,13 @@ void sim_queue_buffer_put(struct sim_bo *bo)
 
 void *sim_bo_host(struct sim_bo *bo, uint64_t *size)
 {
+  bo->touched = true;   /* the driver itself may write it (the event page) */
   if (size)
     *size = bo->size;
   return bo->host;
 }
 
 /* ---- allocation --------------------------------------------------------------------------------- */
-
-static int memfd_for(struct sim_gpu *gpu, uint32_t flags, uint64_t size, int *fd_out, uint8_t **host)
-{
-  char name[64];
-  snprintf(name, sizeof(name), "kfdsim-bo:%u:%x", gpu->gpu_id,
-           flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT));
-  int fd = memfd_create(name, MFD_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  if (ftruncate(fd, (off_t)size)) {
-    int e = -errno;
-    close(fd);
-    return e == -EFBIG || e == -EINVAL ? -ENOMEM : e;
-  }
-  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-  if (p == MAP_FAILED) {
-    close(fd);
-    return -ENOMEM;
-  }
-  *fd_out = fd;
-  *host = p;
-  return 0;
-}
 
 /* The process doorbell slice and MMIO page of a GPU, created on first use
  * (kfd_alloc_process_doorbells). */
@@ -319,6 +305,12 @@ static bool user_range_valid(uint64_t addr, uint64_t len)
   return true;
 }
 
+/* VRAM or GTT: the one domain bit left after alloc_locked */
+static uint32_t bo_domain(const struct sim_bo *bo)
+{
+  return bo->flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT);
+}
+
 static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
 {
   struct sim_gpu *g = bo->gpu;
@@ -326,10 +318,12 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
   if (f & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT)) {
     if ((f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) && bo->size > g->vram_size - g->vram_used)
       return -ENOMEM;    /* amdgpu_amdkfd_reserve_mem_limit */
-    int r = memfd_for(g, f, bo->size, &bo->memfd, &bo->host);
+    int r = sim_arena_get(g, bo_domain(bo), bo->size, &bo->backing);
     if (r)
       return r;
-    bo->owns_host = true;
+    bo->from_arena = true;
+    bo->memfd = bo->backing.fd;
+    bo->host = bo->backing.view;
     bo->mmap_offset = sim_drv.next_mmap_offset;
     sim_drv.next_mmap_offset += SIM_ALIGN(bo->size, 1ull << 21);
     if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
@@ -362,9 +356,13 @@ static void bo_release(struct sim_bo *bo)
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
     if (bo->mapped_mask & (1u << i))
       sim_vm_remove_owner(&sim_drv.gpus[i], bo);
+  if (bo->from_arena && bo->exported)
+    sim_arena_release(&bo->backing);   /* an importer may still use it: never recycled */
+  else if (bo->from_arena)
+    sim_arena_put(bo->gpu, bo_domain(bo), &bo->backing, bo->touched);
   if (bo->owns_host)
     munmap(bo->host, bo->size);
-  if (bo->memfd >= 0)
+  if (bo->memfd >= 0 && !bo->from_arena)
     close(bo->memfd);
   if (bo->charged)
     bo->gpu->vram_used -= bo->size;
@@ -470,6 +468,7 @@ static int map_one(struct sim_bo *bo, struct sim_gpu *peer)
   if (peer != bo->gpu && va_conflict(peer, bo->va, bo_va_span(bo)))
     return -EINVAL;
   bool w = bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  bo->touched = true;
   int r = sim_vm_insert(peer, bo->va, bo->size, bo->host, w, bo);
   if (!r && (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_AQL_QUEUE_MEM))
     r = sim_vm_insert(peer, bo->va + bo->size, bo->size, bo->host, w, bo);  /* ring mapped twice */
@@ -558,6 +557,7 @@ void *sim_render_mmap(struct sim_file *f, void *addr, size_t len, int prot, int 
       continue;
     if (b->gpu != f->gpu || offset + len > b->mmap_offset + b->size)
       break;   /* another device's BO, or past its end: drm_vma lookup fails */
+    b->touched = true;
     p = mmap(addr, len, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED, b->memfd,
              (off_t)(offset - b->mmap_offset));
     *err = p == MAP_FAILED ? -errno : 0;
@@ -588,6 +588,20 @@ static int dmabuf_identify(int fd, uint32_t *gpu_id, uint32_t *flags, uint64_t *
   return 0;
 }
 
+/* An arena file may be longer than its BO; the dma-buf an importer sees is exactly the BO (its
+ * size is the file's), and from now on the file is the importer's too: never recycled. */
+static int bo_seal_for_export(struct sim_bo *bo)
+{
+  if (!bo->from_arena || bo->exported)
+    return 0;
+  int r = sim_arena_seal(&bo->backing, bo->size);
+  if (!r) {
+    bo->exported = true;
+    bo->touched = true;
+  }
+  return r;
+}
+
 int sim_ioctl_export_dmabuf(void *arg)
 {
   struct kfd_ioctl_export_dmabuf_args *a = arg;
@@ -599,8 +613,10 @@ int sim_ioctl_export_dmabuf(void *arg)
   } else if (a->flags & ~(uint32_t)(O_CLOEXEC | O_RDWR | O_WRONLY | O_RDONLY)) {
     r = -EINVAL;
   } else {
-    int fd = fcntl(bo->memfd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
-    r = fd < 0 ? -errno : 0;
+    r = bo_seal_for_export(bo);
+    int fd = r ? -1 : fcntl(bo->memfd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+    if (!r && fd < 0)
+      r = -errno;
     if (!r)
       a->dmabuf_fd = (uint32_t)fd;
   }
