@@ -1,11 +1,12 @@
 /* Memory: buffer objects (BOs) and the per-GPU page tables.
  *
- * A VRAM or GTT BO is a memfd: VRAM costs nothing until touched (a 192 GiB profile is free),
- * the driver keeps its own shared mapping of it (what the GPU side reads and writes), user
- * space maps it through the render node at the offset ALLOC returned, and the memfd doubles
- * as the BO's dma-buf. The memfds come from the VRAM arena (vram_arena.c), which recycles them
- * between BOs so that ALLOC and FREE make no system call once warm. USERPTR BOs are the
- * caller's own pages; DOORBELL and MMIO_REMAP BOs are the GPU's doorbell slice and MMIO page.
+ * A GTT BO is a memfd: it costs nothing until touched, the driver keeps its own shared mapping
+ * of it (what the GPU side reads and writes), user space maps it through the render node at the
+ * offset ALLOC returned, and the memfd doubles as the BO's dma-buf. A VRAM BO is the same but
+ * is a range of its GPU's VRAM arena (vram_arena.c: one sparse memfd per GPU, so that ALLOC and
+ * FREE make no system call; a 192 GiB profile is still free) until it is exported, when it moves
+ * to a memfd of its own. USERPTR BOs are the caller's own pages; DOORBELL and MMIO_REMAP BOs
+ * are the GPU's doorbell slice and MMIO page.
  *
  * Each GPU has a page table (an interval map GPU VA -> host) that only MAP_MEMORY_TO_GPU and
  * SVM access attributes fill: the GPU reaches only what was mapped to it. GPU VA may differ
@@ -38,12 +39,15 @@ struct sim_bo {
   uint32_t flags;             /* KFD_IOC_ALLOC_MEM_FLAGS_* */
   uint64_t va, size;          /* size page aligned; AQL queue memory occupies 2 x size of VA */
   int memfd;                  /* VRAM/GTT/imported: the backing memfd, else -1 */
+  uint64_t file_off;          /* where the BO starts in memfd (its arena offset, else 0) */
   uint8_t *host;              /* the driver's view of the memory */
   bool owns_host;             /* host is our mapping of memfd (munmap on free) */
-  bool from_arena;            /* VRAM/GTT: memfd and host are the arena backing `backing` */
-  bool exported;              /* a dma-buf of it was handed out: its memfd is never recycled */
+  bool in_arena;              /* memfd/host/file_off are a range of the GPU's VRAM arena */
+  bool detached;              /* moved out of the arena at export: memfd is its own (closed on
+                               * free), host still lies in the arena's view */
+  uint64_t arena_off;         /* in_arena or detached: its range of the arena */
   bool touched;               /* mapped somewhere at some time: its pages may have been written */
-  struct sim_backing backing;
+  bool driver_ref;            /* the driver kept a pointer into it (the event page) */
   uint64_t mmap_offset;       /* render-node offset (VRAM/GTT) */
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
@@ -243,13 +247,44 @@ void sim_queue_buffer_put(struct sim_bo *bo)
 
 void *sim_bo_host(struct sim_bo *bo, uint64_t *size)
 {
-  bo->touched = true;   /* the driver itself may write it (the event page) */
+  bo->touched = true;   /* the driver itself writes it (the event page) */
+  bo->driver_ref = true;
   if (size)
     *size = bo->size;
   return bo->host;
 }
 
 /* ---- allocation --------------------------------------------------------------------------------- */
+
+/* The name of a BO's memfd: how dmabuf_identify recognises a kfdsim dma-buf (its exporter's GPU
+ * and domain). */
+static void dmabuf_name(char *name, size_t len, const struct sim_gpu *gpu, uint32_t flags)
+{
+  snprintf(name, len, "kfdsim-bo:%u:%x", gpu->gpu_id,
+           flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT));
+}
+
+static int memfd_for(struct sim_gpu *gpu, uint32_t flags, uint64_t size, int *fd_out, uint8_t **host)
+{
+  char name[64];
+  dmabuf_name(name, sizeof(name), gpu, flags);
+  int fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  if (ftruncate(fd, (off_t)size)) {
+    int e = -errno;
+    close(fd);
+    return e == -EFBIG || e == -EINVAL ? -ENOMEM : e;
+  }
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) {
+    close(fd);
+    return -ENOMEM;
+  }
+  *fd_out = fd;
+  *host = p;
+  return 0;
+}
 
 /* The process doorbell slice and MMIO page of a GPU, created on first use
  * (kfd_alloc_process_doorbells). */
@@ -305,12 +340,6 @@ static bool user_range_valid(uint64_t addr, uint64_t len)
   return true;
 }
 
-/* VRAM or GTT: the one domain bit left after alloc_locked */
-static uint32_t bo_domain(const struct sim_bo *bo)
-{
-  return bo->flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT);
-}
-
 static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
 {
   struct sim_gpu *g = bo->gpu;
@@ -318,12 +347,18 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
   if (f & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT)) {
     if ((f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) && bo->size > g->vram_size - g->vram_used)
       return -ENOMEM;    /* amdgpu_amdkfd_reserve_mem_limit */
-    int r = sim_arena_get(g, bo_domain(bo), bo->size, &bo->backing);
-    if (r)
-      return r;
-    bo->from_arena = true;
-    bo->memfd = bo->backing.fd;
-    bo->host = bo->backing.view;
+    int r = -ENOSPC;
+    if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+      r = sim_arena_alloc(g, bo->size, &bo->file_off, &bo->memfd, &bo->host);
+    if (!r) {
+      bo->in_arena = true;
+      bo->arena_off = bo->file_off;
+    } else {
+      /* GTT, or no room in the arena: a file of its own */
+      if ((r = memfd_for(g, f, bo->size, &bo->memfd, &bo->host)))
+        return r;
+      bo->owns_host = true;
+    }
     bo->mmap_offset = sim_drv.next_mmap_offset;
     sim_drv.next_mmap_offset += SIM_ALIGN(bo->size, 1ull << 21);
     if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
@@ -356,13 +391,14 @@ static void bo_release(struct sim_bo *bo)
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
     if (bo->mapped_mask & (1u << i))
       sim_vm_remove_owner(&sim_drv.gpus[i], bo);
-  if (bo->from_arena && bo->exported)
-    sim_arena_release(&bo->backing);   /* an importer may still use it: never recycled */
-  else if (bo->from_arena)
-    sim_arena_put(bo->gpu, bo_domain(bo), &bo->backing, bo->touched);
   if (bo->owns_host)
     munmap(bo->host, bo->size);
-  if (bo->memfd >= 0 && !bo->from_arena)
+  if (bo->in_arena && !bo->driver_ref)
+    sim_arena_free(bo->gpu, bo->arena_off, bo->size, bo->touched);
+  /* (a range the driver kept a pointer into is never reused: a stale write lands nowhere) */
+  if (bo->detached)
+    sim_arena_detached_free(bo->gpu, bo->arena_off, bo->size);
+  if (bo->memfd >= 0 && !bo->in_arena)
     close(bo->memfd);
   if (bo->charged)
     bo->gpu->vram_used -= bo->size;
@@ -559,7 +595,7 @@ void *sim_render_mmap(struct sim_file *f, void *addr, size_t len, int prot, int 
       break;   /* another device's BO, or past its end: drm_vma lookup fails */
     b->touched = true;
     p = mmap(addr, len, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED, b->memfd,
-             (off_t)(offset - b->mmap_offset));
+             (off_t)(b->file_off + offset - b->mmap_offset));
     *err = p == MAP_FAILED ? -errno : 0;
     break;
   }
@@ -588,18 +624,23 @@ static int dmabuf_identify(int fd, uint32_t *gpu_id, uint32_t *flags, uint64_t *
   return 0;
 }
 
-/* An arena file may be longer than its BO; the dma-buf an importer sees is exactly the BO (its
- * size is the file's), and from now on the file is the importer's too: never recycled. */
-static int bo_seal_for_export(struct sim_bo *bo)
+/* A dma-buf is exactly its BO (mmap offsets, size); an arena range is not a file of its own, so
+ * an arena BO moves to one before its first export (vram_arena.c). */
+static int bo_detach(struct sim_bo *bo)
 {
-  if (!bo->from_arena || bo->exported)
+  char name[64];
+  int fd;
+  if (!bo->in_arena)
     return 0;
-  int r = sim_arena_seal(&bo->backing, bo->size);
-  if (!r) {
-    bo->exported = true;
-    bo->touched = true;
-  }
-  return r;
+  dmabuf_name(name, sizeof(name), bo->gpu, bo->flags);
+  int r = sim_arena_detach(bo->gpu, bo->arena_off, bo->size, name, &fd);
+  if (r)
+    return r;
+  bo->in_arena = false;
+  bo->detached = true;
+  bo->memfd = fd;
+  bo->file_off = 0;
+  return 0;
 }
 
 int sim_ioctl_export_dmabuf(void *arg)
@@ -612,11 +653,9 @@ int sim_ioctl_export_dmabuf(void *arg)
     r = -EINVAL;   /* unknown handle, or USERPTR/DOORBELL/MMIO memory (no GEM object to export) */
   } else if (a->flags & ~(uint32_t)(O_CLOEXEC | O_RDWR | O_WRONLY | O_RDONLY)) {
     r = -EINVAL;
-  } else {
-    r = bo_seal_for_export(bo);
-    int fd = r ? -1 : fcntl(bo->memfd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
-    if (!r && fd < 0)
-      r = -errno;
+  } else if (!(r = bo_detach(bo))) {
+    int fd = fcntl(bo->memfd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
+    r = fd < 0 ? -errno : 0;
     if (!r)
       a->dmabuf_fd = (uint32_t)fd;
   }

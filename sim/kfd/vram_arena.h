@@ -1,6 +1,6 @@
-/* The VRAM arena: backing files of VRAM and GTT buffer objects, recycled between BOs so that
- * ALLOC_MEMORY_OF_GPU and FREE_MEMORY_OF_GPU make no system call once the arena is warm
- * (see vram_arena.c for the design). Every function expects sim_drv.lock held. */
+/* The VRAM arena: one sparse file per GPU from which VRAM buffer objects are carved, so that
+ * ALLOC_MEMORY_OF_GPU and FREE_MEMORY_OF_GPU of VRAM make no system call (see vram_arena.c).
+ * Every function expects sim_drv.lock held. */
 #ifndef KFDSIM_VRAM_ARENA_H
 #define KFDSIM_VRAM_ARENA_H
 
@@ -9,36 +9,33 @@
 
 struct sim_gpu;
 
-/* At most this many backing files are kept for reuse per process. */
-#define SIM_ARENA_KEEP 32
+/* The arena is this many times the GPU's VRAM: room for alignment and for the ranges exported
+ * BOs leave behind (never reused). */
+#define SIM_ARENA_VRAM_FACTOR 2
 
-/* One backing file: a memfd of `cap` bytes (cap >= the BO's size) and the driver's shared
- * mapping of all of it. */
-struct sim_backing {
-  int fd;
-  uint8_t *view;
-  uint64_t cap;
-};
+/* A range of `size` bytes (page aligned) of gpu's arena, created on first use: its offset in
+ * the arena file `*fd`, and the driver's view of it `*host`. Its pages read as zero.
+ * -ENOSPC when the arena has no such range (the caller falls back to a file of its own). */
+int sim_arena_alloc(struct sim_gpu *gpu, uint64_t size, uint64_t *off, int *fd, uint8_t **host);
 
-/* A backing for a BO of `size` bytes in `domain` (KFD_IOC_ALLOC_MEM_FLAGS_VRAM or _GTT) of gpu:
- * a recycled one (no system call) or a new memfd. Its pages read as zero. 0 or -errno. */
-int sim_arena_get(struct sim_gpu *gpu, uint32_t domain, uint64_t size, struct sim_backing *out);
+/* The BO at [off, off + size) is gone: its range is free again. `touched`: it was mapped
+ * somewhere and may hold written pages, which go back to the system first. */
+void sim_arena_free(struct sim_gpu *gpu, uint64_t off, uint64_t size, bool touched);
 
-/* The BO that used b is gone. A backing that may have been written (`touched`) gives its pages
- * back first; it is then kept for the next BO, or released when the arena is full. */
-void sim_arena_put(struct sim_gpu *gpu, uint32_t domain, const struct sim_backing *b, bool touched);
+/* Export: the BO at [off, off + size) moves out of the arena into a memfd of its own named
+ * `name` and exactly `size` bytes long (a dma-buf is its BO: mmap offsets and size). Its bytes
+ * are copied and every mapping of the range, the driver's view included, is remapped onto the
+ * new file at the same address. The range is never reused. The new file in *fd_out. */
+int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const char *name, int *fd_out);
 
-/* The BO is being exported as a dma-buf: its file becomes exactly `size` bytes long (an
- * importer learns the size from it) and must never be recycled (sim_arena_release it later). */
-int sim_arena_seal(const struct sim_backing *b, uint64_t size);
+/* A detached BO is freed: the driver's view of its old range maps the arena again (the file of
+ * its own lives on while an importer holds it). */
+void sim_arena_detached_free(struct sim_gpu *gpu, uint64_t off, uint64_t size);
 
-/* Unmap and close a backing for good. */
-void sim_arena_release(const struct sim_backing *b);
-
-/* Process teardown: every kept backing is released. */
+/* Process teardown (every BO already freed): the arenas are unmapped and closed. */
 void sim_arena_drain(void);
 
-/* Fork child: the kept backings are the parent's; forget them without touching them. */
+/* Fork child: the arenas are the parent's; forget them without touching them. */
 void sim_arena_reset(void);
 
 #endif

@@ -1,8 +1,9 @@
-/* kfdsim's VRAM arena (sim/kfd/vram_arena.c) through the /dev/kfd ioctls: BO backing files are
- * recycled between BOs, and that must not show. Contents survive and are shared by every
- * mapping, a reused file reads as zero, a dma-buf is exactly its BO (size, offsets, lifetime)
- * in this process and in another one, a fork child never shares the parent's kept files, and
- * the arena's bound holds. Runs with kfdsim preloaded (one MI300X-like GPU). */
+/* kfdsim's VRAM arena (sim/kfd/vram_arena.c) through the /dev/kfd ioctls: VRAM BOs are ranges
+ * of one file per GPU, and that must not show. Contents survive and are shared by every
+ * mapping, a reused range reads as zero, a dma-buf is exactly its BO (size, offsets, lifetime)
+ * in this process and in another one, a fork child has an arena of its own, and a BO the arena
+ * cannot hold gets a file of its own. Runs with kfdsim preloaded (one MI300X-like GPU; the
+ * simarena_full suite with KFDSIM_VRAM=64M, see CMakeLists.txt). */
 #define _GNU_SOURCE
 #include "kfd/uapi.h"   /* first: the 1.17 UAPI without the raw linux/types.h */
 
@@ -19,8 +20,6 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "kfd/vram_arena.h"
 
 #define NODES "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define PAGE 4096ull
@@ -143,8 +142,8 @@ static bool all_zero(const uint8_t *p, uint64_t size)
   return true;
 }
 
-/* open descriptors that are kfdsim BO files (the arena's kept ones, live BOs', dma-bufs) */
-static int bo_files(void)
+/* open descriptors whose target starts with `prefix` (NULL: all of them) */
+static int open_files(const char *prefix)
 {
   DIR *d = opendir("/proc/self/fd");
   cr_assert_not_null(d);
@@ -156,7 +155,7 @@ static int bo_files(void)
     ssize_t len = readlink(link, target, sizeof(target) - 1);
     if (len > 0) {
       target[len] = 0;
-      n += !strncmp(target, "/memfd:kfdsim-bo:", 17);
+      n += !prefix || !strncmp(target, prefix, strlen(prefix));
     }
   }
   closedir(d);
@@ -209,64 +208,75 @@ Test(simarena, mixed_sizes_keep_their_contents_across_mappings) {
   }
 }
 
-Test(simarena, a_freed_file_is_reused_and_reads_zero) {
-  struct bo a, b;
-  cr_assert_eq(bo_alloc(VA(0), 1 << 20, VRAM_W, &a), 0);
-  int files = bo_files();
-  uint8_t *p = bo_cpu(&a);
-  memset(p, 0xab, a.size);
-  munmap(p, a.size);
-  cr_assert_eq(bo_free(&a), 0);
-  cr_assert_eq(bo_files(), files, "the file is kept, not closed");
-  /* a BO that fits the kept file takes it: no new file */
-  cr_assert_eq(bo_alloc(VA(1), (1 << 20) - 2 * PAGE, VRAM_W, &b), 0);
-  cr_assert_eq(bo_files(), files, "the kept file was reused");
-  uint8_t *q = bo_cpu(&b);
-  cr_assert(all_zero(q, b.size), "the previous BO's bytes are gone");
-  munmap(q, b.size);
-  cr_assert_eq(bo_free(&b), 0);
-  /* a much smaller BO does not take a far larger kept file; nor does another domain */
-  cr_assert_eq(bo_alloc(VA(2), PAGE, VRAM_W, &b), 0);
-  cr_assert_eq(bo_files(), files + 1, "a 4 KiB BO gets a file of its own");
-  cr_assert_eq(bo_free(&b), 0);
-  cr_assert_eq(bo_alloc(VA(3), 1 << 20, GTT_W, &b), 0);
-  cr_assert_eq(bo_files(), files + 2, "GTT never takes a VRAM file");
-  cr_assert_eq(bo_free(&b), 0);
+/* The file offset of the mapping that holds address p (/proc/self/maps), or -1. */
+static long long mapping_offset(const void *p, char *path, size_t path_len)
+{
+  FILE *f = fopen("/proc/self/maps", "r");
+  cr_assert_not_null(f);
+  char line[512];
+  long long found = -1;
+  while (fgets(line, sizeof(line), f)) {
+    unsigned long start, end, off;
+    char name[256] = "";
+    if (sscanf(line, "%lx-%lx %*s %lx %*s %*s %255s", &start, &end, &off, name) < 3)
+      continue;
+    if ((uintptr_t)p >= start && (uintptr_t)p < end) {
+      found = (long long)(off + ((uintptr_t)p - start));
+      if (path)
+        snprintf(path, path_len, "%s", name);
+      break;
+    }
+  }
+  fclose(f);
+  return found;
 }
 
-Test(simarena, the_arena_keeps_a_bounded_number_of_files) {
-  enum { N = SIM_ARENA_KEEP + 8 };
-  struct bo b[N];
-  int files = bo_files();
-  for (int i = 0; i < N; i++) {
-    cr_assert_eq(bo_alloc(VA(i), 8 << 20, VRAM_W, &b[i]), 0);
-    uint8_t *p = bo_cpu(&b[i]);
-    fill(p, b[i].size, (uint64_t)i + 7);
-    munmap(p, b[i].size);
-  }
-  int live = bo_files();
-  cr_assert_geq(live, files + N - SIM_ARENA_KEEP, "a BO the arena could not serve has its own file");
-  for (int i = 0; i < N; i++)
+Test(simarena, arena_bos_open_no_descriptor) {
+  struct bo first, b[40];
+  cr_assert_eq(bo_alloc(VA(0), PAGE, VRAM_W, &first), 0);   /* makes the arena */
+  int fds = open_files(NULL);
+  for (int i = 0; i < 40; i++)
+    cr_assert_eq(bo_alloc(VA(i + 1), (uint64_t)(i % 5 + 1) << (12 + 2 * (i % 6)), VRAM_W, &b[i]), 0);
+  cr_assert_eq(open_files(NULL), fds, "a VRAM BO is a range of the arena, not a file");
+  cr_assert_eq(open_files("/memfd:kfdsim-bo:"), 0, "no BO has a file of its own");
+  for (int i = 0; i < 40; i++)
     cr_assert_eq(bo_free(&b[i]), 0);
-  int kept = bo_files();
-  cr_assert_leq(kept, files + SIM_ARENA_KEEP, "at most SIM_ARENA_KEEP files are kept");
-  cr_assert_lt(kept, live, "the files beyond the arena's bound were closed");
-  /* every BO works again, from kept files and new ones alike, and reads as zero */
-  for (int i = 0; i < N; i++) {
-    cr_assert_eq(bo_alloc(VA(i), 8 << 20, VRAM_W, &b[i]), 0);
-    uint8_t *p = bo_cpu(&b[i]);
-    cr_assert(all_zero(p, b[i].size), "BO %d reads as zero", i);
-    munmap(p, b[i].size);
-  }
-  for (int i = 0; i < N; i++)
-    cr_assert_eq(bo_free(&b[i]), 0);
+  cr_assert_eq(bo_free(&first), 0);
+  cr_assert_eq(open_files(NULL), fds, "freeing closes nothing either");
+}
+
+Test(simarena, a_freed_range_is_reused_and_reads_zero) {
+  struct bo a, b;
+  char path[256];
+  cr_assert_eq(bo_alloc(VA(0), 1 << 20, VRAM_W, &a), 0);
+  cr_assert_eq(bo_map(&a, true), 0);
+  uint8_t *p = bo_cpu(&a);
+  long long off_a = mapping_offset(p, path, sizeof(path));
+  cr_assert_geq(off_a, 0);
+  cr_assert(strstr(path, "kfdsim-vram-arena"), "the BO is a range of the arena (%s)", path);
+  memset(p, 0xab, a.size);
+  munmap(p, a.size);
+  cr_assert_eq(bo_map(&a, false), 0);
+  cr_assert_eq(bo_free(&a), 0);
+  cr_assert_eq(bo_alloc(VA(1), 1 << 20, VRAM_W, &b), 0);
+  uint8_t *q = bo_cpu(&b);
+  cr_assert_eq(mapping_offset(q, NULL, 0), off_a, "first fit hands the freed range out again");
+  cr_assert(all_zero(q, b.size), "the previous BO's bytes are gone");
+  /* a BO never mapped anywhere leaves nothing to give back, and reads as zero all the same */
+  munmap(q, b.size);
+  cr_assert_eq(bo_free(&b), 0);
+  cr_assert_eq(bo_alloc(VA(1), 1 << 20, VRAM_W, &b), 0);
+  cr_assert_eq(bo_free(&b), 0);
+  cr_assert_eq(bo_alloc(VA(1), 1 << 20, VRAM_W, &b), 0);
+  q = bo_cpu(&b);
+  cr_assert(all_zero(q, b.size));
+  munmap(q, b.size);
+  cr_assert_eq(bo_free(&b), 0);
 }
 
 Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
   struct bo a, imp = { 0 }, again;
-  /* a kept 64 KiB file exists first, so the 12 KiB BO below comes from the arena */
-  cr_assert_eq(bo_alloc(VA(0), 60 << 10, VRAM_W, &a), 0);
-  cr_assert_eq(bo_free(&a), 0);
+  char path[256];
   cr_assert_eq(bo_alloc(VA(0), 3 * PAGE, VRAM_W, &a), 0);
   cr_assert_eq(bo_map(&a, true), 0);
   uint8_t *p = bo_cpu(&a);
@@ -276,19 +286,28 @@ Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
   int fd = (int)e.dmabuf_fd;
   struct kfd_ioctl_get_dmabuf_info_args info = { .dmabuf_fd = (uint32_t)fd };
   cr_assert_eq(kioctl(kfd, AMDKFD_IOC_GET_DMABUF_INFO, &info), 0);
-  cr_assert_eq(info.size, 3 * PAGE, "the dma-buf is the BO's size, not its file's capacity");
+  cr_assert_eq(info.size, 3 * PAGE, "the dma-buf is the BO's size");
   cr_assert_eq(info.gpu_id, gpu_id);
   cr_assert(info.flags & KFD_IOC_ALLOC_MEM_FLAGS_VRAM);
   cr_assert_eq(lseek(fd, 0, SEEK_END), (off_t)(3 * PAGE), "dma_buf_llseek: SEEK_END is the size");
+  /* the exporter's own mapping, made before the export, now maps the dma-buf */
+  cr_assert_eq(mapping_offset(p + PAGE, path, sizeof(path)), (long long)PAGE);
+  cr_assert(strstr(path, "kfdsim-bo:"), "the exporter's mapping moved with its BO (%s)", path);
   /* offsets of a dma-buf mmap are the BO's */
   uint8_t *d = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)PAGE);
   cr_assert_neq(d, MAP_FAILED);
   cr_assert_eq(memcmp(d, p + PAGE, 2 * PAGE), 0, "the dma-buf's bytes are the BO's");
+  p[2 * PAGE + 3] = 0x3c;
+  cr_assert_eq(d[PAGE + 3], 0x3c, "one memory, whichever mapping writes it");
   struct kfd_ioctl_import_dmabuf_args im = { .va_addr = VA(8), .gpu_id = gpu_id,
                                              .dmabuf_fd = (uint32_t)fd };
   cr_assert_eq(kioctl(kfd, AMDKFD_IOC_IMPORT_DMABUF, &im), 0);
   imp.handle = im.handle;
   cr_assert_eq(bo_map(&imp, true), 0);
+  struct kfd_ioctl_export_dmabuf_args e2 = { .handle = a.handle, .flags = O_CLOEXEC };
+  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_EXPORT_DMABUF, &e2), 0, "a second export");
+  cr_assert_eq(lseek((int)e2.dmabuf_fd, 0, SEEK_END), (off_t)(3 * PAGE));
+  close((int)e2.dmabuf_fd);
   /* the exporter frees its BO: the importer's pages stay, and are never handed to a new BO */
   munmap(p, a.size);
   cr_assert_eq(bo_map(&a, false), 0);
@@ -309,8 +328,6 @@ Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
 
 Test(simarena, another_process_imports_an_arena_bo) {
   struct bo a;
-  cr_assert_eq(bo_alloc(VA(0), 40 << 10, VRAM_W, &a), 0);
-  cr_assert_eq(bo_free(&a), 0);   /* the next BO comes from a kept file */
   cr_assert_eq(bo_alloc(VA(0), 5 * PAGE, VRAM_W, &a), 0);
   uint8_t *p = bo_cpu(&a);
   fill(p, a.size, 77);
@@ -346,15 +363,16 @@ Test(simarena, another_process_imports_an_arena_bo) {
   cr_assert_eq(bo_free(&a), 0);
 }
 
-Test(simarena, a_fork_child_never_gets_the_parents_kept_files) {
+Test(simarena, a_fork_child_has_an_arena_of_its_own) {
   struct bo a;
   cr_assert_eq(bo_alloc(VA(0), 2 << 20, VRAM_W, &a), 0);
-  cr_assert_eq(bo_free(&a), 0);   /* kept by the parent's arena */
+  uint8_t *p = bo_cpu(&a);
+  fill(p, a.size, 5);
   pid_t pid = fork();
   cr_assert_geq(pid, 0);
   if (pid == 0) {
-    /* the child writes the BO it gets and exits without freeing it: had it taken the
-     * parent's kept file, the parent would read these bytes in its next BO */
+    /* the child's first BO takes the first range of its arena, as the parent's did: had it
+     * reused the parent's file, these bytes would land in the parent's BO */
     struct bo c;
     if (open_gpu_checked() || bo_alloc(VA(0), 2 << 20, VRAM_W, &c))
       _exit(2);
@@ -367,29 +385,49 @@ Test(simarena, a_fork_child_never_gets_the_parents_kept_files) {
   int status;
   cr_assert_eq(waitpid(pid, &status, 0), pid);
   cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the child failed (%d)", status);
-  cr_assert_eq(bo_alloc(VA(0), 2 << 20, VRAM_W, &a), 0);
-  uint8_t *p = bo_cpu(&a);
-  cr_assert(all_zero(p, a.size), "the parent's kept file is its own");
+  cr_assert(holds(p, a.size, 5), "the parent's BO is its own");
   munmap(p, a.size);
   cr_assert_eq(bo_free(&a), 0);
 }
 
-Test(simarena, gpu_written_pages_are_given_back) {
-  /* a file kept after its BO was written holds no page when the next BO gets it (checked
-   * through that BO's dma-buf, which is the file itself) */
-  struct bo a;
-  cr_assert_eq(bo_alloc(VA(0), 256 << 10, VRAM_W, &a), 0);
-  cr_assert_eq(bo_map(&a, true), 0);
-  uint8_t *p = bo_cpu(&a);
-  memset(p + 5 * PAGE, 0xee, PAGE);
-  munmap(p, a.size);
-  cr_assert_eq(bo_map(&a, false), 0);
-  cr_assert_eq(bo_free(&a), 0);
-  cr_assert_eq(bo_alloc(VA(0), 256 << 10, VRAM_W, &a), 0);
-  struct kfd_ioctl_export_dmabuf_args e = { .handle = a.handle, .flags = O_CLOEXEC | O_RDWR };
-  cr_assert_eq(kioctl(kfd, AMDKFD_IOC_EXPORT_DMABUF, &e), 0);
-  cr_assert_eq(lseek((int)e.dmabuf_fd, 0, SEEK_DATA), -1, "no page left in the reused file");
-  cr_assert_eq(errno, ENXIO);
-  close((int)e.dmabuf_fd);
-  cr_assert_eq(bo_free(&a), 0);
+/* With KFDSIM_VRAM=64M the arena is 128 MiB; exported BOs leave their ranges behind. */
+static bool small_vram(void)
+{
+  struct kfd_ioctl_get_available_memory_args m = { .gpu_id = gpu_id };
+  return !kioctl(kfd, AMDKFD_IOC_AVAILABLE_MEMORY, &m) && m.available <= (64ull << 20);
+}
+
+TestSuite(simarena_full, .init = open_gpu, .fini = close_gpu);
+
+Test(simarena_full, a_bo_the_arena_cannot_hold_gets_a_file_of_its_own) {
+  if (!small_vram())
+    cr_skip_test("needs KFDSIM_VRAM=64M (ctest test_simarena_full)");
+  struct bo a, big, small;
+  for (int i = 0; i < 2; i++) {
+    /* 48 MiB exported and freed, twice: 96 MiB of the 128 MiB arena are gone for good */
+    cr_assert_eq(bo_alloc(VA(i), 48 << 20, VRAM_W, &a), 0);
+    struct kfd_ioctl_export_dmabuf_args e = { .handle = a.handle, .flags = O_CLOEXEC };
+    cr_assert_eq(kioctl(kfd, AMDKFD_IOC_EXPORT_DMABUF, &e), 0);
+    close((int)e.dmabuf_fd);
+    cr_assert_eq(bo_free(&a), 0);
+  }
+  int own = open_files("/memfd:kfdsim-bo:");
+  cr_assert_eq(bo_alloc(VA(4), 48 << 20, VRAM_W, &big), 0, "VRAM is free; the arena is not");
+  cr_assert_eq(open_files("/memfd:kfdsim-bo:"), own + 1, "the BO has a file of its own");
+  cr_assert_eq(bo_alloc(VA(5), 8 << 20, VRAM_W, &small), 0);
+  cr_assert_eq(open_files("/memfd:kfdsim-bo:"), own + 1, "a BO that fits is still a range");
+  uint8_t *p = bo_cpu(&big), *q = bo_cpu(&small);
+  cr_assert(all_zero(p, big.size) && all_zero(q, small.size));
+  fill(p, big.size, 9);
+  fill(q, small.size, 10);
+  munmap(p, big.size);
+  munmap(q, small.size);
+  p = bo_cpu(&big);
+  q = bo_cpu(&small);
+  cr_assert(holds(p, big.size, 9) && holds(q, small.size, 10));
+  munmap(p, big.size);
+  munmap(q, small.size);
+  cr_assert_eq(bo_free(&big), 0);
+  cr_assert_eq(open_files("/memfd:kfdsim-bo:"), own, "its file is closed at FREE");
+  cr_assert_eq(bo_free(&small), 0);
 }
