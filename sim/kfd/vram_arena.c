@@ -23,8 +23,8 @@
  * file position or name says) would map the wrong pages. So the first EXPORT_DMABUF of an arena
  * BO detaches it: a memfd of exactly its size receives a copy of its populated extents, and
  * every mapping of its range in this process (the driver's view and the caller's render-node
- * mappings, found in /proc/self/maps by the arena's inode) is replaced, at the same address and
- * protection, by a mapping of the new file. The driver's pointers and the GPU page tables stay
+ * mappings, found in /proc/self/smaps by the arena's inode) is replaced, at the same address,
+ * protection and fork/dump advice, by a mapping of the new file. The driver's pointers and the GPU page tables stay
  * valid; from then on the BO is an ordinary memfd BO. The old range is punched and never handed
  * out again (a mapping created while we looked, by mremap say, could still see it).
  * Limit: a write to the BO by another thread or the GPU while the copy runs can be lost (the
@@ -252,13 +252,22 @@ struct arena_vma {
   uintptr_t addr;             /* where the part of the range starts in memory */
   uint64_t len, file_off;     /* its length, and its offset in the arena file */
   int prot;
+  bool dontfork, dontdump;    /* the advice the mapping carried (VmFlags dc, dd) */
 };
 
-/* The shared mappings of the arena file that overlap [off, off + size), clipped to it. */
+/* The VmFlags line of /proc/self/smaps: the advice a replacement mapping must carry again. */
+static void vma_advice(struct arena_vma *v, const char *line)
+{
+  v->dontfork = strstr(line, " dc") != NULL;
+  v->dontdump = strstr(line, " dd") != NULL;
+}
+
+/* The shared mappings of the arena file that overlap [off, off + size), clipped to it, with
+ * their protection and advice (/proc/self/smaps: a header line, then fields, then VmFlags). */
 static int find_mappings(const struct arena *a, uint64_t off, uint64_t size, struct arena_vma **out,
                          size_t *n_out)
 {
-  FILE *f = fopen("/proc/self/maps", "re");
+  FILE *f = fopen("/proc/self/smaps", "re");
   if (!f)
     return -errno;
   struct arena_vma *v = NULL;
@@ -266,12 +275,19 @@ static int find_mappings(const struct arena *a, uint64_t off, uint64_t size, str
   char *line = NULL;
   size_t line_cap = 0;
   int r = 0;
+  bool pending = false;       /* v[n - 1] waits for its VmFlags line */
   while (!r && getline(&line, &line_cap, f) > 0) {
     unsigned long start, end, foff, ino;
     unsigned maj, min;
     char perms[8];
+    if (pending && !strncmp(line, "VmFlags:", 8)) {
+      vma_advice(&v[n - 1], line + 8);
+      pending = false;
+      continue;
+    }
     if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms, &foff, &maj, &min, &ino) != 7)
       continue;
+    pending = false;
     if (ino != a->ino || makedev(maj, min) != a->dev || perms[3] != 's')
       continue;
     uint64_t lo = foff > off ? foff : off;
@@ -291,6 +307,7 @@ static int find_mappings(const struct arena *a, uint64_t off, uint64_t size, str
       .addr = start + (lo - foff), .len = hi - lo, .file_off = lo,
       .prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
               (perms[2] == 'x' ? PROT_EXEC : 0) };
+    pending = true;
   }
   free(line);
   fclose(f);
@@ -303,7 +320,8 @@ static int find_mappings(const struct arena *a, uint64_t off, uint64_t size, str
   return 0;
 }
 
-/* Point the listed mappings at `fd` (file offsets relative to `base`) at the same addresses. */
+/* Point the listed mappings at `fd` (file offsets relative to `base`) at the same addresses,
+ * with the same protection and advice. */
 static int remap_all(const struct arena_vma *v, size_t n, int fd, uint64_t base)
 {
   for (size_t i = 0; i < n; i++) {
@@ -311,6 +329,10 @@ static int remap_all(const struct arena_vma *v, size_t n, int fd, uint64_t base)
                    fd, (off_t)(v[i].file_off - base));
     if (p == MAP_FAILED)
       return -errno;
+    if (v[i].dontfork)
+      madvise(p, v[i].len, MADV_DONTFORK);
+    if (v[i].dontdump)
+      madvise(p, v[i].len, MADV_DONTDUMP);
   }
   return 0;
 }
@@ -335,7 +357,6 @@ int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const cha
     close(fd);
     return r;
   }
-  madvise(a->view + off, size, MADV_DONTFORK);   /* the driver's part lost it with the remap */
   /* the old pages have no mapping left: give them back; the range itself is never reused */
   fallocate(a->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)size);
   *fd_out = fd;

@@ -231,6 +231,28 @@ static long long mapping_offset(const void *p, char *path, size_t path_len)
   return found;
 }
 
+/* whether the mapping that holds p has VmFlags `flag` (/proc/self/smaps) */
+static bool vma_flag(const void *p, const char *flag)
+{
+  FILE *f = fopen("/proc/self/smaps", "r");
+  cr_assert_not_null(f);
+  char line[512];
+  bool inside = false, found = false;
+  while (fgets(line, sizeof(line), f)) {
+    unsigned long start, end;
+    if (sscanf(line, "%lx-%lx ", &start, &end) == 2 && strchr(line, '-') < strchr(line, ' '))
+      inside = (uintptr_t)p >= start && (uintptr_t)p < end;
+    else if (inside && !strncmp(line, "VmFlags:", 8)) {
+      char want[8];
+      snprintf(want, sizeof(want), " %s", flag);
+      found = strstr(line + 8, want) != NULL;
+      break;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
 Test(simarena, arena_bos_open_no_descriptor) {
   struct bo first, b[40];
   cr_assert_eq(bo_alloc(VA(0), PAGE, VRAM_W, &first), 0);   /* makes the arena */
@@ -281,6 +303,7 @@ Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
   cr_assert_eq(bo_map(&a, true), 0);
   uint8_t *p = bo_cpu(&a);
   fill(p, a.size, 42);
+  cr_assert_eq(madvise(p, a.size, MADV_DONTFORK), 0);   /* as our runtime advises its mappings */
   struct kfd_ioctl_export_dmabuf_args e = { .handle = a.handle, .flags = O_CLOEXEC | O_RDWR };
   cr_assert_eq(kioctl(kfd, AMDKFD_IOC_EXPORT_DMABUF, &e), 0);
   int fd = (int)e.dmabuf_fd;
@@ -293,6 +316,7 @@ Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
   /* the exporter's own mapping, made before the export, now maps the dma-buf */
   cr_assert_eq(mapping_offset(p + PAGE, path, sizeof(path)), (long long)PAGE);
   cr_assert(strstr(path, "kfdsim-bo:"), "the exporter's mapping moved with its BO (%s)", path);
+  cr_assert(vma_flag(p, "dc"), "and kept its MADV_DONTFORK");
   /* offsets of a dma-buf mmap are the BO's */
   uint8_t *d = mmap(NULL, 2 * PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)PAGE);
   cr_assert_neq(d, MAP_FAILED);
