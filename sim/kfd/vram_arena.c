@@ -16,6 +16,9 @@
  * needs nothing. Otherwise lseek(SEEK_DATA) from the range's start tells whether the range holds
  * a page (about 150-300 ns for an untouched 256 MiB range; punching an empty range costs
  * 500-800 ns because it walks every mapping), and only then is [first page, end) punched.
+ * Unlike a kernel BO, whose CPU mappings keep its pages alive after FREE, a CPU mapping left
+ * behind by the caller (or inherited by a fork child without MADV_DONTFORK) reads zeros after
+ * FREE and then the next BO given the range: runtimes unmap or re-reserve before reusing.
  *
  * Export: a dma-buf must be its BO. Our runtime and libhsakmt mmap a dma-buf at offsets from
  * the buffer's start and learn its size from lseek(SEEK_END) or fstat (dma_buf_mmap,
@@ -24,9 +27,10 @@
  * BO detaches it: a memfd of exactly its size receives a copy of its populated extents, and
  * every mapping of its range in this process (the driver's view and the caller's render-node
  * mappings, found in /proc/self/smaps by the arena's inode) is replaced, at the same address,
- * protection and fork/dump advice, by a mapping of the new file. The driver's pointers and the GPU page tables stay
- * valid; from then on the BO is an ordinary memfd BO. The old range is punched and never handed
- * out again (a mapping created while we looked, by mremap say, could still see it).
+ * protection and fork/dump advice, by a mapping of the new file. The driver's pointers and the
+ * GPU page tables stay valid; from then on the BO is an ordinary memfd BO. The old range is
+ * punched and never handed out again (a mapping created while we looked, by mremap say, could
+ * still see it).
  * Limit: a write to the BO by another thread or the GPU while the copy runs can be lost (the
  * kernel would zap the CPU page tables and stall the GPU; a user-space driver cannot). Exports
  * happen at IPC and virtual-memory handle creation, on buffers that are idle in practice.
@@ -285,7 +289,8 @@ static int find_mappings(const struct arena *a, uint64_t off, uint64_t size, str
       pending = false;
       continue;
     }
-    if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms, &foff, &maj, &min, &ino) != 7)
+    if (sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &start, &end, perms, &foff, &maj, &min,
+               &ino) != 7)
       continue;
     pending = false;
     if (ino != a->ino || makedev(maj, min) != a->dev || perms[3] != 's')
@@ -337,7 +342,8 @@ static int remap_all(const struct arena_vma *v, size_t n, int fd, uint64_t base)
   return 0;
 }
 
-int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const char *name, int *fd_out)
+int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const char *name,
+                     int *fd_out)
 {
   struct arena *a = &arenas[gpu->index];
   struct arena_vma *v = NULL;

@@ -26,7 +26,8 @@ void sim_arena_free(struct sim_gpu *gpu, uint64_t off, uint64_t size, bool touch
  * `name` and exactly `size` bytes long (a dma-buf is its BO: mmap offsets and size). Its bytes
  * are copied and every mapping of the range, the driver's view included, is remapped onto the
  * new file at the same address. The range is never reused. The new file in *fd_out. */
-int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const char *name, int *fd_out);
+int sim_arena_detach(struct sim_gpu *gpu, uint64_t off, uint64_t size, const char *name,
+                     int *fd_out);
 
 /* A detached BO is freed: the driver's view of its old range maps the arena again (the file of
  * its own lives on while an importer holds it). */

@@ -63,7 +63,8 @@ static int open_gpu_checked(void)
     return -1;
   fclose(f);
   char path[64];
-  snprintf(path, sizeof(path), "/dev/dri/renderD%lld", prop(NODES "/1/properties", "drm_render_minor"));
+  snprintf(path, sizeof(path), "/dev/dri/renderD%lld",
+           prop(NODES "/1/properties", "drm_render_minor"));
   render = open(path, O_RDWR | O_CLOEXEC);
   if (render < 0)
     return -1;
@@ -257,8 +258,10 @@ Test(simarena, arena_bos_open_no_descriptor) {
   struct bo first, b[40];
   cr_assert_eq(bo_alloc(VA(0), PAGE, VRAM_W, &first), 0);   /* makes the arena */
   int fds = open_files(NULL);
-  for (int i = 0; i < 40; i++)
-    cr_assert_eq(bo_alloc(VA(i + 1), (uint64_t)(i % 5 + 1) << (12 + 2 * (i % 6)), VRAM_W, &b[i]), 0);
+  for (int i = 0; i < 40; i++) {
+    uint64_t size = (uint64_t)(i % 5 + 1) << (12 + 2 * (i % 6));   /* 4 KiB .. 20 MiB */
+    cr_assert_eq(bo_alloc(VA(i + 1), size, VRAM_W, &b[i]), 0);
+  }
   cr_assert_eq(open_files(NULL), fds, "a VRAM BO is a range of the arena, not a file");
   cr_assert_eq(open_files("/memfd:kfdsim-bo:"), 0, "no BO has a file of its own");
   for (int i = 0; i < 40; i++)
