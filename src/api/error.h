@@ -21,10 +21,11 @@
 
 #include <hip/hip_runtime_api.h>
 
-/* Thread-local state touched by every call: initial-exec, a %fs-relative access instead of a
- * __tls_get_addr call. Its few bytes come from the static TLS surplus glibc keeps for libraries
- * loaded by dlopen(); keep large per-thread arrays plain _Thread_local. */
-#define HIP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+/* Thread-local state touched by every call. Plain _Thread_local: the runtime is built with TLS
+ * descriptors (src/CMakeLists.txt), which are cheap when the library's TLS is static and keep
+ * working under dlopen(), where initial-exec fails ("cannot allocate memory in static TLS
+ * block": the module's whole TLS block, arrays included, would have to fit the surplus). */
+#define HIP_TLS _Thread_local
 
 /* Records `err` as the result of the current API call and returns what the caller must return
  * (err itself, or the sticky error once the process is poisoned). */

@@ -394,8 +394,8 @@ struct call_config {
 };
 
 #define CALL_STACK_DEPTH 16
-/* The innermost configuration lives in initial-exec TLS (error.h): a <<<>>> launch pushes and
- * pops one level, and then touches nothing else. Outer levels spill to call_outer. */
+/* The innermost configuration is kept apart: a <<<>>> launch pushes and pops one level and
+ * touches no array. Outer levels spill to call_outer. */
 static HIP_TLS struct call_config call_top;
 static HIP_TLS int call_depth;
 static __thread struct call_config call_outer[CALL_STACK_DEPTH - 1];
