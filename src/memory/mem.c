@@ -76,8 +76,8 @@ int mem_free(void *ptr)
   return -EINVAL;
 }
 
-static void fill_info(const struct mem_block *b, void *base, size_t size, uint64_t id,
-                      unsigned user_flags, struct mem_info *out)
+static void fill_info(struct mem_block *b, void *base, size_t size, uint64_t id,
+                      unsigned user_flags, bool host, struct mem_info *out)
 {
   size_t off = (size_t)((char *)base - (char *)b->base);
 
@@ -87,13 +87,15 @@ static void fill_info(const struct mem_block *b, void *base, size_t size, uint64
   out->flags = b->flags;
   out->user_flags = user_flags;
   out->gpu = b->gpu;
-  out->host_ptr = b->host_visible ? base : NULL;
+  bool visible = host ? mem_block_cpu_view(b)
+                      : b->host_visible && !atomic_load_explicit(&b->cpu_pending, memory_order_acquire);
+  out->host_ptr = visible ? base : NULL;
   out->gpu_va = b->gpu_va + off;
   out->alloc_id = id;
   out->suballocated = b->chunk != NULL;
 }
 
-int mem_lookup(const void *p, struct mem_info *out)
+static int lookup(const void *p, bool host, struct mem_info *out)
 {
   struct mem_block *b;
 
@@ -113,19 +115,29 @@ int mem_lookup(const void *p, struct mem_info *out)
         return -ENOENT;
       fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
                 atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed),
-                atomic_load_explicit(&c->slot_uflags[slot], memory_order_relaxed), out);
+                atomic_load_explicit(&c->slot_uflags[slot], memory_order_relaxed), host, out);
       return 0;
     }
     if (off >= b->size)
       return -ENOENT;
-    fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
+    fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), host, out);
     return 0;
   }
   b = mem_ranges_find(p, 1, NULL);
   if (!b)
     return -ENOENT;
-  fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
+  fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), host, out);
   return 0;
+}
+
+int mem_lookup(const void *p, struct mem_info *out)
+{
+  return lookup(p, false, out);
+}
+
+int mem_lookup_host(const void *p, struct mem_info *out)
+{
+  return lookup(p, true, out);
 }
 
 int mem_set_user_flags(const void *base, unsigned user_flags)

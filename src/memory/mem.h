@@ -2,7 +2,9 @@
  *
  * The kernel's model (ARCHITECTURE.md): reserve a VA range inside the GPUVM aperture,
  * ALLOC_MEMORY_OF_GPU at that VA, mmap the render node at the returned offset MAP_FIXED at the
- * same VA (GPU VA == CPU VA for VRAM and GTT), then MAP_MEMORY_TO_GPU. Registered host memory
+ * same VA (GPU VA == CPU VA for VRAM and GTT), then MAP_MEMORY_TO_GPU. A plain VRAM allocation
+ * of its own (not sub-allocated) gets that CPU mapping only when the runtime first reaches it
+ * through mem_lookup_host(): until then the host cannot dereference it. Registered host memory
  * (USERPTR) keeps its CPU address and gets a GPU VA of its own (mem_gpu_va()).
  *
  * Small device allocations are carved from cached chunks, so mem_alloc() of a few KiB is not an
@@ -90,6 +92,12 @@ int mem_set_user_flags(const void *base, unsigned user_flags);
 /* Find the allocation containing [in] p (any interior address). [out] out. Lock-free for
  * runtime-owned memory. Returns 0 or -ENOENT. */
 int mem_lookup(const void *p, struct mem_info *out);
+
+/* mem_lookup(), with the allocation's CPU view mapped first if it was deferred (plain VRAM is
+ * mapped for the CPU when the runtime first needs it, not at allocation): out->host_ptr is then
+ * the address to read and write through, or NULL if the CPU cannot reach the memory. mem_lookup()
+ * alone reports host_ptr NULL for a view not mapped yet. */
+int mem_lookup_host(const void *p, struct mem_info *out);
 
 /* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
  * Returns 0 or -errno (-ENOENT unknown pointer). */

@@ -32,7 +32,10 @@ struct mem_block {
   unsigned user_flags;        /* the API's own flags, kept for it (mem_set_user_flags) */
   uint32_t nest;              /* registrations of exactly this range beyond the first */
   struct kfd_gpu *gpu;
-  bool host_visible;
+  bool host_visible;          /* the CPU may access it (once cpu_pending is cleared) */
+  _Atomic bool cpu_pending;   /* host-visible VRAM whose CPU view is not mapped yet */
+  bool cpu_mapped;            /* a CPU view was mapped over the reservation at some point */
+  uint64_t mmap_offset;       /* render-node offset of the CPU view (for cpu_pending) */
   bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
@@ -70,11 +73,16 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
                     struct mem_block **out);
 int mem_block_map(struct mem_block *b, struct kfd_gpu *gpu);
 int mem_block_release(struct mem_block *b);
+/* Map b's CPU view if that was deferred (mem_block_alloc maps plain VRAM lazily). Returns false
+ * if the CPU cannot reach it. Cheap when already mapped. */
+bool mem_block_cpu_view(struct mem_block *b);
 void mem_stat_count_kernel_alloc(void);
 
 /* va.c */
 int mem_va_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out);
-void mem_va_release(void *p, size_t size);
+void mem_va_release(void *p, size_t size);           /* the range may have mappings over it */
+void mem_va_release_unmapped(void *p, size_t size);  /* nothing was ever mapped over it */
+void mem_va_atfork_child(void);
 
 /* table.c: granule table for runtime-owned blocks; range list for registered/managed. */
 int mem_table_insert(struct mem_block *b);

@@ -129,6 +129,9 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   err = mem_block_alloc(gpu, size, kind, flags, &c->block);
   if (err)
     goto fail;
+  /* Chunks hold many small allocations and are mapped for the CPU at once (block.c defers it
+   * only for allocations of their own). */
+  mem_block_cpu_view(c->block);
   c->block->chunk = c;
   for (uint32_t i = 0; i < c->nslots; i++)
     c->free_stack[i] = c->nslots - 1 - i; /* pop order: slot 0 first */

@@ -221,6 +221,7 @@ static void table_atfork_child(void)
   pthread_rwlock_init(&ranges_lock, NULL);
   n_ranges = 0;
   atomic_store_explicit(&ranges_published, 0, memory_order_relaxed);
+  mem_va_atfork_child();
 }
 
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
