@@ -19,9 +19,10 @@
  * string, then the arguments) and goes through the same formatter (hostcall.c), as clr does
  * (rocprintf.cpp PrintfDbg::output). The buffer holds hipLimitPrintfFifoSize bytes, 4 MiB by
  * default (clr: 4096 bytes per work-item of a 1024-thread group); hipDeviceGetLimit reports the
- * size the buffer really has, and the size is fixed once the buffer exists. Like clr, a launch of a
- * kernel that uses the buffer waits for the kernel, prints, and empties the buffer; such
- * launches are serialised per device.
+ * size the buffer really has, and the size is fixed once the buffer exists: launch plans keep its
+ * address (launch.c), so it is never freed or moved, not even by hipDeviceReset. Like clr, a
+ * launch of a kernel that uses the buffer waits for the kernel, prints, and empties the buffer;
+ * such launches are serialised per device.
  */
 #define _GNU_SOURCE
 #include <errno.h>
