@@ -13,8 +13,8 @@ static struct hip_device *devices; /* written once by hip_devices_create, then r
 static int ndevices;
 
 /* hipSetDevice is per thread, as in CUDA and HIP; a thread that never called it uses device 0. */
-static _Thread_local int current_ordinal;
-static _Thread_local bool device_chosen; /* hipSetDevice was called by this thread */
+static HIP_TLS int current_ordinal;
+static HIP_TLS bool device_chosen; /* hipSetDevice was called by this thread */
 
 int hip_devices_create(void)
 {

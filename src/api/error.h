@@ -21,10 +21,15 @@
 
 #include <hip/hip_runtime_api.h>
 
+/* Thread-local state touched by every call: initial-exec, a %fs-relative access instead of a
+ * __tls_get_addr call. Its few bytes come from the static TLS surplus glibc keeps for libraries
+ * loaded by dlopen(); keep large per-thread arrays plain _Thread_local. */
+#define HIP_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+
 /* Records `err` as the result of the current API call and returns what the caller must return
  * (err itself, or the sticky error once the process is poisoned). */
-extern _Thread_local hipError_t hip_tls_last_error;
-extern _Thread_local hipError_t hip_tls_last_command_error;
+extern HIP_TLS hipError_t hip_tls_last_error;
+extern HIP_TLS hipError_t hip_tls_last_command_error;
 extern _Atomic int hip_sticky_error_code;
 
 /* Inline: every API call leaves through it. */
