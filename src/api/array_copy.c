@@ -79,6 +79,8 @@ static hipError_t from_array_2d(void *dst, size_t dpitch, hipArray_const_t src, 
 {
 	struct hip_pitched s;
 
+	if (!src)
+		return hipErrorInvalidResourceHandle; /* clr ihipMemcpy2DFromArray checks it first */
 	if (!dst)
 		return hipErrorInvalidValue;
 	if (width > dpitch)

@@ -306,7 +306,7 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 	if (hip_capture_any() && hip_capture_event_record(event, stream, flags, &ce))
 		return ce;
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		return herr;
 	if (s->device != e->device)
@@ -467,8 +467,8 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 		return ce;
 	hipError_t herr;
 	struct hip_stream *s = hip_stream_from_api(stream, &herr);
-	if (!s)
-		return herr;
+	if (!s) /* clr: any stream that fails hip::isValid, destroyed ones too, is a bad handle */
+		return herr == hipErrorContextIsDestroyed ? hipErrorInvalidHandle : herr;
 	struct ipc_event *ie = ipc_of(e);
 	if (ie)
 		return ipc_event_stream_wait(ie, stream);

@@ -165,6 +165,11 @@ int hip_stream_error(struct hip_stream *s);
 /* Current device's stream for an API argument, with hipErrorInvalidHandle / hipErrorNoDevice /
  * hipErrorInvalidResourceHandle translated by the caller: returns NULL and sets *err. */
 struct hip_stream *hip_stream_from_api(hipStream_t s, hipError_t *err);
+/* hip_stream_from_api for the calls clr guards with hip::isValid (hipStreamSynchronize, Query,
+ * Destroy, GetFlags, GetPriority, GetDevice, AddCallback, LaunchHostFunc, the stream memory
+ * operations, hipEventRecord): any handle that is not a live stream, destroyed or never created,
+ * is hipErrorContextIsDestroyed, as there. The handle is only looked up, never dereferenced. */
+struct hip_stream *hip_stream_from_api_live(hipStream_t s, hipError_t *err);
 /* Destroy every stream of the device, the null stream included (hipDeviceReset). */
 void hip_device_streams_reset(struct hip_device *d);
 

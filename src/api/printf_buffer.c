@@ -17,10 +17,12 @@
  *
  * That argument layout is hostcall printf's, so a frame becomes a hostcall message (format
  * string, then the arguments) and goes through the same formatter (hostcall.c), as clr does
- * (rocprintf.cpp PrintfDbg::output). The buffer holds 4 MiB (clr: 4096 bytes per work-item of a
- * 1024-thread group), or hipLimitPrintfFifoSize if that is set larger. Like clr, a launch of a
- * kernel that uses the buffer waits for the kernel, prints, and empties the buffer; such
- * launches are serialised per device.
+ * (rocprintf.cpp PrintfDbg::output). The buffer holds hipLimitPrintfFifoSize bytes, 4 MiB by
+ * default (clr: 4096 bytes per work-item of a 1024-thread group); hipDeviceGetLimit reports the
+ * size the buffer really has, and the size is fixed once the buffer exists: launch plans keep its
+ * address (launch.c), so it is never freed or moved, not even by hipDeviceReset. Like clr, a
+ * launch of a kernel that uses the buffer waits for the kernel, prints, and empties the buffer;
+ * such launches are serialised per device.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,7 +41,9 @@
 #include "runtime.h"
 #include "../memory/mem.h"
 
-#define PRINTF_BUFFER_MIN (4u << 20)
+/* The buffer must hold its header and one frame: a control word and an 8-byte format hash. */
+#define PRINTF_BUFFER_MIN 32u
+#define PRINTF_BUFFER_MAX (UINT32_MAX & ~(size_t)7) /* the header's size field is 32 bits */
 #define PRINTF_HEADER 8u
 #define NT_AMDGPU_METADATA_TYPE 32  /* LLVM AMDGPUUsage: note "AMDGPU", type NT_AMDGPU_METADATA */
 
@@ -79,11 +83,16 @@ int hip_printf_buffer(struct hip_device *d, uint64_t *va)
       states[i].buf = NULL;
   }
   if (!st->buf) {
-    size_t want = hip_device_limit(d, hipLimitPrintfFifoSize);
+    /* d->limits directly: hip_device_limit asks hip_printf_buffer_size, which takes create_lock */
+    pthread_mutex_lock(&d->lock);
+    size_t want = d->limits[hipLimitPrintfFifoSize];
+    pthread_mutex_unlock(&d->lock);
+    if (!want)
+      want = HIP_PRINTF_BUFFER_DEFAULT;
     if (want < PRINTF_BUFFER_MIN)
       want = PRINTF_BUFFER_MIN;
-    if (want > UINT32_MAX)
-      want = UINT32_MAX & ~(size_t)7;
+    if (want > PRINTF_BUFFER_MAX)
+      want = PRINTF_BUFFER_MAX;
     err = mem_alloc(d->gpu, want, MEM_HOST_PINNED, MEM_FLAG_COHERENT, (void **)&st->buf);
     if (!err) {
       uint32_t header[2] = {0, (uint32_t)want};
@@ -93,6 +102,42 @@ int hip_printf_buffer(struct hip_device *d, uint64_t *va)
   }
   if (!err)
     *va = mem_gpu_va(st->buf);
+  pthread_mutex_unlock(&create_lock);
+  return err;
+}
+
+size_t hip_printf_buffer_size(struct hip_device *d)
+{
+  struct printf_state *st = state_of(d);
+  size_t size = 0;
+  if (!st)
+    return 0;
+  pthread_mutex_lock(&create_lock);
+  if (st->buf && states_pid == getpid())
+    size = st->size;
+  pthread_mutex_unlock(&create_lock);
+  return size;
+}
+
+int hip_printf_buffer_set_size(struct hip_device *d, size_t size)
+{
+  struct printf_state *st = state_of(d);
+  int err = 0;
+  if (!st)
+    return -ENODEV;
+  if (size > PRINTF_BUFFER_MAX)
+    return -EINVAL;
+  size = size < PRINTF_BUFFER_MIN ? PRINTF_BUFFER_MIN : (size + 7) & ~(size_t)7;
+  /* Under create_lock: a launch making the buffer at the same time sees either size, never a
+   * buffer whose size differs from the limit. */
+  pthread_mutex_lock(&create_lock);
+  if (st->buf && states_pid == getpid() && st->size != size) {
+    err = -EBUSY;
+  } else {
+    pthread_mutex_lock(&d->lock);
+    d->limits[hipLimitPrintfFifoSize] = size;
+    pthread_mutex_unlock(&d->lock);
+  }
   pthread_mutex_unlock(&create_lock);
   return err;
 }

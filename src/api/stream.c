@@ -294,6 +294,14 @@ struct hip_stream *hip_stream_from_api(hipStream_t h, hipError_t *err)
 	return s;
 }
 
+struct hip_stream *hip_stream_from_api_live(hipStream_t h, hipError_t *err)
+{
+	struct hip_stream *s = hip_stream_from_api(h, err);
+	if (!s && *err == hipErrorInvalidHandle)
+		*err = hipErrorContextIsDestroyed;
+	return s;
+}
+
 struct hip_device *hip_stream_device(struct hip_stream *s)
 {
 	return s ? s->device : NULL;

@@ -78,7 +78,7 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 	if (stream == hipStreamPerThread || stream == hipStreamLegacy)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
 	if (!hip_stream_valid(stream))
-		HIP_RETURN(hip_stream_invalid_error(stream));
+		HIP_RETURN(hipErrorContextIsDestroyed); /* clr hip::isValid, for any unknown handle */
 	struct hip_stream *s = (struct hip_stream *)stream;
 	if (s->is_null || s->is_per_thread)
 		HIP_RETURN(hipErrorInvalidResourceHandle);
@@ -92,7 +92,7 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	if (hip_capture_any())
 		HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
 	/* Idle fast path (hip_stream_sync's own first check, inline); the null stream must also
@@ -115,7 +115,7 @@ hipError_t hipStreamQuery(hipStream_t stream)
 {
 	HIP_RETURN_IF_ERROR(hip_capture_sync_check(stream));
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
 	/* The legacy null stream waits for the blocking streams before its own work, so it is not
@@ -141,7 +141,7 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags)
 	if (!flags || stream == NULL)
 		HIP_RETURN(hipErrorInvalidValue);
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
 	*flags = s->flags;
@@ -158,7 +158,7 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority)
 	if (!priority)
 		HIP_RETURN(hipErrorInvalidValue);
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
 	*priority = s->priority;
@@ -175,7 +175,7 @@ hipError_t hipStreamGetDevice(hipStream_t stream, hipDevice_t *device)
 	if (!device)
 		HIP_RETURN(hipErrorInvalidValue);
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(stream, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
 	*device = s->device->ordinal;

@@ -154,7 +154,7 @@ static hipError_t enqueue_callback(hipStream_t handle, hipStreamCallback_t callb
 				   void (*host_fn)(void *), void *user_data)
 {
 	hipError_t herr;
-	struct hip_stream *s = hip_stream_from_api(handle, &herr);
+	struct hip_stream *s = hip_stream_from_api_live(handle, &herr);
 	if (!s)
 		return herr;
 
