@@ -63,12 +63,12 @@ Test(stream, bad_handles)
 	memset(junk, 0, sizeof(junk));
 	hipStream_t bogus = (hipStream_t)junk;
 	unsigned flags;
-	cr_assert_eq(hipStreamQuery(bogus), hipErrorInvalidHandle);
-	cr_assert_eq(hipStreamSynchronize(bogus), hipErrorInvalidHandle);
-	cr_assert_eq(hipStreamDestroy(bogus), hipErrorInvalidHandle);
+	cr_assert_eq(hipStreamQuery(bogus), hipErrorContextIsDestroyed);
+	cr_assert_eq(hipStreamSynchronize(bogus), hipErrorContextIsDestroyed);
+	cr_assert_eq(hipStreamDestroy(bogus), hipErrorContextIsDestroyed);
 	cr_assert_eq(hipStreamDestroy(NULL), hipErrorInvalidHandle);
 	cr_assert_eq(hipStreamDestroy(hipStreamPerThread), hipErrorInvalidResourceHandle);
-	cr_assert_eq(hipStreamGetFlags(bogus, &flags), hipErrorInvalidHandle);
+	cr_assert_eq(hipStreamGetFlags(bogus, &flags), hipErrorContextIsDestroyed);
 	cr_assert_eq(hipStreamGetFlags(NULL, &flags), hipErrorInvalidValue);
 	cr_assert_eq(hipStreamGetFlags(hipStreamPerThread, NULL), hipErrorInvalidValue);
 	/* The null stream and the per-thread stream are always usable. */

@@ -13,7 +13,7 @@ int main()
   EXPECT_HIP(hipGetLastError(), hipSuccess);
   EXPECT_HIP(hipMalloc(NULL, 10), hipErrorInvalidValue);
   EXPECT_HIP(hipPeekAtLastError(), hipErrorInvalidValue);
-  EXPECT_HIP(hipStreamSynchronize((hipStream_t)junk), hipErrorInvalidHandle);
+  EXPECT_HIP(hipStreamSynchronize((hipStream_t)junk), hipErrorContextIsDestroyed);
   EXPECT_HIP(hipEventQuery((hipEvent_t)junk), hipErrorInvalidHandle);
   EXPECT_HIP(hipFree(junk), hipErrorInvalidValue);
   EXPECT_HIP(hipMemcpy(junk, (void *)0x1000, 16, hipMemcpyDeviceToHost), hipErrorInvalidValue);
