@@ -327,23 +327,39 @@ static bool worker_linger(struct sim_cp_queue *q)
  * worker reads the ring. A worker that takes each packet the moment it is published shares every
  * ring, kernarg and index cache line with the producing core, one transfer per line per launch
  * (a launch loop measured 120-135 ns per enqueue against 35-40 ns with the worker off the
- * core); waiting until the doorbell holds still for CP_SETTLE_NS costs a single launch that
- * much latency. Bounded by CP_SETTLE_MAX_NS, and a full ring stops the producer anyway. */
+ * core). The burst is over when the doorbell has not moved between two looks CP_SETTLE_NS apart.
+ *
+ * Each look costs the producer as well: it pulls the doorbell's line into this core, and the
+ * producer's next doorbell store must take it back (a cross-core transfer that its next locked
+ * instruction waits for). So the worker looks on a clock rather than continuously: the first
+ * CP_SETTLE_EAGER_LOOKS looks CP_SETTLE_NS apart (a launch and the marker of the synchronize
+ * that follows it ring twice, ~100 ns apart, and should not wait longer), then at gaps that
+ * double while it keeps moving, up to CP_SETTLE_GAP_MAX_NS. In between it
+ * reads only the clock and its own queue's cancel flag, lines the producer never writes. A long
+ * burst then pays one transfer per microsecond instead of one per launch, and its end is seen
+ * at most one gap late. Measured on kfdsim (2 vCPUs, worker and producer pinned apart, 180
+ * batches of 256 empty-kernel launches): enqueue median 80 -> 55 ns, launch + synchronize
+ * 1.9 -> 1.7 us. Bounded by CP_SETTLE_MAX_NS, and a full ring stops the producer anyway. */
 static void worker_settle(struct sim_cp_queue *q)
 {
-  uint64_t last = doorbell_read(q), t0 = cp_now_ns(), since = t0;
-  for (;;) {
-    for (unsigned p = 0; p < 16; p++)
-      cpu_relax();
-    uint64_t v = doorbell_read(q), now = cp_now_ns();
-    if (v != last) {
-      last = v;
-      since = now;
-    } else if (now - since >= CP_SETTLE_NS) {
+  uint64_t last = doorbell_read(q), t0 = cp_now_ns(), gap = CP_SETTLE_NS, next = t0 + gap;
+  for (unsigned moved = 0;; moved++) {
+    uint64_t now;
+    do {
+      for (unsigned p = 0; p < 8; p++)
+        cpu_relax();
+      /* destroy stores cancel_dispatch (atomically) along with stop */
+      if (__atomic_load_n(&q->cancel_dispatch, __ATOMIC_ACQUIRE))
+        return;
+      now = cp_now_ns();
+    } while (now < next);
+    uint64_t v = doorbell_read(q);
+    if (v == last || now - t0 >= CP_SETTLE_MAX_NS)
       return;
-    }
-    if (now - t0 >= CP_SETTLE_MAX_NS || __atomic_load_n(&q->cancel_dispatch, __ATOMIC_ACQUIRE))
-      return;
+    last = v;
+    if (moved + 1 >= CP_SETTLE_EAGER_LOOKS)
+      gap = gap * 2 < CP_SETTLE_GAP_MAX_NS ? gap * 2 : CP_SETTLE_GAP_MAX_NS;
+    next = now + gap;
   }
 }
 
