@@ -307,18 +307,18 @@ static unsigned linger_cap(void)
   return c;
 }
 
-static bool worker_linger_window(struct sim_cp_queue *q);
+static bool worker_linger_window(struct sim_cp_queue *q, uint64_t db);
 
 /* The ring just emptied: watch the doorbell for a window (cp_internal.h), if no more than
  * linger_cap() workers already do. Returns true when it rang (look at the ring again), false
  * when the window passed or the queue is being destroyed (sleep). */
-static bool worker_linger(struct sim_cp_queue *q)
+static bool worker_linger(struct sim_cp_queue *q, uint64_t db)
 {
   if (atomic_fetch_add(&g_lingering, 1) >= linger_cap()) {
     atomic_fetch_sub(&g_lingering, 1);
     return false;
   }
-  bool rang = worker_linger_window(q);
+  bool rang = worker_linger_window(q, db);
   atomic_fetch_sub(&g_lingering, 1);
   return rang;
 }
@@ -363,13 +363,13 @@ static void worker_settle(struct sim_cp_queue *q)
   }
 }
 
-static bool worker_linger_window(struct sim_cp_queue *q)
+/* `db`: the doorbell as it was before the ring was found empty, so that a ring in between counts. */
+static bool worker_linger_window(struct sim_cp_queue *q, uint64_t db)
 {
   bool full = q->linger_short == 0;
   uint64_t window = full ? CP_LINGER_NS : CP_LINGER_SHORT_NS;
   if (!full)
     q->linger_short--;
-  uint64_t db = doorbell_read(q);
   uint64_t start = cp_now_ns();
   for (unsigned n = 1;; n++) {
     if (doorbell_read(q) != db) {
@@ -439,7 +439,7 @@ static void *worker_main(void *arg)
     /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
      * meant for another queue, the safety timeout) goes back to sleep at once. */
     bool worked = q->consumed != consumed;
-    if (worked && !atomic_load(&q->failed) && worker_linger(q))
+    if (worked && !atomic_load(&q->failed) && worker_linger(q, db))
       continue;
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
      * safety net; `seen` was read before the ring was found empty, so no kick is lost. The
