@@ -334,10 +334,9 @@ static bool worker_linger(struct sim_cp_queue *q, uint64_t db)
  * instruction waits for). So the worker looks on a clock rather than continuously: the first
  * CP_SETTLE_EAGER_LOOKS looks CP_SETTLE_NS apart (a launch and the marker of the synchronize
  * that follows it ring twice, ~100 ns apart, and should not wait longer), then at gaps that
- * double while it keeps moving, up to CP_SETTLE_GAP_MAX_NS. In between it
- * reads only the clock and its own queue's cancel flag, lines the producer never writes. A long
- * burst then pays one transfer per microsecond instead of one per launch, and its end is seen
- * at most one gap late. Measured on kfdsim (2 vCPUs, worker and producer pinned apart, 180
+ * double while it keeps moving, up to CP_SETTLE_GAP_MAX_NS. In between it reads only the clock
+ * and its own queue's cancel flag, lines the producer never writes. A long burst then pays one
+ * transfer per microsecond instead of one per launch, and its end is seen at most one gap late. Measured on kfdsim (2 vCPUs, worker and producer pinned apart, 180
  * batches of 256 empty-kernel launches): enqueue median 80 -> 55 ns, launch + synchronize
  * 1.9 -> 1.7 us. Bounded by CP_SETTLE_MAX_NS, and a full ring stops the producer anyway. */
 static void worker_settle(struct sim_cp_queue *q)
