@@ -1,9 +1,11 @@
 /* Memory: buffer objects (BOs) and the per-GPU page tables.
  *
- * A VRAM or GTT BO is a memfd: VRAM costs nothing until touched (a 192 GiB profile is free),
- * the driver keeps its own shared mapping of it (what the GPU side reads and writes), user
- * space maps it through the render node at the offset ALLOC returned, and the memfd doubles
- * as the BO's dma-buf. USERPTR BOs are the caller's own pages; DOORBELL and MMIO_REMAP BOs
+ * A GTT BO is a memfd: it costs nothing until touched, the driver keeps its own shared mapping
+ * of it (what the GPU side reads and writes), user space maps it through the render node at the
+ * offset ALLOC returned, and the memfd doubles as the BO's dma-buf. A VRAM BO is the same but
+ * is a range of its GPU's VRAM arena (vram_arena.c: one sparse memfd per GPU, so that ALLOC and
+ * FREE make no system call; a 192 GiB profile is still free) until it is exported, when it moves
+ * to a memfd of its own. USERPTR BOs are the caller's own pages; DOORBELL and MMIO_REMAP BOs
  * are the GPU's doorbell slice and MMIO page.
  *
  * Each GPU has a page table (an interval map GPU VA -> host) that only MAP_MEMORY_TO_GPU and
@@ -26,6 +28,7 @@
 #include <unistd.h>
 
 #include "kfd/kfd_priv.h"
+#include "kfd/vram_arena.h"
 
 #define VA_LIMIT (1ull << 48)   /* max_pfn of a 48-bit gfx9 VM */
 #define DMABUF_PREFIX "/memfd:kfdsim-bo:"
@@ -36,8 +39,15 @@ struct sim_bo {
   uint32_t flags;             /* KFD_IOC_ALLOC_MEM_FLAGS_* */
   uint64_t va, size;          /* size page aligned; AQL queue memory occupies 2 x size of VA */
   int memfd;                  /* VRAM/GTT/imported: the backing memfd, else -1 */
+  uint64_t file_off;          /* where the BO starts in memfd (its arena offset, else 0) */
   uint8_t *host;              /* the driver's view of the memory */
   bool owns_host;             /* host is our mapping of memfd (munmap on free) */
+  bool in_arena;              /* memfd/host/file_off are a range of the GPU's VRAM arena */
+  bool detached;              /* moved out of the arena at export: memfd is its own (closed on
+                               * free), host still lies in the arena's view */
+  uint64_t arena_off;         /* in_arena or detached: its range of the arena */
+  bool touched;               /* mapped somewhere at some time: its pages may have been written */
+  bool driver_ref;            /* the driver kept a pointer into it (the event page) */
   uint64_t mmap_offset;       /* render-node offset (VRAM/GTT) */
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
@@ -183,6 +193,7 @@ void sim_memory_release(void)
     }
   for (uint32_t g = 0; g < sim_drv.n_gpus; g++)
     sim_vm_reset(&sim_drv.gpus[g]);
+  sim_arena_drain();
 }
 
 void sim_memory_reset(void)
@@ -190,6 +201,7 @@ void sim_memory_reset(void)
   bos = NULL;     /* the parent's table after fork: abandoned, not freed */
   n_bos = 0;
   gem_reset();
+  sim_arena_reset();
 }
 
 static uint64_t bo_va_span(const struct sim_bo *bo)
@@ -235,6 +247,8 @@ void sim_queue_buffer_put(struct sim_bo *bo)
 
 void *sim_bo_host(struct sim_bo *bo, uint64_t *size)
 {
+  bo->touched = true;   /* the driver itself writes it (the event page) */
+  bo->driver_ref = true;
   if (size)
     *size = bo->size;
   return bo->host;
@@ -242,11 +256,18 @@ void *sim_bo_host(struct sim_bo *bo, uint64_t *size)
 
 /* ---- allocation --------------------------------------------------------------------------------- */
 
+/* The name of a BO's memfd: how dmabuf_identify recognises a kfdsim dma-buf (its exporter's GPU
+ * and domain). */
+static void dmabuf_name(char *name, size_t len, const struct sim_gpu *gpu, uint32_t flags)
+{
+  snprintf(name, len, "kfdsim-bo:%u:%x", gpu->gpu_id,
+           flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT));
+}
+
 static int memfd_for(struct sim_gpu *gpu, uint32_t flags, uint64_t size, int *fd_out, uint8_t **host)
 {
   char name[64];
-  snprintf(name, sizeof(name), "kfdsim-bo:%u:%x", gpu->gpu_id,
-           flags & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT));
+  dmabuf_name(name, sizeof(name), gpu, flags);
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0)
     return -errno;
@@ -326,10 +347,18 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
   if (f & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT)) {
     if ((f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) && bo->size > g->vram_size - g->vram_used)
       return -ENOMEM;    /* amdgpu_amdkfd_reserve_mem_limit */
-    int r = memfd_for(g, f, bo->size, &bo->memfd, &bo->host);
-    if (r)
-      return r;
-    bo->owns_host = true;
+    int r = -ENOSPC;
+    if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
+      r = sim_arena_alloc(g, bo->size, &bo->file_off, &bo->memfd, &bo->host);
+    if (!r) {
+      bo->in_arena = true;
+      bo->arena_off = bo->file_off;
+    } else {
+      /* GTT, or no room in the arena: a file of its own */
+      if ((r = memfd_for(g, f, bo->size, &bo->memfd, &bo->host)))
+        return r;
+      bo->owns_host = true;
+    }
     bo->mmap_offset = sim_drv.next_mmap_offset;
     sim_drv.next_mmap_offset += SIM_ALIGN(bo->size, 1ull << 21);
     if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
@@ -364,7 +393,12 @@ static void bo_release(struct sim_bo *bo)
       sim_vm_remove_owner(&sim_drv.gpus[i], bo);
   if (bo->owns_host)
     munmap(bo->host, bo->size);
-  if (bo->memfd >= 0)
+  if (bo->in_arena && !bo->driver_ref)
+    sim_arena_free(bo->gpu, bo->arena_off, bo->size, bo->touched);
+  /* (a range the driver kept a pointer into is never reused: a stale write lands nowhere) */
+  if (bo->detached)
+    sim_arena_detached_free(bo->gpu, bo->arena_off, bo->size);
+  if (bo->memfd >= 0 && !bo->in_arena)
     close(bo->memfd);
   if (bo->charged)
     bo->gpu->vram_used -= bo->size;
@@ -470,6 +504,7 @@ static int map_one(struct sim_bo *bo, struct sim_gpu *peer)
   if (peer != bo->gpu && va_conflict(peer, bo->va, bo_va_span(bo)))
     return -EINVAL;
   bool w = bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
+  bo->touched = true;
   int r = sim_vm_insert(peer, bo->va, bo->size, bo->host, w, bo);
   if (!r && (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_AQL_QUEUE_MEM))
     r = sim_vm_insert(peer, bo->va + bo->size, bo->size, bo->host, w, bo);  /* ring mapped twice */
@@ -558,8 +593,9 @@ void *sim_render_mmap(struct sim_file *f, void *addr, size_t len, int prot, int 
       continue;
     if (b->gpu != f->gpu || offset + len > b->mmap_offset + b->size)
       break;   /* another device's BO, or past its end: drm_vma lookup fails */
+    b->touched = true;
     p = mmap(addr, len, prot, (flags & ~MAP_PRIVATE) | MAP_SHARED, b->memfd,
-             (off_t)(offset - b->mmap_offset));
+             (off_t)(b->file_off + offset - b->mmap_offset));
     *err = p == MAP_FAILED ? -errno : 0;
     break;
   }
@@ -588,6 +624,25 @@ static int dmabuf_identify(int fd, uint32_t *gpu_id, uint32_t *flags, uint64_t *
   return 0;
 }
 
+/* A dma-buf is exactly its BO (mmap offsets, size); an arena range is not a file of its own, so
+ * an arena BO moves to one before its first export (vram_arena.c). */
+static int bo_detach(struct sim_bo *bo)
+{
+  char name[64];
+  int fd;
+  if (!bo->in_arena)
+    return 0;
+  dmabuf_name(name, sizeof(name), bo->gpu, bo->flags);
+  int r = sim_arena_detach(bo->gpu, bo->arena_off, bo->size, name, &fd);
+  if (r)
+    return r;
+  bo->in_arena = false;
+  bo->detached = true;
+  bo->memfd = fd;
+  bo->file_off = 0;
+  return 0;
+}
+
 int sim_ioctl_export_dmabuf(void *arg)
 {
   struct kfd_ioctl_export_dmabuf_args *a = arg;
@@ -598,7 +653,7 @@ int sim_ioctl_export_dmabuf(void *arg)
     r = -EINVAL;   /* unknown handle, or USERPTR/DOORBELL/MMIO memory (no GEM object to export) */
   } else if (a->flags & ~(uint32_t)(O_CLOEXEC | O_RDWR | O_WRONLY | O_RDONLY)) {
     r = -EINVAL;
-  } else {
+  } else if (!(r = bo_detach(bo))) {
     int fd = fcntl(bo->memfd, (a->flags & O_CLOEXEC) ? F_DUPFD_CLOEXEC : F_DUPFD, 0);
     r = fd < 0 ? -errno : 0;
     if (!r)

@@ -47,9 +47,9 @@ static struct captured_event *events;   /* protected by capture_lock */
 static pthread_mutex_t capture_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The calling thread's capture interaction mode (hipThreadExchangeStreamCaptureMode). */
-static _Thread_local hipStreamCaptureMode thread_mode = hipStreamCaptureModeGlobal;
+static HIP_TLS hipStreamCaptureMode thread_mode = hipStreamCaptureModeGlobal;
 /* > 0 while this thread runs calls made by the capture machinery itself (graph memory). */
-static _Thread_local int internal_calls;
+static HIP_TLS int internal_calls;
 
 /* ---- lookups (capture_lock held) --------------------------------------------------------------- */
 

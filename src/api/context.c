@@ -24,7 +24,7 @@
 
 /* The calling thread's context stack (clr's tls.ctxt_stack_). */
 static _Thread_local struct hip_device *ctx_stack[CTX_STACK_MAX];
-static _Thread_local int ctx_depth;
+static HIP_TLS int ctx_depth;
 
 /* hipCtxCreate / hipDevicePrimaryCtxRetain references per device, atomic. */
 static _Atomic int ctx_refs[CTX_MAX_DEVICES];

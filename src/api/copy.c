@@ -63,7 +63,7 @@ int hip_span_of(const void *p, size_t size, struct hip_span *out)
 	struct mem_info info;
 
 	memset(out, 0, sizeof(*out));
-	if (mem_lookup(p, &info) != 0) {
+	if (mem_lookup_host(p, &info) != 0) {
 		out->ptr = (void *)p;
 		out->host_visible = true;
 		return 0;

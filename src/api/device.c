@@ -13,8 +13,8 @@ static struct hip_device *devices; /* written once by hip_devices_create, then r
 static int ndevices;
 
 /* hipSetDevice is per thread, as in CUDA and HIP; a thread that never called it uses device 0. */
-static _Thread_local int current_ordinal;
-static _Thread_local bool device_chosen; /* hipSetDevice was called by this thread */
+static HIP_TLS int current_ordinal;
+static HIP_TLS bool device_chosen; /* hipSetDevice was called by this thread */
 
 int hip_devices_create(void)
 {
@@ -251,9 +251,9 @@ hipError_t hipDeviceSynchronize(void)
 	HIP_RETURN(qerr ? hip_gpu_error(qerr) : hipSuccess);
 }
 
-/* Destroys the current device's streams after waiting for them, returns cached free memory to the
- * kernel and forgets flags and limits. Live allocations are not released (the memory layer has no
- * per-device sweep yet). */
+/* Destroys the current device's streams after waiting for them, frees the program's allocations
+ * on it (hipMalloc & co., hipHostMalloc; stream-ordered pools keep theirs), returns cached free
+ * memory to the kernel and forgets flags and limits. */
 hipError_t hipDeviceReset(void)
 {
 	struct hip_device *d = hip_device_current();
@@ -261,7 +261,10 @@ hipError_t hipDeviceReset(void)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	hip_device_sync_all(d);
 	hip_device_streams_reset(d);
-	mem_trim(d->gpu); /* cached free chunks go back to the kernel */
+	/* The program's allocations on the device go (clr: MemObjMap::Purge), then cached free
+	 * chunks and blocks go back to the kernel. */
+	mem_free_user(d->gpu);
+	mem_trim(d->gpu);
 	hip_sticky_error_clear();
 	pthread_mutex_lock(&d->lock);
 	d->flags = 0;

@@ -138,7 +138,7 @@ static int alloc_zeroed(struct hip_device *d, size_t size, bool must_zero, void 
   int err = mem_alloc(d->gpu, size, MEM_DEVICE, MEM_FLAG_NO_SUBALLOC, &p);
   if (err)
     return err;
-  err = mem_lookup(p, &info);
+  err = mem_lookup_host(p, &info);
   if (!err && info.host_ptr) {
     memset(info.host_ptr, 0, size);
   } else if (must_zero) {

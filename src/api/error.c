@@ -9,8 +9,8 @@
 
 /* Per-thread state. A new thread starts with both values at hipSuccess. After fork() the child
  * keeps the forking thread's values, as any thread-local would. */
-_Thread_local hipError_t hip_tls_last_error = hipSuccess;
-_Thread_local hipError_t hip_tls_last_command_error = hipSuccess;
+HIP_TLS hipError_t hip_tls_last_error = hipSuccess;
+HIP_TLS hipError_t hip_tls_last_command_error = hipSuccess;
 
 /* Process-wide; written once by the fault path, read by every API call. */
 _Atomic int hip_sticky_error_code = hipSuccess;

@@ -21,10 +21,16 @@
 
 #include <hip/hip_runtime_api.h>
 
+/* Thread-local state touched by every call. Plain _Thread_local: the runtime is built with TLS
+ * descriptors (src/CMakeLists.txt), which are cheap when the library's TLS is static and keep
+ * working under dlopen(), where initial-exec fails ("cannot allocate memory in static TLS
+ * block": the module's whole TLS block, arrays included, would have to fit the surplus). */
+#define HIP_TLS _Thread_local
+
 /* Records `err` as the result of the current API call and returns what the caller must return
  * (err itself, or the sticky error once the process is poisoned). */
-extern _Thread_local hipError_t hip_tls_last_error;
-extern _Thread_local hipError_t hip_tls_last_command_error;
+extern HIP_TLS hipError_t hip_tls_last_error;
+extern HIP_TLS hipError_t hip_tls_last_command_error;
 extern _Atomic int hip_sticky_error_code;
 
 /* Inline: every API call leaves through it. */

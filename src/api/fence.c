@@ -108,7 +108,7 @@ bool hip_fence_done(struct hip_fence *f)
 	return true;
 }
 
-_Thread_local struct hip_fence *hip_callback_fence;
+HIP_TLS struct hip_fence *hip_callback_fence;
 
 int hip_fence_wait(struct hip_fence *f, bool blocking)
 {

@@ -65,7 +65,7 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	if (size == 0)
 		HIP_RETURN(hipSuccess);
-	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags), ptr);
+	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags) | MEM_FLAG_USER, ptr);
 	if (!err)
 		err = mem_set_user_flags(*ptr, flags);
 	if (err) {

@@ -10,6 +10,7 @@
 
 #include "runtime.h"
 #include "../queues/aql.h"
+#include "error.h"
 
 /* hipStreamLegacy is ROCm 6.1+; older headers name only the per-thread stream. */
 #ifndef hipStreamLegacy
@@ -76,7 +77,7 @@ struct hip_fence {
 /* The fence of the host callback running on this thread (NULL elsewhere). Work a callback enqueues
  * and waits it performs never wait for that fence: it completes only when the callback returns,
  * so waiting for it would deadlock (CUDA leaves API calls in callbacks undefined; we do not hang). */
-extern _Thread_local struct hip_fence *hip_callback_fence;
+extern HIP_TLS struct hip_fence *hip_callback_fence;
 
 int hip_fence_create(struct hip_device *d, struct hip_fence **out);
 struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */

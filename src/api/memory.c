@@ -26,7 +26,7 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
 	if (vram && size > hip_device_total_mem(d->node))
 		return hipErrorOutOfMemory;
-	int err = mem_alloc(d->gpu, size, kind, flags, ptr);
+	int err = mem_alloc(d->gpu, size, kind, flags | MEM_FLAG_USER, ptr);
 	if (err) {
 		*ptr = NULL;
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);

@@ -77,10 +77,10 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 		HIP_RETURN(ierr);
 	struct mem_info info;
 	const void *at = ptr;
-	if (mem_lookup(ptr, &info) != 0) {
+	if (mem_lookup_host(ptr, &info) != 0) {
 		/* the device address of registered memory that got a GPU VA of its own? */
 		void *host = mem_host_of_alias(ptr);
-		if (!host || mem_lookup(host, &info) != 0) {
+		if (!host || mem_lookup_host(host, &info) != 0) {
 			memset(attributes, 0, sizeof(*attributes));
 			attributes->type = hipMemoryTypeUnregistered;
 			attributes->device = -2; /* CUDA's value for memory of no device */
@@ -148,7 +148,7 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 		break;
 	}
 	struct mem_info info;
-	bool known = mem_lookup(ptr, &info) == 0;
+	bool known = mem_lookup_host(ptr, &info) == 0;
 	hipPointerAttribute_t a;
 	if (known)
 		fill_attributes(&a, &info, ptr);

@@ -394,14 +394,20 @@ struct call_config {
 };
 
 #define CALL_STACK_DEPTH 16
-static __thread struct call_config call_stack[CALL_STACK_DEPTH];
-static __thread int call_depth;
+/* The innermost configuration is kept apart: a <<<>>> launch pushes and pops one level and
+ * touches no array. Outer levels spill to call_outer. */
+static HIP_TLS struct call_config call_top;
+static HIP_TLS int call_depth;
+static __thread struct call_config call_outer[CALL_STACK_DEPTH - 1];
 
 hipError_t __hipPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream)
 {
   if (call_depth == CALL_STACK_DEPTH)
     HIP_RETURN(hipErrorInvalidConfiguration);
-  call_stack[call_depth++] = (struct call_config){gridDim, blockDim, sharedMem, stream};
+  if (call_depth > 0)
+    call_outer[call_depth - 1] = call_top;
+  call_top = (struct call_config){gridDim, blockDim, sharedMem, stream};
+  call_depth++;
   return hipSuccess;
 }
 
@@ -409,15 +415,17 @@ hipError_t __hipPopCallConfiguration(dim3 *gridDim, dim3 *blockDim, size_t *shar
 {
   if (call_depth == 0)
     HIP_RETURN(hipErrorInvalidConfiguration);
-  struct call_config *c = &call_stack[--call_depth];
+  struct call_config c = call_top;
+  if (--call_depth > 0)
+    call_top = call_outer[call_depth - 1];
   if (gridDim)
-    *gridDim = c->grid;
+    *gridDim = c.grid;
   if (blockDim)
-    *blockDim = c->block;
+    *blockDim = c.block;
   if (sharedMem)
-    *sharedMem = c->shared;
+    *sharedMem = c.shared;
   if (stream)
-    *stream = c->stream;
+    *stream = c.stream;
   return hipSuccess;
 }
 

@@ -235,7 +235,7 @@ void hip_device_streams_reset(struct hip_device *d)
  * their work completes) when the thread exits. */
 static pthread_key_t pts_key;
 static pthread_once_t pts_once = PTHREAD_ONCE_INIT;
-static _Thread_local struct hip_stream **pts_streams;
+static HIP_TLS struct hip_stream **pts_streams;
 
 static void pts_destroy(void *arg)
 {

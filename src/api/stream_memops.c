@@ -120,11 +120,11 @@ static hipError_t memop_cpu_address(void *ptr, unsigned width, void **cpu)
 
 	if (!ptr || ((uintptr_t)ptr & (width - 1)))
 		return hipErrorInvalidValue;
-	if (mem_lookup(ptr, &info) != 0) {
+	if (mem_lookup_host(ptr, &info) != 0) {
 		/* hipHostGetDevicePointer's address for registered memory that got a GPU VA of its
 		 * own: the operation works on the CPU address behind it */
 		void *host = mem_host_of_alias(ptr);
-		if (!host || mem_lookup(host, &info) != 0)
+		if (!host || mem_lookup_host(host, &info) != 0)
 			return hipErrorInvalidValue;
 		ptr = host;
 	}

@@ -48,7 +48,10 @@ struct mem_block *mem_block_new(void)
   b->nest = 0;
   b->gpu = NULL;
   b->host_visible = false;
+  atomic_store_explicit(&b->cpu_pending, false, memory_order_relaxed);
+  b->mmap_offset = 0;
   b->exported = false;
+  b->user = false;
   b->chunk = NULL;
   b->n_mapped = 0;
   b->next_free = NULL;
@@ -168,6 +171,30 @@ static bool kind_is_host_visible(enum mem_kind kind)
          kind == MEM_HOST_PINNED;
 }
 
+/* Plain coarse-grained VRAM gets its CPU view when the runtime first needs it (mem_lookup_host):
+ * a mapping is a system call the allocation then does not pay, and the HIP model gives the host
+ * no access to hipMalloc memory (CUDA's neither). Fine-grained VRAM (which hosts poll), the
+ * runtime's own allocations (MEM_FLAG_NO_SUBALLOC, MEM_FLAG_EXEC: queues, code) and chunks of
+ * small allocations (suballoc.c) are mapped at once. */
+static bool cpu_view_deferred(enum mem_kind kind, unsigned flags)
+{
+  return kind == MEM_DEVICE && flags == 0;
+}
+
+bool mem_block_cpu_view(struct mem_block *b)
+{
+  if (!atomic_load_explicit(&b->cpu_pending, memory_order_acquire))
+    return b->host_visible;
+  pthread_mutex_lock(&b->map_lock);
+  if (atomic_load_explicit(&b->cpu_pending, memory_order_relaxed)) {
+    b->host_visible = kfd_mmap_render(b->gpu, b->base, b->alloc_size, b->mmap_offset,
+                                      !(b->flags & MEM_FLAG_READ_ONLY)) == 0;
+    atomic_store_explicit(&b->cpu_pending, false, memory_order_release);
+  }
+  pthread_mutex_unlock(&b->map_lock);
+  return b->host_visible;
+}
+
 int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
                     struct mem_block **out)
 {
@@ -193,9 +220,14 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
   mem_stat_count_kernel_alloc();
   /* GPU VA == CPU VA: map the BO's CPU view over the same reserved range (fmm.c
    * fmm_map_to_cpu). VRAM the CPU cannot reach (small BAR) keeps the PROT_NONE reservation. */
-  if (kind_is_host_visible(kind))
+  if (kind_is_host_visible(kind) && cpu_view_deferred(kind, flags)) {
+    b->host_visible = true;
+    b->mmap_offset = mmap_offset;
+    atomic_store_explicit(&b->cpu_pending, true, memory_order_relaxed);
+  } else if (kind_is_host_visible(kind)) {
     b->host_visible = kfd_mmap_render(gpu, va, alloc_size, mmap_offset,
                                       !(flags & MEM_FLAG_READ_ONLY)) == 0;
+  }
   if (kind == MEM_HOST_PINNED && !b->host_visible) {
     err = -ENOMEM;
     goto fail_free;
@@ -212,17 +244,17 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
   b->alloc_id = mem_next_alloc_id();
   err = map_initial(b, gpu, flags);
   if (err)
-    goto fail_unmap_cpu;
+    goto fail_free;
   *out = b;
   return 0;
 
-fail_unmap_cpu:
-  if (b->host_visible)
-    mmap(va, alloc_size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
 fail_free:
   kfd_free_memory(b->handle);
 fail_va:
-  mem_va_release(va, reserve);
+  if (atomic_load_explicit(&b->cpu_pending, memory_order_relaxed) || !b->host_visible)
+    mem_va_release_unmapped(va, reserve);
+  else
+    mem_va_release(va, reserve);
 fail_block:
   mem_block_recycle(b);
   return err;
@@ -238,6 +270,9 @@ int mem_block_release(struct mem_block *b)
   if (b->n_mapped && b->handle)
     err = kfd_unmap_memory(b->handle, b->mapped_ids, b->n_mapped);
   b->n_mapped = 0;
+  /* A deferred CPU view never mapped stays so (mem_block_cpu_view takes map_lock): its range
+   * holds only the PROT_NONE reservation. */
+  bool never_mapped = atomic_exchange_explicit(&b->cpu_pending, false, memory_order_relaxed);
   pthread_mutex_unlock(&b->map_lock);
   /* The buffer goes before its address range: once the range is unmapped another thread may
    * get it from mmap and allocate a buffer there, which the kernel refuses (-EINVAL: the GPU VA
@@ -247,7 +282,9 @@ int mem_block_release(struct mem_block *b)
     if (!err)
       err = e;
   }
-  if (b->reservation)
+  if (b->reservation && never_mapped)
+    mem_va_release_unmapped(b->reservation, b->reservation_size);
+  else if (b->reservation)
     mem_va_release(b->reservation, b->reservation_size);
   mem_block_recycle(b);
   return err;

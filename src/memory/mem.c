@@ -2,13 +2,14 @@
 #include "mem_internal.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 int mem_managed_alloc(size_t size, unsigned flags, void **out);
 int mem_managed_free(struct mem_block *b);
 
 static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags,
-                       void **out)
+                       bool user, void **out)
 {
   struct mem_block *b = mem_block_cache_take(gpu, size, kind, flags);
   int err = b ? 0 : mem_block_alloc(gpu, size, kind, flags, &b);
@@ -21,6 +22,7 @@ static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, uns
     return err;
   }
   b->user_flags = 0; /* a block back from the cache carries its previous owner's */
+  b->user = user;
   atomic_store_explicit(&b->live, true, memory_order_release);
   *out = b->base;
   return 0;
@@ -37,13 +39,15 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
     return mem_managed_alloc(size, flags, out);
   if (kind == MEM_HOST_REGISTERED || !gpu)
     return -EINVAL; /* registered memory comes from mem_host_register() */
+  bool user = flags & MEM_FLAG_USER;
+  flags &= ~MEM_FLAG_USER;
   if (mem_suballoc_fits(size, kind, flags))
-    return mem_suballoc(gpu, size, kind, flags, out);
-  int err = alloc_block(gpu, size, kind, flags, out);
+    return mem_suballoc(gpu, size, kind, flags, user, out);
+  int err = alloc_block(gpu, size, kind, flags, user, out);
   /* Empty cached chunks and cached blocks count as free memory (mem_get_info): give them back
    * and try again. */
   if (err == -ENOMEM && (mem_suballoc_trim(gpu) + mem_block_cache_trim(gpu)))
-    err = alloc_block(gpu, size, kind, flags, out);
+    err = alloc_block(gpu, size, kind, flags, user, out);
   return err;
 }
 
@@ -76,8 +80,63 @@ int mem_free(void *ptr)
   return -EINVAL;
 }
 
-static void fill_info(const struct mem_block *b, void *base, size_t size, uint64_t id,
-                      unsigned user_flags, struct mem_info *out)
+struct user_allocs {
+  struct kfd_gpu *gpu;
+  void **ptrs;
+  size_t n, cap;
+  bool oom;
+};
+
+static void user_add(struct user_allocs *u, void *p)
+{
+  if (u->n == u->cap) {
+    size_t cap = u->cap ? 2 * u->cap : 64;
+    void **n = realloc(u->ptrs, cap * sizeof(*n));
+    if (!n) {
+      u->oom = true;
+      return;
+    }
+    u->ptrs = n;
+    u->cap = cap;
+  }
+  u->ptrs[u->n++] = p;
+}
+
+static void collect_user(struct mem_block *b, void *arg)
+{
+  struct user_allocs *u = arg;
+
+  if (b->gpu != u->gpu || !atomic_load_explicit(&b->live, memory_order_acquire))
+    return;
+  if (!b->chunk) {
+    if (b->user)
+      user_add(u, b->base);
+    return;
+  }
+  struct mem_chunk *c = b->chunk;
+  for (uint32_t i = 0; i < c->nslots; i++)
+    if (atomic_load_explicit(&c->slot_len[i], memory_order_acquire) &&
+        atomic_load_explicit(&c->slot_user[i], memory_order_relaxed))
+      user_add(u, (char *)b->base + (size_t)i * c->slot_size);
+}
+
+size_t mem_free_user(struct kfd_gpu *gpu)
+{
+  struct user_allocs u = {.gpu = gpu};
+  size_t freed = 0;
+
+  if (!gpu)
+    return 0;
+  /* Collected first, freed after: freeing changes the table being walked. */
+  mem_table_foreach(collect_user, &u);
+  for (size_t i = 0; i < u.n; i++)
+    freed += mem_free(u.ptrs[i]) == 0;
+  free(u.ptrs);
+  return freed;
+}
+
+static void fill_info(struct mem_block *b, void *base, size_t size, uint64_t id,
+                      unsigned user_flags, bool host, struct mem_info *out)
 {
   size_t off = (size_t)((char *)base - (char *)b->base);
 
@@ -87,13 +146,15 @@ static void fill_info(const struct mem_block *b, void *base, size_t size, uint64
   out->flags = b->flags;
   out->user_flags = user_flags;
   out->gpu = b->gpu;
-  out->host_ptr = b->host_visible ? base : NULL;
+  bool visible = host ? mem_block_cpu_view(b)
+                      : b->host_visible && !atomic_load_explicit(&b->cpu_pending, memory_order_acquire);
+  out->host_ptr = visible ? base : NULL;
   out->gpu_va = b->gpu_va + off;
   out->alloc_id = id;
   out->suballocated = b->chunk != NULL;
 }
 
-int mem_lookup(const void *p, struct mem_info *out)
+static int lookup(const void *p, bool host, struct mem_info *out)
 {
   struct mem_block *b;
 
@@ -113,19 +174,29 @@ int mem_lookup(const void *p, struct mem_info *out)
         return -ENOENT;
       fill_info(b, (char *)b->base + (size_t)slot * c->slot_size, len,
                 atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed),
-                atomic_load_explicit(&c->slot_uflags[slot], memory_order_relaxed), out);
+                atomic_load_explicit(&c->slot_uflags[slot], memory_order_relaxed), host, out);
       return 0;
     }
     if (off >= b->size)
       return -ENOENT;
-    fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
+    fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), host, out);
     return 0;
   }
   b = mem_ranges_find(p, 1, NULL);
   if (!b)
     return -ENOENT;
-  fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), out);
+  fill_info(b, b->base, b->size, b->alloc_id, __atomic_load_n(&b->user_flags, __ATOMIC_RELAXED), host, out);
   return 0;
+}
+
+int mem_lookup(const void *p, struct mem_info *out)
+{
+  return lookup(p, false, out);
+}
+
+int mem_lookup_host(const void *p, struct mem_info *out)
+{
+  return lookup(p, true, out);
 }
 
 int mem_set_user_flags(const void *base, unsigned user_flags)

@@ -2,7 +2,9 @@
  *
  * The kernel's model (ARCHITECTURE.md): reserve a VA range inside the GPUVM aperture,
  * ALLOC_MEMORY_OF_GPU at that VA, mmap the render node at the returned offset MAP_FIXED at the
- * same VA (GPU VA == CPU VA for VRAM and GTT), then MAP_MEMORY_TO_GPU. Registered host memory
+ * same VA (GPU VA == CPU VA for VRAM and GTT), then MAP_MEMORY_TO_GPU. A plain VRAM allocation
+ * of its own (not sub-allocated) gets that CPU mapping only when the runtime first reaches it
+ * through mem_lookup_host(): until then the host cannot dereference it. Registered host memory
  * (USERPTR) keeps its CPU address and gets a GPU VA of its own (mem_gpu_va()).
  *
  * Small device allocations are carved from cached chunks, so mem_alloc() of a few KiB is not an
@@ -43,6 +45,8 @@ enum mem_kind {
 #define MEM_FLAG_NO_SUBALLOC 0x20u /* device memory: own kernel allocation even if small */
 #define MEM_FLAG_EXEC       0x40u /* GPU-executable (code objects) */
 #define MEM_FLAG_READ_ONLY  0x80u /* GPU read-only mapping */
+#define MEM_FLAG_USER       0x200u /* the program's own allocation (hipMalloc, hipHostMalloc):
+                                    * mem_free_user() frees it; not kept in mem_info.flags */
 #define MEM_FLAG_VMM        0x100u /* set by mem_vmm_map: one mapping of a VMM reservation, whose
                                     * neighbours in the reservation may be other mappings */
 
@@ -70,6 +74,11 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
  * -EINVAL (nothing is freed). NULL -> 0. Returns 0 or -errno. */
 int mem_free(void *ptr);
 
+/* Free every live allocation of [in] gpu made with MEM_FLAG_USER (hipDeviceReset: the program's
+ * memory goes, the runtime's own stays). The caller makes sure nothing uses them any more.
+ * Returns how many were freed. */
+size_t mem_free_user(struct kfd_gpu *gpu);
+
 /* Register [in] size bytes of user memory at [in] p (page-granular internally) with the GPUs
  * (USERPTR on every opened GPU, or [in] gpu only if not MEM_FLAG_ALL_GPUS). A range that starts
  * at a live registration's start and fits inside it is nested in that registration (its flags
@@ -90,6 +99,12 @@ int mem_set_user_flags(const void *base, unsigned user_flags);
 /* Find the allocation containing [in] p (any interior address). [out] out. Lock-free for
  * runtime-owned memory. Returns 0 or -ENOENT. */
 int mem_lookup(const void *p, struct mem_info *out);
+
+/* mem_lookup(), with the allocation's CPU view mapped first if it was deferred (plain VRAM is
+ * mapped for the CPU when the runtime first needs it, not at allocation): out->host_ptr is then
+ * the address to read and write through, or NULL if the CPU cannot reach the memory. mem_lookup()
+ * alone reports host_ptr NULL for a view not mapped yet. */
+int mem_lookup_host(const void *p, struct mem_info *out);
 
 /* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
  * Returns 0 or -errno (-ENOENT unknown pointer). */

@@ -32,8 +32,12 @@ struct mem_block {
   unsigned user_flags;        /* the API's own flags, kept for it (mem_set_user_flags) */
   uint32_t nest;              /* registrations of exactly this range beyond the first */
   struct kfd_gpu *gpu;
-  bool host_visible;
+  bool host_visible;          /* the CPU may access it (once cpu_pending is cleared) */
+  _Atomic bool cpu_pending;   /* host-visible VRAM whose CPU view is not mapped yet */
+  bool cpu_mapped;            /* a CPU view was mapped over the reservation at some point */
+  uint64_t mmap_offset;       /* render-node offset of the CPU view (for cpu_pending) */
   bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
+  bool user;                  /* allocated with MEM_FLAG_USER (mem_free_user) */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
   pthread_mutex_t map_lock;   /* protects mapped_ids/n_mapped */
@@ -51,6 +55,7 @@ struct mem_chunk {
   _Atomic uint32_t *slot_len;  /* bytes requested per slot; 0 = free (release/acquire) */
   _Atomic uint64_t *slot_id;   /* alloc id per slot */
   _Atomic uint32_t *slot_uflags; /* user flags per slot (mem_set_user_flags) */
+  _Atomic uint8_t *slot_user;  /* 1: the slot holds a MEM_FLAG_USER allocation */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
   uint32_t nfree;              /* (pool->lock) */
   struct mem_chunk *next;      /* pool's chunk list (pool->lock) */
@@ -70,11 +75,16 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
                     struct mem_block **out);
 int mem_block_map(struct mem_block *b, struct kfd_gpu *gpu);
 int mem_block_release(struct mem_block *b);
+/* Map b's CPU view if that was deferred (mem_block_alloc maps plain VRAM lazily). Returns false
+ * if the CPU cannot reach it. Cheap when already mapped. */
+bool mem_block_cpu_view(struct mem_block *b);
 void mem_stat_count_kernel_alloc(void);
 
 /* va.c */
 int mem_va_reserve(struct kfd_gpu *gpu, size_t size, size_t align, void **out);
-void mem_va_release(void *p, size_t size);
+void mem_va_release(void *p, size_t size);           /* the range may have mappings over it */
+void mem_va_release_unmapped(void *p, size_t size);  /* nothing was ever mapped over it */
+void mem_va_atfork_child(void);
 
 /* table.c: granule table for runtime-owned blocks; range list for registered/managed. */
 int mem_table_insert(struct mem_block *b);
@@ -87,10 +97,14 @@ struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
  * register.c) holds [in] p, or NULL. A linear scan: such aliases are rare. */
 struct mem_block *mem_ranges_find_alias(const void *p);
 uint64_t mem_next_alloc_id(void);
+/* Call [in] fn once for every block in the granule table (live or not: fn checks). Not safe
+ * against concurrent inserts of new leaves' blocks being missed; meant for hipDeviceReset. */
+void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg);
 void mem_table_init_once(void); /* registers the fork handler of the table */
 
 /* suballoc.c */
-int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out);
+int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, bool user,
+                 void **out);
 int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);

@@ -121,14 +121,18 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   c->slot_len = calloc(c->nslots, sizeof(*c->slot_len));
   c->slot_id = calloc(c->nslots, sizeof(*c->slot_id));
   c->slot_uflags = calloc(c->nslots, sizeof(*c->slot_uflags));
+  c->slot_user = calloc(c->nslots, sizeof(*c->slot_user));
   c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
-  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->free_stack) {
+  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack) {
     err = -ENOMEM;
     goto fail;
   }
   err = mem_block_alloc(gpu, size, kind, flags, &c->block);
   if (err)
     goto fail;
+  /* Chunks hold many small allocations and are mapped for the CPU at once (block.c defers it
+   * only for allocations of their own). */
+  mem_block_cpu_view(c->block);
   c->block->chunk = c;
   for (uint32_t i = 0; i < c->nslots; i++)
     c->free_stack[i] = c->nslots - 1 - i; /* pop order: slot 0 first */
@@ -147,6 +151,7 @@ fail:
   free(c->slot_len);
   free((void *)c->slot_id);
   free((void *)c->slot_uflags);
+  free((void *)c->slot_user);
   free(c->free_stack);
   free(c);
   return err;
@@ -165,7 +170,8 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
   return err;
 }
 
-int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, void **out)
+int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, bool user,
+                 void **out)
 {
   struct mem_gpu_pools *pools = gpu_pools(gpu);
   unsigned cls = class_of(size);
@@ -194,6 +200,7 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
     slot = c->free_stack[--c->nfree];
     atomic_store_explicit(&c->slot_id[slot], mem_next_alloc_id(), memory_order_relaxed);
     atomic_store_explicit(&c->slot_uflags[slot], 0, memory_order_relaxed);
+    atomic_store_explicit(&c->slot_user[slot], user, memory_order_relaxed);
     /* Publishes the slot to lock-free mem_lookup() readers. */
     atomic_store_explicit(&c->slot_len[slot], (uint32_t)size, memory_order_release);
     *out = (char *)c->block->base + (size_t)slot * c->slot_size;

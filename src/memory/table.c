@@ -207,6 +207,24 @@ struct mem_block *mem_ranges_find_alias(const void *p)
   return b;
 }
 
+void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg)
+{
+  struct mem_block *last = NULL;
+
+  for (size_t t = 0; t < (1u << TOP_BITS); t++) {
+    slot_t *leaf = atomic_load_explicit(&top[t], memory_order_acquire);
+    if (!leaf)
+      continue;
+    for (size_t i = 0; i < LEAF_SIZE; i++) {
+      struct mem_block *b = atomic_load_explicit(&leaf[i], memory_order_acquire);
+      /* A block owns consecutive granules: report it once. */
+      if (b && b != last)
+        fn(b, arg);
+      last = b;
+    }
+  }
+}
+
 /* After fork() the child has a new GPU VM and none of the parent's device mappings (they are
  * MADV_DONTFORK): forget every entry so the child's own allocations and registrations of the
  * same addresses start clean. Runs in the single-threaded child, so no reader can race. */
@@ -221,6 +239,7 @@ static void table_atfork_child(void)
   pthread_rwlock_init(&ranges_lock, NULL);
   n_ranges = 0;
   atomic_store_explicit(&ranges_published, 0, memory_order_relaxed);
+  mem_va_atfork_child();
 }
 
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;

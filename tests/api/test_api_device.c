@@ -304,13 +304,37 @@ Test(device, flags)
 	cr_assert_eq(hipSetDeviceFlags(hipDeviceScheduleAuto), hipSuccess);
 }
 
+/* hipDeviceReset frees the program's allocations on the device (clr purges them too); the
+ * runtime's own memory (queues, staging buffers) stays, so the device works on afterwards. */
 Test(device, synchronize_and_reset)
 {
-	void *p = NULL;
+	void *small = NULL, *big = NULL, *host = NULL;
+	size_t free_before = 0, free_after = 0, total = 0;
 	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
-	cr_assert_eq(hipMalloc(&p, 4096), hipSuccess);
+	cr_assert_eq(hipMalloc(&small, 4096), hipSuccess);
+	cr_assert_eq(hipMalloc(&big, 64u << 20), hipSuccess);
+	cr_assert_eq(hipHostMalloc(&host, 8192, 0), hipSuccess);
+	cr_assert_eq(hipMemset(big, 1, 64u << 20), hipSuccess);
+	cr_assert_eq(hipMemGetInfo(&free_before, &total), hipSuccess);
 	cr_assert_eq(hipDeviceReset(), hipSuccess);
+	cr_assert_eq(hipMemGetInfo(&free_after, &total), hipSuccess);
+	cr_assert_geq(free_after, free_before + (64u << 20), "the 64 MiB block went back");
+	hipPointerAttribute_t a;
+	cr_assert_eq(hipPointerGetAttributes(&a, big), hipSuccess);
+	cr_assert_eq(a.type, hipMemoryTypeUnregistered, "the address is no allocation any more");
+	cr_assert_eq(hipFree(small), hipErrorInvalidValue);
+	cr_assert_eq(hipFree(big), hipErrorInvalidValue);
+	cr_assert_eq(hipHostFree(host), hipErrorInvalidValue);
 	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
+
+	int in[64], out[64];
+	void *p = NULL;
+	for (int i = 0; i < 64; i++)
+		in[i] = i * 7;
+	cr_assert_eq(hipMalloc(&p, sizeof(in)), hipSuccess);
+	cr_assert_eq(hipMemcpy(p, in, sizeof(in), hipMemcpyHostToDevice), hipSuccess);
+	cr_assert_eq(hipMemcpy(out, p, sizeof(out), hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_arr_eq(out, in, sizeof(in), "copies work after the reset");
 	cr_assert_eq(hipFree(p), hipSuccess);
 }
 

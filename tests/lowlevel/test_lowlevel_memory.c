@@ -3,6 +3,7 @@
 #include "memory/mem.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -25,7 +26,7 @@ static void alloc_kind(enum mem_kind kind, unsigned flags, size_t size)
 
   cr_assert_eq(mem_alloc(gpu, size, kind, flags, &p), 0, "kind %d size %zu", kind, size);
   cr_assert_not_null(p);
-  cr_assert_eq(mem_lookup(p, &info), 0);
+  cr_assert_eq(mem_lookup_host(p, &info), 0);
   cr_assert_eq(info.base, p);
   cr_assert_eq(info.size, size);
   cr_assert_eq(info.kind, kind);
@@ -43,6 +44,62 @@ Test(memory, device_coarse_large) { alloc_kind(MEM_DEVICE, 0, 3u << 20); }
 Test(memory, device_fine) { alloc_kind(MEM_DEVICE_FINE, 0, 8192); }
 Test(memory, device_fine_large) { alloc_kind(MEM_DEVICE_FINE, MEM_FLAG_NO_SUBALLOC, 5000); }
 Test(memory, device_uncached) { alloc_kind(MEM_DEVICE_UNCACHED, 0, 256); }
+
+/* A plain VRAM allocation of its own is mapped for the CPU on first need, not at allocation. */
+Test(memory, large_vram_cpu_view_on_demand)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  struct mem_info info;
+  uint32_t *p = NULL;
+
+  cr_assert_eq(mem_alloc(gpu, 8u << 20, MEM_DEVICE, 0, (void **)&p), 0);
+  cr_assert_eq(mem_lookup(p + 3, &info), 0);
+  cr_assert_null(info.host_ptr, "not mapped for the CPU yet");
+  cr_assert_eq(info.gpu_va, (uint64_t)(uintptr_t)p);
+  cr_assert_eq(mem_lookup_host(p + 3, &info), 0);
+  cr_assert_eq(info.host_ptr, p, "mapped by the first host lookup");
+  p[(8u << 20) / 4 - 1] = 0x5eed;
+  cr_assert_eq(mem_lookup(p, &info), 0);
+  cr_assert_eq(info.host_ptr, p, "stays mapped");
+  cr_assert_eq(p[(8u << 20) / 4 - 1], 0x5eedu);
+  cr_assert_eq(mem_free(p), 0);
+}
+
+/* Freed ranges are handed out again (the address space does not grow with alloc/free cycles),
+ * distinct live allocations never overlap, and alignment is the 2 MiB granule. */
+Test(memory, va_ranges_reused_without_overlap)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  char *p[6];
+  const size_t size = 5u << 20;
+
+  for (int i = 0; i < 6; i++) {
+    cr_assert_eq(mem_alloc(gpu, size, MEM_DEVICE_FINE, 0, (void **)&p[i]), 0);
+    cr_assert_eq((uintptr_t)p[i] & ((2u << 20) - 1), 0u, "granule aligned");
+    for (int j = 0; j < i; j++)
+      cr_assert(p[i] + size <= p[j] || p[j] + size <= p[i], "blocks %d and %d overlap", i, j);
+  }
+  char *freed = p[2];
+  cr_assert_eq(mem_free(p[2]), 0);
+  cr_assert_eq(mem_alloc(gpu, size, MEM_DEVICE_FINE, 0, (void **)&p[2]), 0);
+  cr_assert_eq(p[2], freed, "the freed range is reused first fit");
+  memset(p[2], 7, size);
+  for (int i = 0; i < 6; i++)
+    cr_assert_eq(mem_free(p[i]), 0);
+}
+
+/* A freed block's range is PROT_NONE again: a stale pointer faults rather than reaching memory
+ * another allocation may get. */
+Test(memory, freed_range_faults, .signal = SIGSEGV)
+{
+  struct kfd_gpu *gpu = ll_gpu();
+  volatile char *p = NULL;
+
+  cr_assert_eq(mem_alloc(gpu, 4u << 20, MEM_DEVICE_FINE, 0, (void **)&p), 0);
+  p[100] = 1;
+  cr_assert_eq(mem_free((void *)p), 0);
+  p[100] = 2;
+}
 Test(memory, host_pinned_coherent) { alloc_kind(MEM_HOST_PINNED, MEM_FLAG_COHERENT, 1u << 16); }
 Test(memory, host_pinned_large) { alloc_kind(MEM_HOST_PINNED, MEM_FLAG_ALL_GPUS, 4u << 20); }
 
@@ -267,6 +324,9 @@ Test(memory, ipc_export_import_same_process)
   int fd = -1;
 
   cr_assert_eq(mem_alloc(gpu, 3u << 20, MEM_DEVICE, 0, (void **)&src), 0);
+  struct mem_info info;
+  cr_assert_eq(mem_lookup_host(src, &info), 0, "maps the CPU view of VRAM");
+  cr_assert_eq(info.host_ptr, src);
   for (int i = 0; i < 1024; i++)
     src[i] = 0xc0de0000u + (uint32_t)i;
   cr_assert_eq(mem_ipc_export(src + 256, &fd, &offset, &size), 0);
@@ -275,8 +335,7 @@ Test(memory, ipc_export_import_same_process)
   cr_assert_geq(size, 3u << 20);
   cr_assert_eq(mem_ipc_import(gpu, fd, size, (void **)&view), 0);
   cr_assert_neq(view, src, "the import has its own address");
-  struct mem_info info;
-  cr_assert_eq(mem_lookup(view + 5, &info), 0);
+  cr_assert_eq(mem_lookup_host(view + 5, &info), 0);
   cr_assert_eq(info.base, view);
   if (info.host_ptr) {
     cr_assert_eq(view[7], 0xc0de0007u, "same memory through the import");
@@ -314,6 +373,12 @@ Test(memory, child_after_fork_starts_clean)
     if (mem_alloc(g, 4096, MEM_DEVICE, 0, &p) || mem_lookup(p, &info) || info.gpu != g)
       _exit(4);
     memset(p, 1, 4096);
+    void *big = NULL; /* address space of its own: the parent's reserved regions are not inherited */
+    if (mem_alloc(g, 8u << 20, MEM_DEVICE, 0, &big) || mem_lookup_host(big, &info) || !info.host_ptr)
+      _exit(6);
+    memset(big, 1, 8u << 20);
+    if (mem_free(big))
+      _exit(7);
     _exit(mem_free(p) || mem_host_unregister(shared) ? 5 : 0);
   }
   cr_assert_eq(waitpid(pid, &status, 0), pid);
