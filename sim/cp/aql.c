@@ -380,6 +380,35 @@ static enum cp_status aql_execute(struct sim_cp_queue *q, const union aql_packet
 
 /* ---- the ring ---- */
 
+/* The producer's next launch into a slot (once the ring wraps) writes it again. Left modified in
+ * this core's private cache by the release below, the slot's line costs that launch a snoop of
+ * this core, which the producer's next locked instruction waits for; CLDEMOTE pushes it out to
+ * the shared cache instead. Done for the slots of a run once the ring is found empty (or the
+ * run ends), not packet by packet: a dispatch-by-dispatch demote slowed back-to-back kernels by
+ * 15%, the producer not needing the lines before the ring wraps. Measured on kfdsim (2 vCPUs,
+ * SCHED_FIFO, 180 batches of 256 empty-kernel launches, worker lingering): batches over 70 ns per
+ * enqueue 32% -> 14%, median 62 -> 60 ns. A hint, and its encoding is a NOP on CPUs without it. */
+struct aql_consumed {
+  const volatile void *slot[AQL_MAX_BATCH];
+  unsigned n;
+};
+
+static inline void aql_demote_line(const volatile void *p)
+{
+#if defined(__x86_64__)
+  __asm__ volatile(".byte 0x0f, 0x1c, 0x00" : : "a"(p) : "memory"); /* cldemote (%rax) */
+#else
+  (void)p;
+#endif
+}
+
+static enum cp_status aql_hand_back(const struct aql_consumed *c, enum cp_status st)
+{
+  for (unsigned i = 0; i < c->n; i++)
+    aql_demote_line(c->slot[i]);
+  return st;
+}
+
 bool cp_aql_has_work(struct sim_cp_queue *q)
 {
   uint64_t base, size;
@@ -407,14 +436,16 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
   if (!wrp)
     return aql_fault(q, q->desc.write_pointer, false);
 
+  struct aql_consumed done;
+  done.n = 0;
   for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
     enum cp_status reclaim = aql_scratch_reclaim_wait(q);
     if (reclaim != CP_DONE)
-      return reclaim;
+      return aql_hand_back(&done, reclaim);
     uint64_t rd = __atomic_load_n(rdp, __ATOMIC_ACQUIRE);
     uint64_t wr = __atomic_load_n(wrp, __ATOMIC_ACQUIRE);
     if (rd >= wr)
-      return CP_DONE;
+      return aql_hand_back(&done, CP_DONE);
 
     uint64_t slot_va = base + (rd % slots) * AQL_PACKET_SIZE;
     volatile uint16_t *slot = sim_gpuvm_translate(q->gpu, slot_va, AQL_PACKET_SIZE, true);
@@ -437,12 +468,13 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
      * packet consumed (HSA: read index >= id of every completed packet). */
     __atomic_store_n(slot, (uint16_t)AQL_TYPE_INVALID, __ATOMIC_RELEASE);
     __atomic_store_n(rdp, rd + 1, __ATOMIC_RELEASE);
+    done.slot[done.n++] = slot;
     q->consumed++;
     st = aql_complete(q, signal, start);
     if (st != CP_DONE)
-      return st;
+      return aql_hand_back(&done, st);
     if (AQL_HDR_TYPE(h) == AQL_TYPE_KERNEL_DISPATCH && aql_scratch_reclaim_start(q) != CP_DONE)
-      return CP_FAILED;
+      return aql_hand_back(&done, CP_FAILED);
   }
-  return CP_DONE;
+  return aql_hand_back(&done, CP_DONE);
 }

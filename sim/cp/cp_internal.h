@@ -42,8 +42,12 @@
 #define CP_LINGER_NS 100000ull
 #define CP_LINGER_SHORT_NS 5000ull
 #define CP_LINGER_BACKOFF_MAX 63u
-#define CP_SETTLE_NS 300ull        /* a doorbell still this long ends the producer's burst */
-#define CP_SETTLE_MAX_NS 20000ull  /* ... or this long after it first rang */
+/* Settling (cp_sched.c worker_settle): after the doorbell rang under a lingering worker, a
+ * doorbell that did not move between two looks ends the producer's burst. */
+#define CP_SETTLE_NS 150ull          /* the first looks come this far apart ... */
+#define CP_SETTLE_EAGER_LOOKS 2u     /* ... this many of them */
+#define CP_SETTLE_GAP_MAX_NS 1000ull /* then doubling gaps, up to this */
+#define CP_SETTLE_MAX_NS 20000ull    /* the burst is taken as over this long after it first rang */
 
 /* Queue errors as ROCr 5.2.3 decodes them from amd_queue_t.queue_inactive_signal
  * (AqlQueue::DynamicScratchHandler): one bit per cause. */

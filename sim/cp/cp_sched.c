@@ -307,18 +307,18 @@ static unsigned linger_cap(void)
   return c;
 }
 
-static bool worker_linger_window(struct sim_cp_queue *q);
+static bool worker_linger_window(struct sim_cp_queue *q, uint64_t db);
 
 /* The ring just emptied: watch the doorbell for a window (cp_internal.h), if no more than
  * linger_cap() workers already do. Returns true when it rang (look at the ring again), false
  * when the window passed or the queue is being destroyed (sleep). */
-static bool worker_linger(struct sim_cp_queue *q)
+static bool worker_linger(struct sim_cp_queue *q, uint64_t db)
 {
   if (atomic_fetch_add(&g_lingering, 1) >= linger_cap()) {
     atomic_fetch_sub(&g_lingering, 1);
     return false;
   }
-  bool rang = worker_linger_window(q);
+  bool rang = worker_linger_window(q, db);
   atomic_fetch_sub(&g_lingering, 1);
   return rang;
 }
@@ -327,33 +327,48 @@ static bool worker_linger(struct sim_cp_queue *q)
  * worker reads the ring. A worker that takes each packet the moment it is published shares every
  * ring, kernarg and index cache line with the producing core, one transfer per line per launch
  * (a launch loop measured 120-135 ns per enqueue against 35-40 ns with the worker off the
- * core); waiting until the doorbell holds still for CP_SETTLE_NS costs a single launch that
- * much latency. Bounded by CP_SETTLE_MAX_NS, and a full ring stops the producer anyway. */
+ * core). The burst is over when the doorbell has not moved between two looks CP_SETTLE_NS apart.
+ *
+ * Each look costs the producer as well: it pulls the doorbell's line into this core, and the
+ * producer's next doorbell store must take it back (a cross-core transfer that its next locked
+ * instruction waits for). So the worker looks on a clock rather than continuously: the first
+ * CP_SETTLE_EAGER_LOOKS looks CP_SETTLE_NS apart (a launch and the marker of the synchronize
+ * that follows it ring twice, ~100 ns apart, and should not wait longer), then at gaps that
+ * double while it keeps moving, up to CP_SETTLE_GAP_MAX_NS. In between it reads only the clock
+ * and its own queue's cancel flag, lines the producer never writes. A long burst then pays one
+ * transfer per microsecond instead of one per launch, and its end is seen at most one gap late. Measured on kfdsim (2 vCPUs, worker and producer pinned apart, 180
+ * batches of 256 empty-kernel launches): enqueue median 80 -> 55 ns, launch + synchronize
+ * 1.9 -> 1.7 us. Bounded by CP_SETTLE_MAX_NS, and a full ring stops the producer anyway. */
 static void worker_settle(struct sim_cp_queue *q)
 {
-  uint64_t last = doorbell_read(q), t0 = cp_now_ns(), since = t0;
-  for (;;) {
-    for (unsigned p = 0; p < 16; p++)
-      cpu_relax();
-    uint64_t v = doorbell_read(q), now = cp_now_ns();
-    if (v != last) {
-      last = v;
-      since = now;
-    } else if (now - since >= CP_SETTLE_NS) {
+  uint64_t last = doorbell_read(q), t0 = cp_now_ns(), gap = CP_SETTLE_NS, next = t0 + gap;
+  for (unsigned moved = 0;; moved++) {
+    uint64_t now;
+    do {
+      for (unsigned p = 0; p < 8; p++)
+        cpu_relax();
+      /* destroy stores cancel_dispatch (atomically) along with stop */
+      if (__atomic_load_n(&q->cancel_dispatch, __ATOMIC_ACQUIRE))
+        return;
+      now = cp_now_ns();
+    } while (now < next);
+    uint64_t v = doorbell_read(q);
+    if (v == last || now - t0 >= CP_SETTLE_MAX_NS)
       return;
-    }
-    if (now - t0 >= CP_SETTLE_MAX_NS || __atomic_load_n(&q->cancel_dispatch, __ATOMIC_ACQUIRE))
-      return;
+    last = v;
+    if (moved + 1 >= CP_SETTLE_EAGER_LOOKS)
+      gap = gap * 2 < CP_SETTLE_GAP_MAX_NS ? gap * 2 : CP_SETTLE_GAP_MAX_NS;
+    next = now + gap;
   }
 }
 
-static bool worker_linger_window(struct sim_cp_queue *q)
+/* `db`: the doorbell as it was before the ring was found empty, so that a ring in between counts. */
+static bool worker_linger_window(struct sim_cp_queue *q, uint64_t db)
 {
   bool full = q->linger_short == 0;
   uint64_t window = full ? CP_LINGER_NS : CP_LINGER_SHORT_NS;
   if (!full)
     q->linger_short--;
-  uint64_t db = doorbell_read(q);
   uint64_t start = cp_now_ns();
   for (unsigned n = 1;; n++) {
     if (doorbell_read(q) != db) {
@@ -423,7 +438,7 @@ static void *worker_main(void *arg)
     /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
      * meant for another queue, the safety timeout) goes back to sleep at once. */
     bool worked = q->consumed != consumed;
-    if (worked && !atomic_load(&q->failed) && worker_linger(q))
+    if (worked && !atomic_load(&q->failed) && worker_linger(q, db))
       continue;
     /* Empty (or failed): sleep until the watcher or the driver kicks. The timeout is only a
      * safety net; `seen` was read before the ring was found empty, so no kick is lost. The
