@@ -74,6 +74,12 @@ int sim_cp_queue_update(struct sim_cp_queue *q, uint64_t ring_base, uint64_t rin
 void sim_cp_queue_destroy(struct sim_cp_queue *q);
 /* Wake the GPU's command processor now (doorbell written, or user space is about to wait). */
 void sim_cp_kick(struct sim_gpu *gpu);
+/* Stop every queue of the process between runs of packets (sim/cp/cp_gate.c), waiting up to
+ * [in] timeout_ns for runs in progress to end. Returns true if the GPU is quiet, false if a run
+ * would not end in time (the pause is held either way). Undo with sim_cp_resume(). Must not be
+ * called with locks a queue worker takes. */
+bool sim_cp_pause(uint64_t timeout_ns);
+void sim_cp_resume(void);
 
 /* ---- sim/cp: the GPU clock (sim/cp/clock.c) ----------------------------------------------- */
 

@@ -180,4 +180,9 @@ int cp_signal_complete(struct sim_gpu *gpu, uint64_t signal_va, uint64_t start, 
 int cp_signal_timestamp(struct sim_gpu *gpu, uint64_t signal_va, unsigned off, uint64_t ticks,
                         uint64_t *fault_va);
 
+/* cp_gate.c: queue workers pass the execution gate around each run of packets. */
+void cp_gate_enter(void);
+void cp_gate_leave(void);
+void cp_gate_atfork_child(void); /* no worker survives a fork: the gate starts open and empty */
+
 #endif

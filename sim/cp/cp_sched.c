@@ -76,6 +76,7 @@ static void atfork_child(void)
   g_watch.running = false;
   g_watch.queues = 0;
   atomic_store(&g_lingering, 0);
+  cp_gate_atfork_child();
   pthread_mutex_init(&g_watch.lock, NULL);
   g_fork_generation++;
   pthread_mutex_unlock(&g_lock);
@@ -413,8 +414,11 @@ static void *worker_main(void *arg)
 
     enum cp_status st = CP_DONE;
     uint64_t consumed = q->consumed;
-    if (queue_has_work(q))
+    if (queue_has_work(q)) {
+      cp_gate_enter();
       st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
+      cp_gate_leave();
+    }
     if (q->consumed != consumed) {
       /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers if
        * one is backing off on memory (idle ones have nothing to gain from it). */

@@ -643,10 +643,18 @@ static int bo_detach(struct sim_bo *bo)
   return 0;
 }
 
+/* How long an export waits for the GPU to finish its runs of packets before it copies anyway
+ * (a kernel may spin on memory only the host writes: no wait could end then). */
+#define EXPORT_QUIESCE_NS 200000000ull
+
 int sim_ioctl_export_dmabuf(void *arg)
 {
   struct kfd_ioctl_export_dmabuf_args *a = arg;
   int r;
+  /* A detach copies the BO: the GPU must not write it meanwhile, as the kernel evicts a
+   * process's queues while it moves a BO. Paused before sim_drv.lock, which workers may take. */
+  if (!sim_cp_pause(EXPORT_QUIESCE_NS))
+    sim_log("export: the GPU did not go quiet in time; copying while it runs");
   pthread_mutex_lock(&sim_drv.lock);
   struct sim_bo *bo = sim_gpu_by_id(SIM_HANDLE_GPU(a->handle)) ? sim_bo_lookup(a->handle) : NULL;
   if (!bo || bo->memfd < 0) {
@@ -660,6 +668,7 @@ int sim_ioctl_export_dmabuf(void *arg)
       a->dmabuf_fd = (uint32_t)fd;
   }
   pthread_mutex_unlock(&sim_drv.lock);
+  sim_cp_resume();
   return r;
 }
 
