@@ -31,9 +31,12 @@
  * GPU page tables stay valid; from then on the BO is an ordinary memfd BO. The old range is
  * punched and never handed out again (a mapping created while we looked, by mremap say, could
  * still see it).
- * Limit: a write to the BO by another thread or the GPU while the copy runs can be lost (the
- * kernel would zap the CPU page tables and stall the GPU; a user-space driver cannot). Exports
- * happen at IPC and virtual-memory handle creation, on buffers that are idle in practice.
+ * The GPU is paused around the copy (EXPORT_DMABUF stops every queue between runs of packets,
+ * sim/cp/cp_gate.c, as the kernel evicts a process's queues while it moves a BO). Limits: a
+ * write by another host thread during the copy can be lost (the kernel would zap the CPU page
+ * tables; a user-space driver cannot), and so can a GPU write by a kernel that runs past the
+ * pause's timeout. Exports happen at IPC and virtual-memory handle creation, on buffers that
+ * are idle in practice.
  *
  * Fork: the child forgets the parent's arenas (sim_arena_reset) and makes its own on its first
  * VRAM ALLOC. Process teardown closes them. All state is protected by sim_drv.lock.
