@@ -80,6 +80,7 @@ static inline int32_t i24(uint32_t v)
 }
 
 /* Integer operations (fast_kind FAST_INT). */
+VALU_FAST_CLONES
 static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
                    const uint32_t *restrict c, uint32_t *restrict r)
 {
@@ -164,9 +165,55 @@ static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32
 
 /* ---- 64-bit integer operations: register pairs as 64-bit lanes ---- */
 
+/* Register pairs <-> 64-bit lanes. A pair is two registers (low dwords, high dwords); a
+ * 64-bit lane array interleaves them (little-endian hosts). Eight lanes at a time through
+ * vector shuffles: the compiler does not vectorise the scalar form of this interleave. */
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (defined(__clang__) || __GNUC__ >= 12)
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+
+static inline void join64(const uint32_t *restrict lo, const uint32_t *restrict hi,
+                          uint64_t *restrict r)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, lo + l, sizeof(x));
+    memcpy(&y, hi + l, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+    v8u32 b = __builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+    memcpy(r + l, &a, sizeof(a));
+    memcpy(r + l + 4, &b, sizeof(b));
+  }
+}
+
+static inline void split64(const uint64_t *restrict r, uint32_t *restrict lo, uint32_t *restrict hi)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, r + l, sizeof(x));
+    memcpy(&y, r + l + 4, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 b = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &a, sizeof(a));
+    memcpy(hi + l, &b, sizeof(b));
+  }
+}
+#else
+static inline void join64(const uint32_t *restrict lo, const uint32_t *restrict hi,
+                          uint64_t *restrict r)
+{
+  LANES r[l] = lo[l] | (uint64_t)hi[l] << 32;
+}
+
+static inline void split64(const uint64_t *restrict r, uint32_t *restrict lo, uint32_t *restrict hi)
+{
+  LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+}
+#endif
+
 /* Source i widened as exec_valu.c's fetch does: a register pair, or a 32-bit register
  * zero-extended, or a scalar of the operand's width. */
-static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
+static inline __attribute__((always_inline)) const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
                                 uint64_t *restrict buf)
 {
   unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
@@ -174,12 +221,10 @@ static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, i
     return buf;
   if (code >= OPD_VGPR) {
     const uint32_t *lo = wave_vreg(w, code);
-    if (width >= 2) {
-      const uint32_t *hi = wave_vreg(w, code + 1);
-      LANES buf[l] = lo[l] | (uint64_t)hi[l] << 32;
-    } else {
+    if (width >= 2)
+      join64(lo, wave_vreg(w, code + 1), buf);
+    else
       LANES buf[l] = lo[l];
-    }
     return buf;
   }
   uint64_t v = wave_scalar_src(w, in, code, width);
@@ -187,11 +232,11 @@ static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, i
   return buf;
 }
 
-static void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
+static inline __attribute__((always_inline)) void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
 {
-  uint32_t *lo = wave_vreg(w, dst), *hi = wave_vreg(w, dst + 1);
+  uint32_t *restrict lo = wave_vreg(w, dst), *restrict hi = wave_vreg(w, dst + 1);
   if (exec == ~0ull) {
-    LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+    split64(r, lo, hi);
     return;
   }
   for (uint64_t m = exec; m; m &= m - 1) {
@@ -224,6 +269,7 @@ static uint64_t mad64(unsigned op, const uint64_t *restrict a, const uint64_t *r
   return out;
 }
 
+VALU_FAST_CLONES
 static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
   uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];

@@ -107,6 +107,8 @@ struct isa_ctx {
   uint32_t group_size, lds_size, priv_size;
   uint32_t wg_count[3];
   uint64_t total_wgs;
+  uint32_t v0_init[16][WAVE_SIZE];   /* each wave slot's initial v0 and EXEC (dispatch.c) */
+  uint64_t exec_init[16];
   atomic_uint_fast64_t next_wg;
   atomic_bool abort;
   pthread_mutex_t lock;          /* protects result and the GWS state */
@@ -147,6 +149,7 @@ struct isa_ctx {
 void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
+void *wave_page(struct isa_wave *w, uint64_t page, bool write);   /* no fault: NULL */
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
 /* wg_park.c: parking and resuming workgroups (callers hold c->lock where noted) */
 void wg_park_setup(struct isa_ctx *c);
