@@ -431,7 +431,7 @@ static enum atomic_op ds_atomic_op(const struct isa_wave *w, const struct mem_op
   return by_mode[w->mode >> 4 & 3];
 }
 
-int exec_ds(struct isa_wave *w, const struct isa_inst *in)
+static int ds(struct isa_wave *w, const struct isa_inst *in, bool direct)
 {
   int lc = ds_lane_crossing(w, in);
   if (lc <= 0)
@@ -442,6 +442,8 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
   if (mo->kind == MK_NONE || mo->kind == MK_NOP || in->gds)
     return exec_illegal(w, in);
   uint64_t exec = wave_exec(w);
+  if (direct && !ds_dwords_direct(w, in, mo, exec))
+    return 0;
   if (mo->two_addr) {
     unsigned esz = mo->bytes * (mo->two_addr == 2 ? 64 : 1);
     unsigned dw = mo->bytes / 4;
@@ -487,6 +489,16 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
       for (unsigned i = 0; i < dw; i++) wave_vreg(w, in->dst + i)[l] = (uint32_t)(old >> (32 * i));
   }
   return 0;
+}
+
+int exec_ds(struct isa_wave *w, const struct isa_inst *in)
+{
+  return ds(w, in, true);
+}
+
+int exec_ds_general(struct isa_wave *w, const struct isa_inst *in)
+{
+  return ds(w, in, false);
 }
 
 /* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. The

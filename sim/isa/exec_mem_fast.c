@@ -177,3 +177,73 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   }
   return 0;
 }
+
+/* ---- LDS (DS) loads and stores of whole dwords ---- */
+
+/* The highest LDS address of the active lanes (32-bit: VGPR + offset wraps as in exec_ds). */
+MEM_FAST_CLONES
+static uint32_t ds_top(const uint32_t *restrict va, uint32_t off, uint64_t exec)
+{
+  uint32_t mx = 0;
+  if (exec == ~0ull) {
+    LANES {
+      uint32_t a = va[l] + off;
+      mx = a > mx ? a : mx;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      uint32_t a = va[__builtin_ctzll(m)] + off;
+      mx = a > mx ? a : mx;
+    }
+  }
+  return mx;
+}
+
+int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                     uint64_t exec)
+{
+  bool store = mo->kind == MK_STORE;
+  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->two_addr || mo->d16)
+    return 1;
+  if (!exec)
+    return 0;
+  unsigned len = mo->bytes * mo->count, dw = len / 4;
+  const uint32_t *va = wave_vreg(w, in->addr);
+  uint32_t off = (uint32_t)(in->offset & 0xffff);
+  /* every active lane inside the LDS: no lane faults (otherwise the per-lane path finds
+   * the first that does) */
+  if ((uint64_t)ds_top(va, off, exec) + len > w->wg->lds_size)
+    return 1;
+  uint8_t *lds = w->wg->lds;
+  uint32_t *regs[4];
+  if (dw > 4)
+    return 1;
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  uint32_t a0 = va[0] + off, diff = 0, expect = a0;
+  if (exec == ~0ull) {
+    LANES {
+      diff |= (va[l] + off) ^ expect;
+      expect += len;
+    }
+    /* consecutive and not wrapping: lane l at a0 + l * len */
+    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * len <= w->wg->lds_size) {
+      if (store)
+        block_store(regs, dw, lds + a0);
+      else
+        block_load(regs, dw, lds + a0);
+      return 0;
+    }
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint8_t *p = lds + (uint32_t)(va[l] + off);
+    for (unsigned i = 0; i < dw; i++) {
+      if (store)
+        memcpy(p + 4 * i, &regs[i][l], 4);
+      else
+        memcpy(&regs[i][l], p + 4 * i, 4);
+    }
+  }
+  return 0;
+}

@@ -255,3 +255,75 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
   copy_free(&a);
   copy_free(&b);
 }
+
+/* LDS lane addresses by pattern p: consecutive (some near the end, running out), scattered in
+ * the LDS, scattered a little past it, overlapping, and around the 32-bit wrap. */
+static uint32_t ds_lane_addr(unsigned p, unsigned l, unsigned len, uint32_t base)
+{
+  switch (p) {
+  case 0: return base + l * len;
+  case 1: return next_u32() % (LDS_BYTES - len + 1);
+  case 2: return next_u32() % (LDS_BYTES + 32);
+  case 3: return base + (l / 8) * len;
+  default: return 0xfffffff0u + l * len;
+  }
+}
+
+Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
+{
+  static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_READ_B64, OP_DS_READ_B96, OP_DS_READ_B128,
+                                 OP_DS_WRITE_B32, OP_DS_WRITE_B64, OP_DS_WRITE_B96,
+                                 OP_DS_WRITE_B128, OP_DS_READ_U8, OP_DS_WRITE_B16};
+  static struct copy a, b;
+  copy_init(&a);
+  copy_init(&b);
+  unsigned faults = 0, direct = 0;
+  for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+    const struct mem_op *mo = mem_op_info(ops[o]);
+    unsigned len = mo->bytes * mo->count;
+    for (unsigned pattern = 0; pattern < 5; pattern++)
+      for (unsigned e = 0; e < 4; e++)
+        for (unsigned rep = 0; rep < 50; rep++) {
+          uint64_t exec = e < 2 ? ~0ull : e == 2 ? next_u64() : 1ull << (next_u32() % 64);
+          struct isa_inst in;
+          memset(&in, 0, sizeof(in));
+          in.op = (uint16_t)ops[o];
+          in.enc = ENC_DS;
+          in.size = 8;
+          in.addr = OPD_VGPR + ADDR;
+          in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + DST;
+          in.data0 = OPD_VGPR + DATA;
+          in.offset = (int32_t)(rep % 3 == 0 ? next_u32() % 64 : 0);
+          fill_case(&a, &in, 0, exec);
+          uint32_t base = next_u32() % 2 ? next_u32() % (LDS_BYTES - WAVE_SIZE * len + 1)
+                                         : LDS_BYTES - WAVE_SIZE * len + next_u32() % 64;
+          for (unsigned l = 0; l < WAVE_SIZE; l++)
+            a.v[ADDR][l] = ds_lane_addr(pattern, l, len, base) - (uint32_t)in.offset;
+          copy_clone(&b, &a);
+          int rca = ds_dwords_direct(&a.w, &in, mo, exec);
+          if (rca == 1)
+            rca = exec_ds_general(&a.w, &in);
+          else
+            direct++;
+          int rcb = exec_ds_general(&b.w, &in);
+          compare(&a, &b, &in, rca, rcb, pattern, exec);
+          faults += a.result.status == ISA_PAGE_FAULT;
+        }
+  }
+  cr_assert_gt(faults, 50, "only %u cases faulted", faults);
+  cr_assert_gt(direct, 1000, "the direct path took only %u cases", direct);
+  /* exec_ds() itself */
+  struct isa_inst in;
+  memset(&in, 0, sizeof(in));
+  in.op = OP_DS_READ_B64;
+  in.enc = ENC_DS;
+  in.addr = OPD_VGPR + ADDR;
+  in.dst = OPD_VGPR + DST;
+  fill_case(&a, &in, 0, ~0ull);
+  for (unsigned l = 0; l < WAVE_SIZE; l++)
+    a.v[ADDR][l] = 8 * l;
+  copy_clone(&b, &a);
+  compare(&a, &b, &in, exec_ds(&a.w, &in), exec_ds_general(&b.w, &in), 0, ~0ull);
+  copy_free(&a);
+  copy_free(&b);
+}
