@@ -143,6 +143,7 @@ static int icache_grow(struct isa_worker *k)
   free(k->icache);
   k->icache = n;
   k->icache_cap = cap;
+  memset(k->l0, 0, sizeof(k->l0));
   return 0;
 }
 
@@ -154,6 +155,7 @@ static void icache_invalidate(struct isa_worker *k)
   uint64_t next = (k->icache_tag >> ICACHE_TAG_SHIFT) + 1;
   if (next > 0xffff) {
     memset(k->icache, 0, (size_t)k->icache_cap * sizeof(*k->icache));
+    memset(k->l0, 0, sizeof(k->l0));
     next = 1;
   }
   k->icache_tag = next << ICACHE_TAG_SHIFT;
@@ -165,12 +167,18 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc;
   uint64_t key = pc | k->icache_tag;
+  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
+  struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  if (cacheable && front->key == key)
+    return front->inst;
   unsigned mask = k->icache_cap - 1;
   uint64_t h = hash_pc(pc) & mask;
-  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
   while (cacheable && icache_live(k, k->icache[h].key)) {
-    if (k->icache[h].key == key)
-      return &k->icache[h].inst;
+    if (k->icache[h].key == key) {
+      front->key = key;
+      front->inst = &k->icache[h].inst;
+      return front->inst;
+    }
     h = (h + 1) & mask;
   }
   w->cur_pc = pc;
@@ -212,7 +220,9 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
   k->icache[h].key = key;
   k->icache[h].inst = in;
   k->icache_used++;
-  return &k->icache[h].inst;
+  front->key = key;
+  front->inst = &k->icache[h].inst;
+  return front->inst;
 }
 
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in)

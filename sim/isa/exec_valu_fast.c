@@ -291,10 +291,20 @@ static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exe
 
 /* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
 
+/* 64 lane flags (bytes holding 0 or 1) -> a lane mask. Eight at a time: the multiply moves
+ * byte i's bit to bit 56 + i without carries between the partial products. */
 static uint64_t pack(const uint8_t *restrict bit)
 {
   uint64_t m = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (unsigned i = 0; i < WAVE_SIZE / 8; i++) {
+    uint64_t x;
+    memcpy(&x, bit + 8 * i, 8);
+    m |= ((x * 0x0102040810204080ull) >> 56) << (8 * i);
+  }
+#else
   LANES m |= (uint64_t)bit[l] << l;
+#endif
   return m;
 }
 

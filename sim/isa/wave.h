@@ -15,6 +15,7 @@
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
 #define TLB_ENTRIES 4
+#define ICACHE_L0 512      /* dispatch.c: direct-mapped front of the decoded-instruction cache */
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
  * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
@@ -42,6 +43,11 @@ struct isa_parked;
 struct icache_entry {
   uint64_t key;
   struct isa_inst inst;
+};
+
+struct icache_front {
+  uint64_t key;                /* as icache_entry's; 0: empty */
+  const struct isa_inst *inst;
 };
 
 struct isa_wave {
@@ -88,6 +94,9 @@ struct isa_worker {
   struct icache_entry *icache;
   unsigned icache_cap, icache_used;
   uint64_t icache_tag;        /* generation in bits 63..48, never 0; see icache_entry */
+  /* Direct-mapped front of the icache by PC: one compare for the common hit. Entries point
+   * into `icache`, so a grow (which moves it) clears them; keys carry the generation tag. */
+  struct icache_front l0[ICACHE_L0];
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
