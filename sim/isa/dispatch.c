@@ -264,10 +264,8 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
     if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
-      /* the baseline x86-64 target has no popcnt instruction: skip the library call for the
-       * common all-lanes case */
       uint64_t e = wave_exec(w);
-      w->lane_ops += e == ~0ull ? WAVE_SIZE : (uint64_t)__builtin_popcountll(e);
+      w->lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)

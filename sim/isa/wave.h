@@ -171,6 +171,21 @@ void dispatch_fail(struct isa_ctx *c, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool dispatch_cancelled(struct isa_ctx *c);
 
+/* Set bits of a 64-bit value. The baseline x86-64 target has no popcnt instruction and
+ * __builtin_popcountll becomes a library call; lane masks are counted often enough (s_bcnt1,
+ * v_mbcnt, statistics) for the inline bit-parallel count to matter. */
+static inline unsigned bit_count64(uint64_t v)
+{
+#if defined(__POPCNT__)
+  return (unsigned)__builtin_popcountll(v);
+#else
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((v * 0x0101010101010101ull) >> 56);
+#endif
+}
+
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {
   return (uint64_t)w->s[OPD_EXEC] | (uint64_t)w->s[OPD_EXEC + 1] << 32;
