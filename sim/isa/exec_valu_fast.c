@@ -170,7 +170,10 @@ static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32
  * vector shuffles: the compiler does not vectorise the scalar form of this interleave. */
 #if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
     (defined(__clang__) || __GNUC__ >= 12)
+#define VALU_FAST_VECTORS 1
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
+typedef uint64_t v4u64 __attribute__((vector_size(32)));
+typedef int64_t v4i64 __attribute__((vector_size(32)));
 
 static inline void join64(const uint32_t *restrict lo, const uint32_t *restrict hi,
                           uint64_t *restrict r)
@@ -269,9 +272,92 @@ static uint64_t mad64(unsigned op, const uint64_t *restrict a, const uint64_t *r
   return out;
 }
 
+#ifdef VALU_FAST_VECTORS
+/* A 64-bit source read eight lanes at a time: a register pair, a 32-bit register
+ * (zero-extended) or a scalar (`lo` NULL). */
+struct src64 {
+  const uint32_t *lo, *hi;
+  uint64_t k;
+};
+
+static inline struct src64 src64_of(struct isa_wave *w, const struct isa_inst *in, int i)
+{
+  struct src64 s = {NULL, NULL, 0};
+  unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
+  if (code == OPD_NONE)
+    return s;   /* not read by the operation */
+  if (code >= OPD_VGPR) {
+    s.lo = wave_vreg(w, code);
+    s.hi = width >= 2 ? wave_vreg(w, code + 1) : NULL;
+    return s;
+  }
+  s.k = wave_scalar_src(w, in, code, width);
+  return s;
+}
+
+/* Lanes l..l+7 of s as two vectors of four 64-bit lanes. */
+static inline __attribute__((always_inline)) void src64_load8(const struct src64 *s, unsigned l, v4u64 *a, v4u64 *b)
+{
+  if (!s->lo) {
+    *a = *b = (v4u64){s->k, s->k, s->k, s->k};
+    return;
+  }
+  v8u32 x, y = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(&x, s->lo + l, sizeof(x));
+  if (s->hi)
+    memcpy(&y, s->hi + l, sizeof(y));
+  *a = (v4u64)__builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+  *b = (v4u64)__builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+}
+
+/* (by pointer: a 32-byte vector passed by value would have an ABI that depends on AVX) */
+static inline __attribute__((always_inline)) void int64_lanes(unsigned op, const v4u64 *a, const v4u64 *b, const v4u64 *c,
+                               v4u64 *r)
+{
+  switch (op) {
+  case OP_V_MOV_B64: *r = *a; return;
+  case OP_V_LSHLREV_B64: *r = *b << (*a & 63); return;
+  case OP_V_LSHRREV_B64: *r = *b >> (*a & 63); return;
+  case OP_V_ASHRREV_I64: *r = (v4u64)((v4i64)*b >> (v4i64)(*a & 63)); return;
+  default: *r = (*a << (*b & 7)) + *c; return;   /* v_lshl_add_u64 */
+  }
+}
+
+/* The shifts, moves and v_lshl_add_u64 with every lane active, eight lanes at a time from the
+ * registers to the registers (no 64-bit lane arrays in between). Lanes are independent, so a
+ * destination that overlaps a source is read before it is written, chunk by chunk. */
+VALU_FAST_CLONES
+static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
+{
+  struct src64 sa = src64_of(w, in, 0), sb = src64_of(w, in, 1);
+  struct src64 sc = in->enc == ENC_VOP3 ? src64_of(w, in, 2) : (struct src64){NULL, NULL, 0};
+  uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v4u64 a0, a1, b0, b1, c0, c1;
+    src64_load8(&sa, l, &a0, &a1);
+    src64_load8(&sb, l, &b0, &b1);
+    src64_load8(&sc, l, &c0, &c1);
+    v4u64 r0, r1;
+    int64_lanes(in->op, &a0, &b0, &c0, &r0);
+    int64_lanes(in->op, &a1, &b1, &c1, &r1);
+    v8u32 x = (v8u32)r0, y = (v8u32)r1;
+    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &rl, sizeof(rl));
+    memcpy(hi + l, &rh, sizeof(rh));
+  }
+}
+#endif
+
 VALU_FAST_CLONES
 static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
+#ifdef VALU_FAST_VECTORS
+  if (exec == ~0ull && in->op != OP_V_MAD_U64_U32 && in->op != OP_V_MAD_I64_I32) {
+    int64_all_lanes(w, in);
+    return;
+  }
+#endif
   uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
   const uint64_t *restrict a = source64(w, in, 0, buf[0]);
   const uint64_t *restrict b = source64(w, in, 1, buf[1]);
