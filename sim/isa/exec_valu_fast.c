@@ -49,6 +49,7 @@ static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
+VALU_FAST_CLONES
 static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
 {
   unsigned code = in->src[i];
@@ -394,6 +395,7 @@ static uint64_t pack(const uint8_t *restrict bit)
   return m;
 }
 
+VALU_FAST_CLONES
 static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
                         const uint32_t *restrict b)
 {
@@ -411,6 +413,7 @@ static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
   return pack(t);
 }
 
+VALU_FAST_CLONES
 static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32_t *restrict bb)
 {
   uint8_t t[WAVE_SIZE];
