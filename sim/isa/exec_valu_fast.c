@@ -139,29 +139,47 @@ static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
   }
 }
 
+/* A lane mask -> 64 lane flags (bytes holding 0 or 1), the inverse of pack(): byte i of the
+ * replicated mask keeps bit i, and adding 0x7f carries it into the byte's top bit. */
+static void unpack(uint64_t m, uint8_t *restrict bit)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (unsigned i = 0; i < WAVE_SIZE / 8; i++) {
+    uint64_t x = ((m >> (8 * i)) & 0xff) * 0x0101010101010101ull & 0x8040201008040201ull;
+    x = ((x + 0x7f7f7f7f7f7f7f7full) >> 7) & 0x0101010101010101ull;
+    memcpy(bit + 8 * i, &x, 8);
+  }
+#else
+  LANES bit[l] = (uint8_t)(m >> l & 1);
+#endif
+}
+
+static uint64_t pack(const uint8_t *restrict bit);
+
 /* Carry-out adds and subtracts: the carry of the active lanes goes to VCC (VOP2) or the SGPR
  * pair sdst (VOP3); the _ci forms read their carry-in from VCC or src2. */
+VALU_FAST_CLONES
 static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32_t *restrict a,
                      const uint32_t *restrict b, uint32_t *restrict r, uint64_t exec)
 {
   bool e64 = in->enc == ENC_VOP3;
-  uint64_t cin = 0, cout = 0;
-  uint8_t co[WAVE_SIZE];
+  uint64_t cin = 0;
+  uint8_t co[WAVE_SIZE], ci[WAVE_SIZE];
   if (in->op == OP_V_ADDC_CO_U32 || in->op == OP_V_SUBB_CO_U32 || in->op == OP_V_SUBBREV_CO_U32)
     cin = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  unpack(cin, ci);
   switch (in->op) {
   case OP_V_ADD_CO_U32: case OP_V_ADDC_CO_U32:
-    LANES { uint64_t s = (uint64_t)a[l] + b[l] + (cin >> l & 1); r[l] = (uint32_t)s; co[l] = (uint8_t)(s >> 32); }
+    LANES { uint64_t s = (uint64_t)a[l] + b[l] + ci[l]; r[l] = (uint32_t)s; co[l] = (uint8_t)(s >> 32); }
     break;
   case OP_V_SUB_CO_U32: case OP_V_SUBB_CO_U32:
-    LANES { uint64_t t = (uint64_t)b[l] + (cin >> l & 1); r[l] = (uint32_t)(a[l] - t); co[l] = t > a[l]; }
+    LANES { uint64_t t = (uint64_t)b[l] + ci[l]; r[l] = (uint32_t)(a[l] - t); co[l] = t > a[l]; }
     break;
   default: /* the reversed forms */
-    LANES { uint64_t t = (uint64_t)a[l] + (cin >> l & 1); r[l] = (uint32_t)(b[l] - t); co[l] = t > b[l]; }
+    LANES { uint64_t t = (uint64_t)a[l] + ci[l]; r[l] = (uint32_t)(b[l] - t); co[l] = t > b[l]; }
     break;
   }
-  LANES cout |= (uint64_t)co[l] << l;
-  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, cout & exec);
+  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, pack(co) & exec);
 }
 
 /* ---- 64-bit integer operations: register pairs as 64-bit lanes ---- */
@@ -441,19 +459,54 @@ static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32
   return pack(t);
 }
 
-/* Returns 1 when the compare is not one of ours (64-bit, 16-bit, class, flushed f32). */
+VALU_FAST_CLONES
+static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
+                        const uint64_t *restrict b)
+{
+  uint8_t t[WAVE_SIZE];
+  switch (pred) {
+  case 0: return 0;
+  case 1: if (sign) LANES t[l] = (int64_t)a[l] < (int64_t)b[l]; else LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: if (sign) LANES t[l] = (int64_t)a[l] <= (int64_t)b[l]; else LANES t[l] = a[l] <= b[l]; break;
+  case 4: if (sign) LANES t[l] = (int64_t)a[l] > (int64_t)b[l]; else LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] != b[l]; break;
+  case 6: if (sign) LANES t[l] = (int64_t)a[l] >= (int64_t)b[l]; else LANES t[l] = a[l] >= b[l]; break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars. */
+static uint64_t compare64(struct isa_wave *w, const struct isa_inst *in, unsigned type,
+                          unsigned pred)
+{
+  uint64_t buf[2][WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf[0]), *b = source64(w, in, 1, buf[1]);
+  return cmp_i64(pred, type == CT_I64, a, b);
+}
+
+/* Returns 1 when the compare is not one of ours (16-bit, f64, class, flushed f32). */
 static int compare(struct isa_wave *w, const struct isa_inst *in)
 {
   unsigned type, pred;
   bool x;
-  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1)
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x))
     return 1;
-  if (type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+  bool wide = type == CT_I64 || type == CT_U64;
+  if (wide ? in->src_w[0] != 2 || in->src_w[1] != 2 : in->src_w[0] > 1 || in->src_w[1] > 1)
     return 1;
-  lane32_t buf[2];
-  const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
-  uint64_t res = (type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b)) &
-                 wave_exec(w);
+  if (!wide && type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+    return 1;
+  uint64_t res;
+  if (wide) {
+    res = compare64(w, in, type, pred);
+  } else {
+    lane32_t buf[2];
+    const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
+    res = type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b);
+  }
+  res &= wave_exec(w);
   wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
   if (x)
     wave_set_exec(w, res);

@@ -59,6 +59,12 @@ static void wave_fill(struct wave_copy *c, uint64_t exec, uint32_t mode)
   for (unsigned r = 0; r < 16; r++)
     for (unsigned l = 0; l < WAVE_SIZE; l++)
       c->v[r][l] = value();
+  /* equal sources in a quarter of the lanes (v1..v5 hold one value), so that the compares'
+   * equal case is taken for 32-bit registers and for the overlapping 64-bit pairs too */
+  for (unsigned l = 0; l < WAVE_SIZE; l++)
+    if ((next_u32() & 3) == 0)
+      for (unsigned r = 2; r <= 5; r++)
+        c->v[r][l] = c->v[1][l];
   for (unsigned s = 0; s < 128; s++)
     c->w.s[s] = value();
   c->w.s[OPD_VCC] = next_u32();
