@@ -11,6 +11,7 @@
  * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only]]]]
  * `only`: run just the measurements whose name contains this string (for profiling one).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,12 @@ static int measure(struct harness *h, const struct workload *wl, unsigned thread
 static int large_grids(struct harness *h, unsigned cores, int reps)
 {
   enum { N = 64 << 20, RB = 1 << 16 };
+  const char *labels[] = {"grid_vadd_64M", "grid_stride_32M", "grid_lds_reduce_64K"};
+  bool wanted = !only;
+  for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+    wanted |= only && strstr(labels[i], only);
+  if (!wanted)
+    return 0;   /* filtered out: skip filling 768 MiB */
   float *a = harness_alloc(h, (size_t)N * 4), *b = harness_alloc(h, (size_t)N * 4);
   float *c = harness_alloc(h, (size_t)N * 4);
   int *rin = harness_alloc(h, (size_t)RB * 256 * 4), *rout = harness_alloc(h, (size_t)RB * 4);
@@ -149,7 +156,6 @@ static int large_grids(struct harness *h, unsigned cores, int reps)
     {"grid_stride", 1024 * 256, 256, &gs_args, 28},
     {"lds_reduce", RB * 256, 256, &red_args, sizeof(red_args)},
   };
-  const char *labels[] = {"grid_vadd_64M", "grid_stride_32M", "grid_lds_reduce_64K"};
   for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++) {
     if (measure_grid(h, &wls[i], labels[i], 1, reps))
       return -1;
