@@ -16,7 +16,7 @@
  * per-instruction tests run both paths, and test_isa_valu_fast compares them on random and
  * edge-value registers.
  *
- * Covered: 32-bit integer arithmetic, logic and shifts; f32 add, sub, mul, fma and int-to-float
+ * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub, mul, fma and int-to-float
  * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
  * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
  * v_pk_add/mul/fma_f32 with default operand selection.
@@ -80,6 +80,39 @@ static inline int32_t i24(uint32_t v)
   return (int32_t)(v << 8) >> 8;
 }
 
+/* Bit-field extracts as exec_valu.c's bfe_u/bfe_i: offset and width 5 bits each, a field
+ * reaching bit 31 is a plain shift. */
+static inline uint32_t bfe_u32(uint32_t v, uint32_t off, uint32_t wid)
+{
+  off &= 31;
+  wid &= 31;
+  if (!wid)
+    return 0;
+  return off + wid < 32 ? v >> off & ((1u << wid) - 1) : v >> off;
+}
+
+static inline uint32_t bfe_i32(uint32_t v, uint32_t off, uint32_t wid)
+{
+  off &= 31;
+  wid &= 31;
+  if (!wid)
+    return 0;
+  if (off + wid < 32)
+    return (uint32_t)((int32_t)(v << (32 - off - wid)) >> (32 - wid));
+  return (uint32_t)((int32_t)v >> off);
+}
+
+/* v_mbcnt_lo/hi: the lanes below lane l inside the low or high 32 bits of the mask. */
+static inline uint32_t mbcnt_lo_mask(unsigned l)
+{
+  return l < 32 ? (1u << l) - 1 : ~0u;
+}
+
+static inline uint32_t mbcnt_hi_mask(unsigned l)
+{
+  return l > 32 ? (1u << (l - 32)) - 1 : 0;
+}
+
 /* Integer operations (fast_kind FAST_INT). */
 VALU_FAST_CLONES
 static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
@@ -115,6 +148,16 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
   case OP_V_OR3_B32: LANES r[l] = a[l] | b[l] | c[l]; return;
   case OP_V_XAD_U32: LANES r[l] = (a[l] ^ b[l]) + c[l]; return;
   case OP_V_BFI_B32: LANES r[l] = (a[l] & b[l]) | (~a[l] & c[l]); return;
+  case OP_V_BFE_U32: LANES r[l] = bfe_u32(a[l], b[l], c[l]); return;
+  case OP_V_BFE_I32: LANES r[l] = bfe_i32(a[l], b[l], c[l]); return;
+  case OP_V_BFM_B32: LANES r[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31)); return;
+  case OP_V_ALIGNBIT_B32: LANES r[l] = (uint32_t)(((uint64_t)a[l] << 32 | b[l]) >> (c[l] & 31)); return;
+  case OP_V_ALIGNBYTE_B32: LANES r[l] = (uint32_t)(((uint64_t)a[l] << 32 | b[l]) >> (8 * (c[l] & 3))); return;
+  case OP_V_BCNT_U32_B32: LANES r[l] = bit_count64(a[l]) + b[l]; return;
+  case OP_V_MBCNT_LO_U32_B32: LANES r[l] = bit_count64(a[l] & mbcnt_lo_mask(l)) + b[l]; return;
+  case OP_V_MBCNT_HI_U32_B32: LANES r[l] = bit_count64(a[l] & mbcnt_hi_mask(l)) + b[l]; return;
+  case OP_V_FFBL_B32: LANES r[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : ~0u; return;
+  case OP_V_FFBH_U32: LANES r[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : ~0u; return;
   default: return;
   }
 }
@@ -573,7 +616,10 @@ static enum fast_kind fast_kind(unsigned op)
   case OP_V_MUL_I32_I24: case OP_V_MAD_U32_U24: case OP_V_MAD_I32_I24: case OP_V_MAX_U32:
   case OP_V_MIN_U32: case OP_V_MAX_I32: case OP_V_MIN_I32: case OP_V_LSHL_ADD_U32:
   case OP_V_ADD_LSHL_U32: case OP_V_ADD3_U32: case OP_V_LSHL_OR_B32: case OP_V_AND_OR_B32:
-  case OP_V_OR3_B32: case OP_V_XAD_U32: case OP_V_BFI_B32:
+  case OP_V_OR3_B32: case OP_V_XAD_U32: case OP_V_BFI_B32: case OP_V_BFE_U32:
+  case OP_V_BFE_I32: case OP_V_BFM_B32: case OP_V_ALIGNBIT_B32: case OP_V_ALIGNBYTE_B32:
+  case OP_V_BCNT_U32_B32: case OP_V_MBCNT_LO_U32_B32: case OP_V_MBCNT_HI_U32_B32:
+  case OP_V_FFBL_B32: case OP_V_FFBH_U32:
     return FAST_INT;
   case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
   case OP_V_FMA_F32: case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
