@@ -1,8 +1,8 @@
 /* The common VALU instructions on a direct path.
  *
- * Most VALU instructions of compiled HIP code are plain: VOP1, VOP2 or VOP3 without source
- * modifiers (abs, neg, op_sel), output modifiers (clamp, omod), DPP or SDWA, reading and writing
- * 32-bit VGPRs. For those, exec_valu.c's general path (every source widened into 64-bit lanes,
+ * Most VALU instructions of compiled HIP code are plain: VOP1, VOP2 or VOP3 without op_sel,
+ * output modifiers (clamp, omod), DPP or SDWA, reading and writing 32-bit VGPRs; abs and neg
+ * on 32-bit sources (fabs, negation folded into f32 arithmetic) are taken too. For those, exec_valu.c's general path (every source widened into 64-bit lanes,
  * modifiers applied on fetch and write, the store visiting the set bits of EXEC) costs more than
  * the arithmetic. Here a VGPR source is read in place, a scalar source (SGPR, inline constant,
  * literal) is broadcast once, the result is computed for all 64 lanes in straight loops over
@@ -44,8 +44,14 @@ static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
   if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64 || (w->gpr_idx >> 31))
     return false;
   if (in->enc == ENC_VOP3)
-    return !(in->abs | in->neg | in->opsel | in->clamp | in->omod);
+    return !(in->opsel | in->clamp | in->omod);   /* abs and neg: see source_mods */
   return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
+}
+
+/* VOP3 abs/neg bits of the sources (0 for the other encodings). */
+static unsigned source_mods(const struct isa_inst *in)
+{
+  return in->enc == ENC_VOP3 ? (in->abs | in->neg) & 7 : 0;
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
@@ -53,11 +59,19 @@ VALU_FAST_CLONES
 static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
 {
   unsigned code = in->src[i];
-  if (code >= OPD_VGPR && code != OPD_NONE)
-    return wave_vreg(w, code);
   if (code == OPD_NONE)
     return buf; /* not read by the operation */
-  uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
+  /* VOP3 abs then neg on the 32-bit value, as exec_valu.c's fetch applies them */
+  uint32_t keep = in->enc == ENC_VOP3 && (in->abs >> i & 1) ? 0x7fffffffu : ~0u;
+  uint32_t flip = in->enc == ENC_VOP3 && (in->neg >> i & 1) ? 0x80000000u : 0;
+  if (code >= OPD_VGPR) {
+    const uint32_t *v = wave_vreg(w, code);
+    if (keep == ~0u && !flip)
+      return v;
+    LANES buf[l] = (v[l] & keep) ^ flip;
+    return buf;
+  }
+  uint32_t v = ((uint32_t)wave_scalar_src(w, in, code, 1) & keep) ^ flip;
   LANES buf[l] = v;
   return buf;
 }
@@ -537,7 +551,8 @@ static int compare(struct isa_wave *w, const struct isa_inst *in)
   if (!valu_cmp_lookup(in->op, &type, &pred, &x))
     return 1;
   bool wide = type == CT_I64 || type == CT_U64;
-  if (wide ? in->src_w[0] != 2 || in->src_w[1] != 2 : in->src_w[0] > 1 || in->src_w[1] > 1)
+  if (wide ? in->src_w[0] != 2 || in->src_w[1] != 2 || source_mods(in)
+           : in->src_w[0] > 1 || in->src_w[1] > 1)
     return 1;
   if (!wide && type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
     return 1;
@@ -648,6 +663,12 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
   if (kind == FAST_NONE)
     return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
   if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  /* abs/neg only where source() reads the operand: not the 64-bit lanes, the carry-in, the
+   * select mask or v_fmac's accumulator */
+  unsigned mods = source_mods(in);
+  if (mods && (kind == FAST_INT64 || kind == FAST_CARRY ||
+               ((mods & 4) && (kind == FAST_CNDMASK || in->op == OP_V_FMAC_F32))))
     return 1;
   if (kind == FAST_INT64) {
     int64_op(w, in, wave_exec(w));
