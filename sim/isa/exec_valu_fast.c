@@ -16,8 +16,8 @@
  * per-instruction tests run both paths, and test_isa_valu_fast compares them on random and
  * edge-value registers.
  *
- * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub, mul, fma and int-to-float
- * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
+ * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub,
+ * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
  * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
  * v_pk_add/mul/fma_f32 with default operand selection.
  */
@@ -192,6 +192,31 @@ static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
   case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
   case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
   case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
+  case OP_V_MIN_F32: LANES r[l] = bits_f32(fmin_hw(f32_of(a[l]), f32_of(b[l]))); return;
+  case OP_V_MAX_F32: LANES r[l] = bits_f32(fmax_hw(f32_of(a[l]), f32_of(b[l]))); return;
+  case OP_V_TRUNC_F32: LANES r[l] = bits_f32(truncf(f32_of(a[l]))); return;
+  case OP_V_FLOOR_F32: LANES r[l] = bits_f32(floorf(f32_of(a[l]))); return;
+  case OP_V_RNDNE_F32: LANES r[l] = bits_f32(nearbyintf(f32_of(a[l]))); return;
+  case OP_V_RCP_F32: case OP_V_RCP_IFLAG_F32: LANES r[l] = bits_f32(1.0f / f32_of(a[l])); return;
+  case OP_V_SQRT_F32: LANES r[l] = bits_f32(sqrtf(f32_of(a[l]))); return;
+  case OP_V_LDEXP_F32: LANES r[l] = bits_f32(ldexpf(f32_of(a[l]), (int32_t)b[l])); return;
+  /* v_exp/v_log flush denormals whatever MODE says (exec_valu.c) */
+  case OP_V_EXP_F32: LANES r[l] = bits_f32(flush_f32(exp2f(flush_f32(f32_of(a[l]))))); return;
+  case OP_V_LOG_F32: LANES r[l] = bits_f32(flush_f32(log2f(flush_f32(f32_of(a[l]))))); return;
+  /* float -> integer, saturating, NaN -> 0 (exec_valu.c's cvt_i32/cvt_u32) */
+  case OP_V_CVT_I32_F32:
+    LANES {
+      double d = f32_of(a[l]);
+      r[l] = isnan(d) ? 0 : d >= 2147483647.0 ? (uint32_t)INT32_MAX
+             : d <= -2147483648.0 ? (uint32_t)INT32_MIN : (uint32_t)(int32_t)d;
+    }
+    return;
+  case OP_V_CVT_U32_F32:
+    LANES {
+      double d = f32_of(a[l]);
+      r[l] = isnan(d) || d <= 0 ? 0 : d >= 4294967295.0 ? UINT32_MAX : (uint32_t)d;
+    }
+    return;
   default: return;
   }
 }
@@ -638,7 +663,10 @@ static enum fast_kind fast_kind(unsigned op)
     return FAST_INT;
   case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
   case OP_V_FMA_F32: case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
-  case OP_V_CVT_F32_I32: case OP_V_CVT_F32_U32:
+  case OP_V_CVT_F32_I32: case OP_V_CVT_F32_U32: case OP_V_MIN_F32: case OP_V_MAX_F32:
+  case OP_V_TRUNC_F32: case OP_V_FLOOR_F32: case OP_V_RNDNE_F32: case OP_V_RCP_F32:
+  case OP_V_RCP_IFLAG_F32: case OP_V_SQRT_F32: case OP_V_LDEXP_F32: case OP_V_EXP_F32:
+  case OP_V_LOG_F32: case OP_V_CVT_I32_F32: case OP_V_CVT_U32_F32:
     return FAST_F32;
   case OP_V_ADD_CO_U32: case OP_V_SUB_CO_U32: case OP_V_SUBREV_CO_U32:
   case OP_V_ADDC_CO_U32: case OP_V_SUBB_CO_U32: case OP_V_SUBBREV_CO_U32:
