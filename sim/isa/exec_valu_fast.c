@@ -48,26 +48,31 @@ static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
   return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
 }
 
-/* VOP3 abs/neg bits of the sources (0 for the other encodings). */
+/* abs/neg bits of the sources (VOP3; exec_valu.c applies whatever is set). */
 static unsigned source_mods(const struct isa_inst *in)
 {
-  return in->enc == ENC_VOP3 ? (in->abs | in->neg) & 7 : 0;
+  return (in->abs | in->neg) & 7;
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
-VALU_FAST_CLONES
 static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
 {
   unsigned code = in->src[i];
   if (code == OPD_NONE)
     return buf; /* not read by the operation */
-  /* VOP3 abs then neg on the 32-bit value, as exec_valu.c's fetch applies them */
-  uint32_t keep = in->enc == ENC_VOP3 && (in->abs >> i & 1) ? 0x7fffffffu : ~0u;
-  uint32_t flip = in->enc == ENC_VOP3 && (in->neg >> i & 1) ? 0x80000000u : 0;
+  if (!((in->abs | in->neg) >> i & 1)) {
+    if (code >= OPD_VGPR)
+      return wave_vreg(w, code);
+    uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
+    LANES buf[l] = v;
+    return buf;
+  }
+  /* abs then neg on the 32-bit value, as exec_valu.c's fetch applies them (only VOP3 sets
+   * them; plain_form admits no other modifier) */
+  uint32_t keep = in->abs >> i & 1 ? 0x7fffffffu : ~0u;
+  uint32_t flip = in->neg >> i & 1 ? 0x80000000u : 0;
   if (code >= OPD_VGPR) {
     const uint32_t *v = wave_vreg(w, code);
-    if (keep == ~0u && !flip)
-      return v;
     LANES buf[l] = (v[l] & keep) ^ flip;
     return buf;
   }
@@ -176,22 +181,13 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
   }
 }
 
-/* f32 arithmetic with denormals kept (the caller checked MODE). */
+/* The rest of the f32 set: kept apart from f32_op so that the common arithmetic does not pay
+ * for the library calls' register saves. */
 VALU_FAST_CLONES
-static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
-                   const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r)
+static void f32_misc(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                     uint32_t *restrict r)
 {
-  float k = f32_of(in->literal);
-  switch (in->op) {
-  case OP_V_ADD_F32: LANES r[l] = bits_f32(f32_of(a[l]) + f32_of(b[l])); return;
-  case OP_V_SUB_F32: LANES r[l] = bits_f32(f32_of(a[l]) - f32_of(b[l])); return;
-  case OP_V_SUBREV_F32: LANES r[l] = bits_f32(f32_of(b[l]) - f32_of(a[l])); return;
-  case OP_V_MUL_F32: LANES r[l] = bits_f32(f32_of(a[l]) * f32_of(b[l])); return;
-  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); return;
-  case OP_V_FMAMK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), k, f32_of(b[l]))); return;
-  case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
-  case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
-  case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
+  switch (op) {
   case OP_V_MIN_F32: LANES r[l] = bits_f32(fmin_hw(f32_of(a[l]), f32_of(b[l]))); return;
   case OP_V_MAX_F32: LANES r[l] = bits_f32(fmax_hw(f32_of(a[l]), f32_of(b[l]))); return;
   case OP_V_TRUNC_F32: LANES r[l] = bits_f32(truncf(f32_of(a[l]))); return;
@@ -218,6 +214,26 @@ static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
     }
     return;
   default: return;
+  }
+}
+
+/* f32 arithmetic with denormals kept (the caller checked MODE). */
+VALU_FAST_CLONES
+static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
+                   const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r)
+{
+  float k = f32_of(in->literal);
+  switch (in->op) {
+  case OP_V_ADD_F32: LANES r[l] = bits_f32(f32_of(a[l]) + f32_of(b[l])); return;
+  case OP_V_SUB_F32: LANES r[l] = bits_f32(f32_of(a[l]) - f32_of(b[l])); return;
+  case OP_V_SUBREV_F32: LANES r[l] = bits_f32(f32_of(b[l]) - f32_of(a[l])); return;
+  case OP_V_MUL_F32: LANES r[l] = bits_f32(f32_of(a[l]) * f32_of(b[l])); return;
+  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); return;
+  case OP_V_FMAMK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), k, f32_of(b[l]))); return;
+  case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
+  case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
+  case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
+  default: f32_misc(in->op, a, b, r); return;
   }
 }
 
