@@ -2,11 +2,16 @@
  *
  * Runs clang-19-compiled kernels (tests/isa/kernels: an FMA loop, a tiled SGEMM, a vector add)
  * through isa_dispatch_run with one host thread and with every core, and reports wave
- * instructions per second and vector lane operations per second. Output: a table, then one JSON
- * line per measurement: {"name", "median", "p10", "p90", "n", "unit"}.
+ * instructions per second and vector lane operations per second. Then large grids of short
+ * kernels, where per-workgroup and per-wave costs dominate (a 64M-element vector add in
+ * 256-item blocks, the same work as a grid-stride loop, an LDS reduction with s_barrier):
+ * milliseconds per dispatch and waves per second. Output: a table, then one JSON line per
+ * measurement: {"name", "median", "p10", "p90", "n", "unit"}.
  *
- * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions]]]
+ * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only]]]]
+ * `only`: run just the measurements whose name contains this string (for profiling one).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +64,7 @@ struct result_line {
 
 static struct result_line lines[64];
 static int nlines;
+static const char *only;   /* substring filter of measurement names, or NULL */
 
 static void record(const char *name, const char *what, unsigned threads, double *v, int n, const char *unit)
 {
@@ -69,9 +75,37 @@ static void record(const char *name, const char *what, unsigned threads, double 
   r->unit = unit;
 }
 
+/* One large-grid dispatch, `reps` times: wall milliseconds and waves per second. */
+static int measure_grid(struct harness *h, const struct workload *wl, const char *label,
+                        unsigned threads, int reps)
+{
+  double ms[64], wps[64];
+  if (only && !strstr(label, only))
+    return 0;
+  h->host_threads = threads;
+  struct harness_launch l = {.name = wl->name, .grid = {wl->grid, 1, 1}, .block = {wl->block, 1, 1},
+                             .kernarg = wl->args, .kernarg_size = wl->args_size};
+  for (int i = 0; i < reps; i++) {
+    struct isa_result r;
+    double t0 = now_s();
+    if (harness_run(h, &l, &r) || r.status != ISA_OK) {
+      fprintf(stderr, "isa_throughput: %s failed: %s\n", label, r.message);
+      return -1;
+    }
+    double dt = now_s() - t0;
+    ms[i] = dt * 1e3;
+    wps[i] = (double)r.waves_executed / dt;
+  }
+  record(label, "ms", threads, ms, reps, "ms");
+  record(label, "waves", threads, wps, reps, "wave/s");
+  return 0;
+}
+
 static int measure(struct harness *h, const struct workload *wl, unsigned threads, int reps)
 {
   double ips[64], lops[64];
+  if (only && !strstr(wl->name, only))
+    return 0;
   h->host_threads = threads;
   struct harness_launch l = {.name = wl->name, .grid = {wl->grid, 1, 1}, .block = {wl->block, 1, 1},
                              .kernarg = wl->args, .kernarg_size = wl->args_size};
@@ -91,6 +125,58 @@ static int measure(struct harness *h, const struct workload *wl, unsigned thread
   return 0;
 }
 
+/* Large grids of short kernels: 64M floats (768 MiB in three arrays). */
+static int large_grids(struct harness *h, unsigned cores, int reps)
+{
+  enum { N = 64 << 20, RB = 1 << 16 };
+  const char *labels[] = {"grid_vadd_64M", "grid_stride_32M", "grid_lds_reduce_64K"};
+  bool wanted = !only;
+  for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
+    wanted |= only && strstr(labels[i], only);
+  if (!wanted)
+    return 0;   /* filtered out: skip filling 768 MiB */
+  float *a = harness_alloc(h, (size_t)N * 4), *b = harness_alloc(h, (size_t)N * 4);
+  float *c = harness_alloc(h, (size_t)N * 4);
+  int *rin = harness_alloc(h, (size_t)RB * 256 * 4), *rout = harness_alloc(h, (size_t)RB * 4);
+  if (!a || !b || !c || !rin || !rout) {
+    fprintf(stderr, "isa_throughput: out of memory for the large grids\n");
+    return -1;
+  }
+  for (size_t i = 0; i < N; i++) {
+    a[i] = (float)(i & 1023);
+    b[i] = 2.0f;
+  }
+  for (size_t i = 0; i < (size_t)RB * 256; i++)
+    rin[i] = (int)(i & 7);
+  struct { float *a, *b, *c; int n; } vadd_args = {a, b, c, N};
+  struct { const double *x; double *y; double alpha; int n; } gs_args = {(double *)a, (double *)c, 2.0, N / 2};
+  struct { int *in, *out; } red_args = {rin, rout};
+  const struct workload wls[] = {
+    {"vadd", N, 256, &vadd_args, 28},
+    {"grid_stride", 1024 * 256, 256, &gs_args, 28},
+    {"lds_reduce", RB * 256, 256, &red_args, sizeof(red_args)},
+  };
+  for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++) {
+    if (measure_grid(h, &wls[i], labels[i], 1, reps))
+      return -1;
+    if (cores > 1 && measure_grid(h, &wls[i], labels[i], cores, reps))
+      return -1;
+    /* result checks, so that a fast wrong interpreter does not pass for a fast one (the
+     * grid-stride kernel overwrites c next) */
+    for (size_t j = 0; i == 0 && (!only || strstr(labels[0], only)) && j < N; j += N / 64 + 1)
+      if (c[j] != (float)(j & 1023) + 2.0f) {
+        fprintf(stderr, "isa_throughput: vadd element %zu is %g\n", j, (double)c[j]);
+        return -1;
+      }
+  }
+  for (size_t g = 0; (!only || strstr(labels[2], only)) && g < RB; g += RB / 16)
+    if (rout[g] != 256 / 8 * 28) {
+      fprintf(stderr, "isa_throughput: lds_reduce block %zu gave %d, expected %d\n", g, rout[g], 256 / 8 * 28);
+      return -1;
+    }
+  return 0;
+}
+
 int main(int argc, char **argv)
 {
   const char *dir = argc > 1 ? argv[1] : ISA_BENCH_KERNEL_DIR;
@@ -98,6 +184,7 @@ int main(int argc, char **argv)
   int reps = argc > 3 ? atoi(argv[3]) : 7;
   if (reps < 1 || reps > 64)
     reps = 7;
+  only = argc > 4 ? argv[4] : NULL;
   enum isa_target t = strcmp(arch, "gfx90a") ? ISA_GFX942 : ISA_GFX90A;
   char path[1024];
   snprintf(path, sizeof(path), "%s/hip_%s_O3.so", dir, arch);
@@ -131,6 +218,8 @@ int main(int argc, char **argv)
     if (cores > 1 && measure(&h, &wls[i], cores, reps))
       return 1;
   }
+  if (large_grids(&h, cores, reps))
+    return 1;
   printf("%-40s %14s %14s %14s %4s %s\n", "name", "median", "p10", "p90", "n", "unit");
   for (int i = 0; i < nlines; i++)
     printf("%-40s %14.4g %14.4g %14.4g %4d %s\n", lines[i].name, lines[i].s.median, lines[i].s.p10,

@@ -74,24 +74,34 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
   w->state = WAVE_DONE;
 }
 
+/* Host address of the 4 KiB page at `page` through the wave's TLB, or NULL when the page does
+ * not translate whole (no fault is raised). An entry made by a read does not serve a write
+ * (the page may be read-only): the write translates again. */
+void *wave_page(struct isa_wave *w, uint64_t page, bool write)
+{
+  for (unsigned i = 0; i < TLB_ENTRIES; i++)
+    if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
+      return w->tlb_host[i];
+  const struct isa_dispatch *d = w->ctx->d;
+  uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
+  if (h) {
+    unsigned i = w->tlb_next++ % TLB_ENTRIES;
+    w->tlb_page[i] = page | (write ? 1 : 0);
+    w->tlb_host[i] = h;
+  }
+  return h;
+}
+
 /* Host address of [va, va+len). A few-page TLB per wave keeps translate() off the hot path;
- * mappings are page-granular, so a page that translates whole is cached. An entry made by a
- * read does not serve a write (the page may be read-only): the write translates again. */
+ * mappings are page-granular, so a page that translates whole is cached. */
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 {
   const struct isa_dispatch *d = w->ctx->d;
   uint64_t page = va & ~0xfffull, off = va & 0xfff;
   if (off + len <= 4096) {
-    for (unsigned i = 0; i < TLB_ENTRIES; i++)
-      if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
-        return w->tlb_host[i] + off;
-    uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
-    if (h) {
-      unsigned i = w->tlb_next++ % TLB_ENTRIES;
-      w->tlb_page[i] = page | (write ? 1 : 0);
-      w->tlb_host[i] = h;
+    uint8_t *h = wave_page(w, page, write);
+    if (h)
       return h + off;
-    }
   }
   void *h = d->translate(d->mem_ctx, va, len, write);
   if (!h)
@@ -133,6 +143,7 @@ static int icache_grow(struct isa_worker *k)
   free(k->icache);
   k->icache = n;
   k->icache_cap = cap;
+  memset(k->l0, 0, sizeof(k->l0));
   return 0;
 }
 
@@ -144,6 +155,7 @@ static void icache_invalidate(struct isa_worker *k)
   uint64_t next = (k->icache_tag >> ICACHE_TAG_SHIFT) + 1;
   if (next > 0xffff) {
     memset(k->icache, 0, (size_t)k->icache_cap * sizeof(*k->icache));
+    memset(k->l0, 0, sizeof(k->l0));
     next = 1;
   }
   k->icache_tag = next << ICACHE_TAG_SHIFT;
@@ -155,12 +167,18 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc;
   uint64_t key = pc | k->icache_tag;
+  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
+  struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  if (cacheable && front->key == key)
+    return front->inst;
   unsigned mask = k->icache_cap - 1;
   uint64_t h = hash_pc(pc) & mask;
-  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
   while (cacheable && icache_live(k, k->icache[h].key)) {
-    if (k->icache[h].key == key)
-      return &k->icache[h].inst;
+    if (k->icache[h].key == key) {
+      front->key = key;
+      front->inst = &k->icache[h].inst;
+      return front->inst;
+    }
     h = (h + 1) & mask;
   }
   w->cur_pc = pc;
@@ -202,7 +220,9 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
   k->icache[h].key = key;
   k->icache[h].inst = in;
   k->icache_used++;
-  return &k->icache[h].inst;
+  front->key = key;
+  front->inst = &k->icache[h].inst;
+  return front->inst;
 }
 
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
@@ -244,10 +264,8 @@ static void run_wave(struct isa_wave *w, unsigned budget)
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     w->insts++;
     if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
-      /* the baseline x86-64 target has no popcnt instruction: skip the library call for the
-       * common all-lanes case */
       uint64_t e = wave_exec(w);
-      w->lane_ops += e == ~0ull ? WAVE_SIZE : (uint64_t)__builtin_popcountll(e);
+      w->lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
     if (execute(w, in)) {
       if (w->state != WAVE_DONE)
@@ -307,28 +325,34 @@ static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_w
     w->s[n++] = 0;          /* private segment wave byte offset (not with architected flat scratch) */
 }
 
-static void init_vgprs(struct isa_ctx *c, struct isa_wave *w, uint64_t *exec)
+/* The initial v0 (work-item IDs) and EXEC of every wave slot of a workgroup: the same for
+ * every workgroup of the dispatch (AQL workgroups all have the packet's size), so computed once
+ * per dispatch and copied into each new wave. */
+static void init_wave_templates(struct isa_ctx *c)
 {
   const struct isa_dispatch *d = c->d;
   uint32_t sx = d->workgroup_size[0] ? d->workgroup_size[0] : 1;
   uint32_t sy = d->workgroup_size[1] ? d->workgroup_size[1] : 1;
-  uint64_t m = 0;
-  uint32_t flat = w->id * WAVE_SIZE;
-  /* x, y, z of the wave's first work-item, then stepped lane by lane (no division per lane). */
-  uint32_t x = flat % sx, y = flat / sx % sy, z = flat / (sx * sy);
-  for (unsigned l = 0; l < WAVE_SIZE && flat + l < c->group_size; l++) {
-    m |= 1ull << l;
-    /* gfx90a and gfx942 pack the work-item IDs into v0: x [9:0], y [19:10], z [29:20]. */
-    w->v[0][l] = x | y << 10 | z << 20;
-    if (++x == sx) {
-      x = 0;
-      if (++y == sy) {
-        y = 0;
-        z++;
+  unsigned nwaves = (c->group_size + WAVE_SIZE - 1) / WAVE_SIZE;
+  uint32_t x = 0, y = 0, z = 0;
+  /* x, y, z stepped work-item by work-item (no division per lane). */
+  for (unsigned i = 0; i < nwaves; i++) {
+    uint64_t m = 0;
+    memset(c->v0_init[i], 0, sizeof(c->v0_init[i]));
+    for (unsigned l = 0; l < WAVE_SIZE && i * WAVE_SIZE + l < c->group_size; l++) {
+      m |= 1ull << l;
+      /* gfx90a and gfx942 pack the work-item IDs into v0: x [9:0], y [19:10], z [29:20]. */
+      c->v0_init[i][l] = x | y << 10 | z << 20;
+      if (++x == sx) {
+        x = 0;
+        if (++y == sy) {
+          y = 0;
+          z++;
+        }
       }
     }
+    c->exec_init[i] = m;
   }
-  *exec = m;
 }
 
 static int setup_wg(struct isa_worker *k, uint64_t idx)
@@ -372,11 +396,11 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->poll_pc = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
-    memset(w->tlb_host, 0, sizeof(w->tlb_host));
+    /* The TLB is kept from the slot's earlier waves: it is the dispatch's page table
+     * (cleared in worker_prepare). */
     init_sgprs(c, w, g);
-    uint64_t exec;
-    init_vgprs(c, w, &exec);
-    wave_set_exec(w, exec);
+    memcpy(w->v[0], c->v0_init[i], sizeof(c->v0_init[i]));
+    wave_set_exec(w, c->exec_init[i]);
   }
   if (c->priv_size)
     memset(k->priv, 0, (size_t)g->nwaves * WAVE_SIZE * c->priv_size);
@@ -659,6 +683,9 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
   k->ctx = c;
   k->insts = k->waves_run = k->lane_ops = 0;
   k->poll_streak = 0;
+  /* Translations are valid for one dispatch: the next may run after the mappings changed. */
+  for (unsigned i = 0; i < 16; i++)
+    memset(k->waves[i].tlb_host, 0, sizeof(k->waves[i].tlb_host));
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
     void *p = realloc(k->priv, priv);
@@ -854,6 +881,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.running, 0);
   atomic_init(&c.gws_generation, 0);
   wg_park_setup(&c);
+  init_wave_templates(&c);
 
   long cores = d->host_threads ? (long)d->host_threads : online_cpus();
   if ((uint64_t)cores > c.total_wgs)

@@ -6,6 +6,7 @@
  * work-item's private memory, anything else goes through translate() (GPU page tables).
  */
 #include "isa/wave.h"
+#include "isa/exec_mem_fast.h"
 #include "isa/mem_ops.h"
 
 #include <errno.h>
@@ -180,13 +181,17 @@ static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const stru
   return 0;
 }
 
-static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo)
+static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                     bool direct)
 {
   uint64_t exec = wave_exec(w);
   bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
   if (in->enc != ENC_SCRATCH && (mo->kind == MK_LOAD || mo->kind == MK_STORE) &&
-      mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4)
+      mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4) {
+    if (direct && !flat_dwords_direct(w, in, mo, exec, use_saddr))
+      return 0;
     return flat_dwords(w, in, mo, exec, use_saddr);
+  }
   FOR_LANES(exec) {
     uint64_t a;
     enum space sp = SP_GLOBAL;
@@ -347,7 +352,7 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   return 0;
 }
 
-int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
+static int vmem(struct isa_wave *w, const struct isa_inst *in, bool direct)
 {
   const struct mem_op *mo = mem_op_info(in->op);
   if (mo->kind == MK_NOP)
@@ -356,7 +361,17 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
     return exec_illegal(w, in);
   if (in->enc == ENC_MUBUF || in->enc == ENC_MTBUF)
     return exec_mubuf(w, in, mo);
-  return exec_flat(w, in, mo);
+  return exec_flat(w, in, mo, direct);
+}
+
+int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
+{
+  return vmem(w, in, true);
+}
+
+int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in)
+{
+  return vmem(w, in, false);
 }
 
 /* ---- LDS ---- */
@@ -416,7 +431,7 @@ static enum atomic_op ds_atomic_op(const struct isa_wave *w, const struct mem_op
   return by_mode[w->mode >> 4 & 3];
 }
 
-int exec_ds(struct isa_wave *w, const struct isa_inst *in)
+static int ds(struct isa_wave *w, const struct isa_inst *in, bool direct)
 {
   int lc = ds_lane_crossing(w, in);
   if (lc <= 0)
@@ -427,6 +442,8 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
   if (mo->kind == MK_NONE || mo->kind == MK_NOP || in->gds)
     return exec_illegal(w, in);
   uint64_t exec = wave_exec(w);
+  if (direct && !ds_dwords_direct(w, in, mo, exec))
+    return 0;
   if (mo->two_addr) {
     unsigned esz = mo->bytes * (mo->two_addr == 2 ? 64 : 1);
     unsigned dw = mo->bytes / 4;
@@ -472,6 +489,16 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in)
       for (unsigned i = 0; i < dw; i++) wave_vreg(w, in->dst + i)[l] = (uint32_t)(old >> (32 * i));
   }
   return 0;
+}
+
+int exec_ds(struct isa_wave *w, const struct isa_inst *in)
+{
+  return ds(w, in, true);
+}
+
+int exec_ds_general(struct isa_wave *w, const struct isa_inst *in)
+{
+  return ds(w, in, false);
 }
 
 /* Global wave sync: ds_gws_barrier waits until (data + 1) waves of the dispatch arrived. The

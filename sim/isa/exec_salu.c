@@ -303,10 +303,10 @@ static int sop1(struct isa_wave *w, const struct isa_inst *in)
     sdst_write(w, in->dst, v, 2);
     return 0;
   }
-  case OP_S_BCNT0_I32_B32: r = 32 - __builtin_popcount(a32); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
-  case OP_S_BCNT0_I32_B64: r = 64 - __builtin_popcountll(a); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
-  case OP_S_BCNT1_I32_B32: r = __builtin_popcount(a32); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
-  case OP_S_BCNT1_I32_B64: r = __builtin_popcountll(a); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
+  case OP_S_BCNT0_I32_B32: r = 32 - bit_count64(a32); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
+  case OP_S_BCNT0_I32_B64: r = 64 - bit_count64(a); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
+  case OP_S_BCNT1_I32_B32: r = bit_count64(a32); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
+  case OP_S_BCNT1_I32_B64: r = bit_count64(a); w->scc = r != 0; sdst_write(w, in->dst, r, 1); return 0;
   case OP_S_FF0_I32_B32: sdst_write(w, in->dst, ~a32 ? (uint32_t)__builtin_ctz(~a32) : ~0u, 1); return 0;
   case OP_S_FF0_I32_B64: sdst_write(w, in->dst, ~a ? (uint32_t)__builtin_ctzll(~a) : ~0u, 1); return 0;
   case OP_S_FF1_I32_B32: sdst_write(w, in->dst, a32 ? (uint32_t)__builtin_ctz(a32) : ~0u, 1); return 0;

@@ -1031,9 +1031,9 @@ static int alu(struct isa_wave *w, const struct isa_inst *in, uint64_t m, lanes_
     for (int i = 0; i < 4; i++) r |= (uint32_t)perm_byte(src, sel >> (8 * i) & 0xff) << (8 * i);
     R[l] = r;
   } return 0;
-  case OP_V_BCNT_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(__builtin_popcount((uint32_t)A[l]) + B[l]); } return 0;
-  case OP_V_MBCNT_LO_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(__builtin_popcount((uint32_t)A[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + B[l]); } return 0;
-  case OP_V_MBCNT_HI_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(__builtin_popcount((uint32_t)A[l] & (uint32_t)(l > 32 ? ((1ull << (l - 32)) - 1) : 0)) + B[l]); } return 0;
+  case OP_V_BCNT_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(bit_count64((uint32_t)A[l]) + B[l]); } return 0;
+  case OP_V_MBCNT_LO_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(bit_count64((uint32_t)A[l] & (uint32_t)((1ull << (l < 32 ? l : 32)) - 1)) + B[l]); } return 0;
+  case OP_V_MBCNT_HI_U32_B32: FOR_LANES(m) { R[l] = (uint32_t)(bit_count64((uint32_t)A[l] & (uint32_t)(l > 32 ? ((1ull << (l - 32)) - 1) : 0)) + B[l]); } return 0;
   case OP_V_SAD_U32: FOR_LANES(m) { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l]; R[l] = (a > b ? a - b : b - a) + (uint32_t)C[l]; }
     return 0;
   case OP_V_SAD_U8: FOR_LANES(m) { uint32_t s = (uint32_t)C[l]; for (int i = 0; i < 4; i++) { int a = (int)(A[l] >> (8 * i) & 0xff), b = (int)(B[l] >> (8 * i) & 0xff); s += (uint32_t)abs(a - b); } R[l] = s; }

@@ -1,8 +1,8 @@
 /* The common VALU instructions on a direct path.
  *
- * Most VALU instructions of compiled HIP code are plain: VOP1, VOP2 or VOP3 without source
- * modifiers (abs, neg, op_sel), output modifiers (clamp, omod), DPP or SDWA, reading and writing
- * 32-bit VGPRs. For those, exec_valu.c's general path (every source widened into 64-bit lanes,
+ * Most VALU instructions of compiled HIP code are plain: VOP1, VOP2 or VOP3 without op_sel,
+ * output modifiers (clamp, omod), DPP or SDWA, reading and writing 32-bit VGPRs; abs and neg
+ * on 32-bit sources (fabs, negation folded into f32 arithmetic) are taken too. For those, exec_valu.c's general path (every source widened into 64-bit lanes,
  * modifiers applied on fetch and write, the store visiting the set bits of EXEC) costs more than
  * the arithmetic. Here a VGPR source is read in place, a scalar source (SGPR, inline constant,
  * literal) is broadcast once, the result is computed for all 64 lanes in straight loops over
@@ -16,8 +16,8 @@
  * per-instruction tests run both paths, and test_isa_valu_fast compares them on random and
  * edge-value registers.
  *
- * Covered: 32-bit integer arithmetic, logic and shifts; f32 add, sub, mul, fma and int-to-float
- * conversions; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
+ * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub,
+ * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
  * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
  * v_pk_add/mul/fma_f32 with default operand selection.
  */
@@ -44,19 +44,39 @@ static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
   if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64 || (w->gpr_idx >> 31))
     return false;
   if (in->enc == ENC_VOP3)
-    return !(in->abs | in->neg | in->opsel | in->clamp | in->omod);
+    return !(in->opsel | in->clamp | in->omod);   /* abs and neg: see source_mods */
   return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
+}
+
+/* abs/neg bits of the sources (VOP3; exec_valu.c applies whatever is set). */
+static unsigned source_mods(const struct isa_inst *in)
+{
+  return (in->abs | in->neg) & 7;
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
 static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
 {
   unsigned code = in->src[i];
-  if (code >= OPD_VGPR && code != OPD_NONE)
-    return wave_vreg(w, code);
   if (code == OPD_NONE)
     return buf; /* not read by the operation */
-  uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
+  if (!((in->abs | in->neg) >> i & 1)) {
+    if (code >= OPD_VGPR)
+      return wave_vreg(w, code);
+    uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
+    LANES buf[l] = v;
+    return buf;
+  }
+  /* abs then neg on the 32-bit value, as exec_valu.c's fetch applies them (only VOP3 sets
+   * them; plain_form admits no other modifier) */
+  uint32_t keep = in->abs >> i & 1 ? 0x7fffffffu : ~0u;
+  uint32_t flip = in->neg >> i & 1 ? 0x80000000u : 0;
+  if (code >= OPD_VGPR) {
+    const uint32_t *v = wave_vreg(w, code);
+    LANES buf[l] = (v[l] & keep) ^ flip;
+    return buf;
+  }
+  uint32_t v = ((uint32_t)wave_scalar_src(w, in, code, 1) & keep) ^ flip;
   LANES buf[l] = v;
   return buf;
 }
@@ -79,7 +99,41 @@ static inline int32_t i24(uint32_t v)
   return (int32_t)(v << 8) >> 8;
 }
 
+/* Bit-field extracts as exec_valu.c's bfe_u/bfe_i: offset and width 5 bits each, a field
+ * reaching bit 31 is a plain shift. */
+static inline uint32_t bfe_u32(uint32_t v, uint32_t off, uint32_t wid)
+{
+  off &= 31;
+  wid &= 31;
+  if (!wid)
+    return 0;
+  return off + wid < 32 ? v >> off & ((1u << wid) - 1) : v >> off;
+}
+
+static inline uint32_t bfe_i32(uint32_t v, uint32_t off, uint32_t wid)
+{
+  off &= 31;
+  wid &= 31;
+  if (!wid)
+    return 0;
+  if (off + wid < 32)
+    return (uint32_t)((int32_t)(v << (32 - off - wid)) >> (32 - wid));
+  return (uint32_t)((int32_t)v >> off);
+}
+
+/* v_mbcnt_lo/hi: the lanes below lane l inside the low or high 32 bits of the mask. */
+static inline uint32_t mbcnt_lo_mask(unsigned l)
+{
+  return l < 32 ? (1u << l) - 1 : ~0u;
+}
+
+static inline uint32_t mbcnt_hi_mask(unsigned l)
+{
+  return l > 32 ? (1u << (l - 32)) - 1 : 0;
+}
+
 /* Integer operations (fast_kind FAST_INT). */
+VALU_FAST_CLONES
 static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
                    const uint32_t *restrict c, uint32_t *restrict r)
 {
@@ -113,6 +167,52 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
   case OP_V_OR3_B32: LANES r[l] = a[l] | b[l] | c[l]; return;
   case OP_V_XAD_U32: LANES r[l] = (a[l] ^ b[l]) + c[l]; return;
   case OP_V_BFI_B32: LANES r[l] = (a[l] & b[l]) | (~a[l] & c[l]); return;
+  case OP_V_BFE_U32: LANES r[l] = bfe_u32(a[l], b[l], c[l]); return;
+  case OP_V_BFE_I32: LANES r[l] = bfe_i32(a[l], b[l], c[l]); return;
+  case OP_V_BFM_B32: LANES r[l] = (uint32_t)(((1ull << (a[l] & 31)) - 1) << (b[l] & 31)); return;
+  case OP_V_ALIGNBIT_B32: LANES r[l] = (uint32_t)(((uint64_t)a[l] << 32 | b[l]) >> (c[l] & 31)); return;
+  case OP_V_ALIGNBYTE_B32: LANES r[l] = (uint32_t)(((uint64_t)a[l] << 32 | b[l]) >> (8 * (c[l] & 3))); return;
+  case OP_V_BCNT_U32_B32: LANES r[l] = bit_count64(a[l]) + b[l]; return;
+  case OP_V_MBCNT_LO_U32_B32: LANES r[l] = bit_count64(a[l] & mbcnt_lo_mask(l)) + b[l]; return;
+  case OP_V_MBCNT_HI_U32_B32: LANES r[l] = bit_count64(a[l] & mbcnt_hi_mask(l)) + b[l]; return;
+  case OP_V_FFBL_B32: LANES r[l] = a[l] ? (uint32_t)__builtin_ctz(a[l]) : ~0u; return;
+  case OP_V_FFBH_U32: LANES r[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : ~0u; return;
+  default: return;
+  }
+}
+
+/* The rest of the f32 set: kept apart from f32_op so that the common arithmetic does not pay
+ * for the library calls' register saves. */
+VALU_FAST_CLONES
+static void f32_misc(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                     uint32_t *restrict r)
+{
+  switch (op) {
+  case OP_V_MIN_F32: LANES r[l] = bits_f32(fmin_hw(f32_of(a[l]), f32_of(b[l]))); return;
+  case OP_V_MAX_F32: LANES r[l] = bits_f32(fmax_hw(f32_of(a[l]), f32_of(b[l]))); return;
+  case OP_V_TRUNC_F32: LANES r[l] = bits_f32(truncf(f32_of(a[l]))); return;
+  case OP_V_FLOOR_F32: LANES r[l] = bits_f32(floorf(f32_of(a[l]))); return;
+  case OP_V_RNDNE_F32: LANES r[l] = bits_f32(nearbyintf(f32_of(a[l]))); return;
+  case OP_V_RCP_F32: case OP_V_RCP_IFLAG_F32: LANES r[l] = bits_f32(1.0f / f32_of(a[l])); return;
+  case OP_V_SQRT_F32: LANES r[l] = bits_f32(sqrtf(f32_of(a[l]))); return;
+  case OP_V_LDEXP_F32: LANES r[l] = bits_f32(ldexpf(f32_of(a[l]), (int32_t)b[l])); return;
+  /* v_exp/v_log flush denormals whatever MODE says (exec_valu.c) */
+  case OP_V_EXP_F32: LANES r[l] = bits_f32(flush_f32(exp2f(flush_f32(f32_of(a[l]))))); return;
+  case OP_V_LOG_F32: LANES r[l] = bits_f32(flush_f32(log2f(flush_f32(f32_of(a[l]))))); return;
+  /* float -> integer, saturating, NaN -> 0 (exec_valu.c's cvt_i32/cvt_u32) */
+  case OP_V_CVT_I32_F32:
+    LANES {
+      double d = f32_of(a[l]);
+      r[l] = isnan(d) ? 0 : d >= 2147483647.0 ? (uint32_t)INT32_MAX
+             : d <= -2147483648.0 ? (uint32_t)INT32_MIN : (uint32_t)(int32_t)d;
+    }
+    return;
+  case OP_V_CVT_U32_F32:
+    LANES {
+      double d = f32_of(a[l]);
+      r[l] = isnan(d) || d <= 0 ? 0 : d >= 4294967295.0 ? UINT32_MAX : (uint32_t)d;
+    }
+    return;
   default: return;
   }
 }
@@ -133,40 +233,107 @@ static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
   case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
   case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
   case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
-  default: return;
+  default: f32_misc(in->op, a, b, r); return;
   }
 }
 
+/* A lane mask -> 64 lane flags (bytes holding 0 or 1), the inverse of pack(): byte i of the
+ * replicated mask keeps bit i, and adding 0x7f carries it into the byte's top bit. */
+static void unpack(uint64_t m, uint8_t *restrict bit)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (unsigned i = 0; i < WAVE_SIZE / 8; i++) {
+    uint64_t x = ((m >> (8 * i)) & 0xff) * 0x0101010101010101ull & 0x8040201008040201ull;
+    x = ((x + 0x7f7f7f7f7f7f7f7full) >> 7) & 0x0101010101010101ull;
+    memcpy(bit + 8 * i, &x, 8);
+  }
+#else
+  LANES bit[l] = (uint8_t)(m >> l & 1);
+#endif
+}
+
+static uint64_t pack(const uint8_t *restrict bit);
+
 /* Carry-out adds and subtracts: the carry of the active lanes goes to VCC (VOP2) or the SGPR
  * pair sdst (VOP3); the _ci forms read their carry-in from VCC or src2. */
+VALU_FAST_CLONES
 static void carry_op(struct isa_wave *w, const struct isa_inst *in, const uint32_t *restrict a,
                      const uint32_t *restrict b, uint32_t *restrict r, uint64_t exec)
 {
   bool e64 = in->enc == ENC_VOP3;
-  uint64_t cin = 0, cout = 0;
-  uint8_t co[WAVE_SIZE];
+  uint64_t cin = 0;
+  uint8_t co[WAVE_SIZE], ci[WAVE_SIZE];
   if (in->op == OP_V_ADDC_CO_U32 || in->op == OP_V_SUBB_CO_U32 || in->op == OP_V_SUBBREV_CO_U32)
     cin = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  unpack(cin, ci);
   switch (in->op) {
   case OP_V_ADD_CO_U32: case OP_V_ADDC_CO_U32:
-    LANES { uint64_t s = (uint64_t)a[l] + b[l] + (cin >> l & 1); r[l] = (uint32_t)s; co[l] = (uint8_t)(s >> 32); }
+    LANES { uint64_t s = (uint64_t)a[l] + b[l] + ci[l]; r[l] = (uint32_t)s; co[l] = (uint8_t)(s >> 32); }
     break;
   case OP_V_SUB_CO_U32: case OP_V_SUBB_CO_U32:
-    LANES { uint64_t t = (uint64_t)b[l] + (cin >> l & 1); r[l] = (uint32_t)(a[l] - t); co[l] = t > a[l]; }
+    LANES { uint64_t t = (uint64_t)b[l] + ci[l]; r[l] = (uint32_t)(a[l] - t); co[l] = t > a[l]; }
     break;
   default: /* the reversed forms */
-    LANES { uint64_t t = (uint64_t)a[l] + (cin >> l & 1); r[l] = (uint32_t)(b[l] - t); co[l] = t > b[l]; }
+    LANES { uint64_t t = (uint64_t)a[l] + ci[l]; r[l] = (uint32_t)(b[l] - t); co[l] = t > b[l]; }
     break;
   }
-  LANES cout |= (uint64_t)co[l] << l;
-  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, cout & exec);
+  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, pack(co) & exec);
 }
 
 /* ---- 64-bit integer operations: register pairs as 64-bit lanes ---- */
 
+/* Register pairs <-> 64-bit lanes. A pair is two registers (low dwords, high dwords); a
+ * 64-bit lane array interleaves them (little-endian hosts). Eight lanes at a time through
+ * vector shuffles: the compiler does not vectorise the scalar form of this interleave. */
+#if defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (defined(__clang__) || __GNUC__ >= 12)
+#define VALU_FAST_VECTORS 1
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+typedef uint64_t v4u64 __attribute__((vector_size(32)));
+typedef int64_t v4i64 __attribute__((vector_size(32)));
+
+static inline void join64(const uint32_t *restrict lo, const uint32_t *restrict hi,
+                          uint64_t *restrict r)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, lo + l, sizeof(x));
+    memcpy(&y, hi + l, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+    v8u32 b = __builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+    memcpy(r + l, &a, sizeof(a));
+    memcpy(r + l + 4, &b, sizeof(b));
+  }
+}
+
+static inline void split64(const uint64_t *restrict r, uint32_t *restrict lo, uint32_t *restrict hi)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, r + l, sizeof(x));
+    memcpy(&y, r + l + 4, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 b = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &a, sizeof(a));
+    memcpy(hi + l, &b, sizeof(b));
+  }
+}
+#else
+static inline void join64(const uint32_t *restrict lo, const uint32_t *restrict hi,
+                          uint64_t *restrict r)
+{
+  LANES r[l] = lo[l] | (uint64_t)hi[l] << 32;
+}
+
+static inline void split64(const uint64_t *restrict r, uint32_t *restrict lo, uint32_t *restrict hi)
+{
+  LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+}
+#endif
+
 /* Source i widened as exec_valu.c's fetch does: a register pair, or a 32-bit register
  * zero-extended, or a scalar of the operand's width. */
-static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
+static inline __attribute__((always_inline)) const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, int i,
                                 uint64_t *restrict buf)
 {
   unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
@@ -174,12 +341,10 @@ static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, i
     return buf;
   if (code >= OPD_VGPR) {
     const uint32_t *lo = wave_vreg(w, code);
-    if (width >= 2) {
-      const uint32_t *hi = wave_vreg(w, code + 1);
-      LANES buf[l] = lo[l] | (uint64_t)hi[l] << 32;
-    } else {
+    if (width >= 2)
+      join64(lo, wave_vreg(w, code + 1), buf);
+    else
       LANES buf[l] = lo[l];
-    }
     return buf;
   }
   uint64_t v = wave_scalar_src(w, in, code, width);
@@ -187,11 +352,11 @@ static const uint64_t *source64(struct isa_wave *w, const struct isa_inst *in, i
   return buf;
 }
 
-static void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
+static inline __attribute__((always_inline)) void store64(struct isa_wave *w, unsigned dst, const uint64_t *r, uint64_t exec)
 {
-  uint32_t *lo = wave_vreg(w, dst), *hi = wave_vreg(w, dst + 1);
+  uint32_t *restrict lo = wave_vreg(w, dst), *restrict hi = wave_vreg(w, dst + 1);
   if (exec == ~0ull) {
-    LANES { lo[l] = (uint32_t)r[l]; hi[l] = (uint32_t)(r[l] >> 32); }
+    split64(r, lo, hi);
     return;
   }
   for (uint64_t m = exec; m; m &= m - 1) {
@@ -224,8 +389,92 @@ static uint64_t mad64(unsigned op, const uint64_t *restrict a, const uint64_t *r
   return out;
 }
 
+#ifdef VALU_FAST_VECTORS
+/* A 64-bit source read eight lanes at a time: a register pair, a 32-bit register
+ * (zero-extended) or a scalar (`lo` NULL). */
+struct src64 {
+  const uint32_t *lo, *hi;
+  uint64_t k;
+};
+
+static inline struct src64 src64_of(struct isa_wave *w, const struct isa_inst *in, int i)
+{
+  struct src64 s = {NULL, NULL, 0};
+  unsigned code = in->src[i], width = in->src_w[i] ? in->src_w[i] : 1;
+  if (code == OPD_NONE)
+    return s;   /* not read by the operation */
+  if (code >= OPD_VGPR) {
+    s.lo = wave_vreg(w, code);
+    s.hi = width >= 2 ? wave_vreg(w, code + 1) : NULL;
+    return s;
+  }
+  s.k = wave_scalar_src(w, in, code, width);
+  return s;
+}
+
+/* Lanes l..l+7 of s as two vectors of four 64-bit lanes. */
+static inline __attribute__((always_inline)) void src64_load8(const struct src64 *s, unsigned l, v4u64 *a, v4u64 *b)
+{
+  if (!s->lo) {
+    *a = *b = (v4u64){s->k, s->k, s->k, s->k};
+    return;
+  }
+  v8u32 x, y = {0, 0, 0, 0, 0, 0, 0, 0};
+  memcpy(&x, s->lo + l, sizeof(x));
+  if (s->hi)
+    memcpy(&y, s->hi + l, sizeof(y));
+  *a = (v4u64)__builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+  *b = (v4u64)__builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+}
+
+/* (by pointer: a 32-byte vector passed by value would have an ABI that depends on AVX) */
+static inline __attribute__((always_inline)) void int64_lanes(unsigned op, const v4u64 *a, const v4u64 *b, const v4u64 *c,
+                               v4u64 *r)
+{
+  switch (op) {
+  case OP_V_MOV_B64: *r = *a; return;
+  case OP_V_LSHLREV_B64: *r = *b << (*a & 63); return;
+  case OP_V_LSHRREV_B64: *r = *b >> (*a & 63); return;
+  case OP_V_ASHRREV_I64: *r = (v4u64)((v4i64)*b >> (v4i64)(*a & 63)); return;
+  default: *r = (*a << (*b & 7)) + *c; return;   /* v_lshl_add_u64 */
+  }
+}
+
+/* The shifts, moves and v_lshl_add_u64 with every lane active, eight lanes at a time from the
+ * registers to the registers (no 64-bit lane arrays in between). Lanes are independent, so a
+ * destination that overlaps a source is read before it is written, chunk by chunk. */
+VALU_FAST_CLONES
+static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
+{
+  struct src64 sa = src64_of(w, in, 0), sb = src64_of(w, in, 1);
+  struct src64 sc = in->enc == ENC_VOP3 ? src64_of(w, in, 2) : (struct src64){NULL, NULL, 0};
+  uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v4u64 a0, a1, b0, b1, c0, c1;
+    src64_load8(&sa, l, &a0, &a1);
+    src64_load8(&sb, l, &b0, &b1);
+    src64_load8(&sc, l, &c0, &c1);
+    v4u64 r0, r1;
+    int64_lanes(in->op, &a0, &b0, &c0, &r0);
+    int64_lanes(in->op, &a1, &b1, &c1, &r1);
+    v8u32 x = (v8u32)r0, y = (v8u32)r1;
+    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &rl, sizeof(rl));
+    memcpy(hi + l, &rh, sizeof(rh));
+  }
+}
+#endif
+
+VALU_FAST_CLONES
 static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
+#ifdef VALU_FAST_VECTORS
+  if (exec == ~0ull && in->op != OP_V_MAD_U64_U32 && in->op != OP_V_MAD_I64_I32) {
+    int64_all_lanes(w, in);
+    return;
+  }
+#endif
   uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
   const uint64_t *restrict a = source64(w, in, 0, buf[0]);
   const uint64_t *restrict b = source64(w, in, 1, buf[1]);
@@ -245,13 +494,24 @@ static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exe
 
 /* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
 
+/* 64 lane flags (bytes holding 0 or 1) -> a lane mask. Eight at a time: the multiply moves
+ * byte i's bit to bit 56 + i without carries between the partial products. */
 static uint64_t pack(const uint8_t *restrict bit)
 {
   uint64_t m = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (unsigned i = 0; i < WAVE_SIZE / 8; i++) {
+    uint64_t x;
+    memcpy(&x, bit + 8 * i, 8);
+    m |= ((x * 0x0102040810204080ull) >> 56) << (8 * i);
+  }
+#else
   LANES m |= (uint64_t)bit[l] << l;
+#endif
   return m;
 }
 
+VALU_FAST_CLONES
 static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
                         const uint32_t *restrict b)
 {
@@ -269,6 +529,7 @@ static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
   return pack(t);
 }
 
+VALU_FAST_CLONES
 static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32_t *restrict bb)
 {
   uint8_t t[WAVE_SIZE];
@@ -296,19 +557,55 @@ static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32
   return pack(t);
 }
 
-/* Returns 1 when the compare is not one of ours (64-bit, 16-bit, class, flushed f32). */
+VALU_FAST_CLONES
+static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
+                        const uint64_t *restrict b)
+{
+  uint8_t t[WAVE_SIZE];
+  switch (pred) {
+  case 0: return 0;
+  case 1: if (sign) LANES t[l] = (int64_t)a[l] < (int64_t)b[l]; else LANES t[l] = a[l] < b[l]; break;
+  case 2: LANES t[l] = a[l] == b[l]; break;
+  case 3: if (sign) LANES t[l] = (int64_t)a[l] <= (int64_t)b[l]; else LANES t[l] = a[l] <= b[l]; break;
+  case 4: if (sign) LANES t[l] = (int64_t)a[l] > (int64_t)b[l]; else LANES t[l] = a[l] > b[l]; break;
+  case 5: LANES t[l] = a[l] != b[l]; break;
+  case 6: if (sign) LANES t[l] = (int64_t)a[l] >= (int64_t)b[l]; else LANES t[l] = a[l] >= b[l]; break;
+  default: return ~0ull;
+  }
+  return pack(t);
+}
+
+/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars. */
+static uint64_t compare64(struct isa_wave *w, const struct isa_inst *in, unsigned type,
+                          unsigned pred)
+{
+  uint64_t buf[2][WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf[0]), *b = source64(w, in, 1, buf[1]);
+  return cmp_i64(pred, type == CT_I64, a, b);
+}
+
+/* Returns 1 when the compare is not one of ours (16-bit, f64, class, flushed f32). */
 static int compare(struct isa_wave *w, const struct isa_inst *in)
 {
   unsigned type, pred;
   bool x;
-  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1)
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x))
     return 1;
-  if (type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+  bool wide = type == CT_I64 || type == CT_U64;
+  if (wide ? in->src_w[0] != 2 || in->src_w[1] != 2 || source_mods(in)
+           : in->src_w[0] > 1 || in->src_w[1] > 1)
     return 1;
-  lane32_t buf[2];
-  const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
-  uint64_t res = (type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b)) &
-                 wave_exec(w);
+  if (!wide && type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
+    return 1;
+  uint64_t res;
+  if (wide) {
+    res = compare64(w, in, type, pred);
+  } else {
+    lane32_t buf[2];
+    const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
+    res = type == CT_F32 ? cmp_f32(pred, a, b) : cmp_i32(pred, type == CT_I32, a, b);
+  }
+  res &= wave_exec(w);
   wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
   if (x)
     wave_set_exec(w, res);
@@ -375,11 +672,17 @@ static enum fast_kind fast_kind(unsigned op)
   case OP_V_MUL_I32_I24: case OP_V_MAD_U32_U24: case OP_V_MAD_I32_I24: case OP_V_MAX_U32:
   case OP_V_MIN_U32: case OP_V_MAX_I32: case OP_V_MIN_I32: case OP_V_LSHL_ADD_U32:
   case OP_V_ADD_LSHL_U32: case OP_V_ADD3_U32: case OP_V_LSHL_OR_B32: case OP_V_AND_OR_B32:
-  case OP_V_OR3_B32: case OP_V_XAD_U32: case OP_V_BFI_B32:
+  case OP_V_OR3_B32: case OP_V_XAD_U32: case OP_V_BFI_B32: case OP_V_BFE_U32:
+  case OP_V_BFE_I32: case OP_V_BFM_B32: case OP_V_ALIGNBIT_B32: case OP_V_ALIGNBYTE_B32:
+  case OP_V_BCNT_U32_B32: case OP_V_MBCNT_LO_U32_B32: case OP_V_MBCNT_HI_U32_B32:
+  case OP_V_FFBL_B32: case OP_V_FFBH_U32:
     return FAST_INT;
   case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
   case OP_V_FMA_F32: case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
-  case OP_V_CVT_F32_I32: case OP_V_CVT_F32_U32:
+  case OP_V_CVT_F32_I32: case OP_V_CVT_F32_U32: case OP_V_MIN_F32: case OP_V_MAX_F32:
+  case OP_V_TRUNC_F32: case OP_V_FLOOR_F32: case OP_V_RNDNE_F32: case OP_V_RCP_F32:
+  case OP_V_RCP_IFLAG_F32: case OP_V_SQRT_F32: case OP_V_LDEXP_F32: case OP_V_EXP_F32:
+  case OP_V_LOG_F32: case OP_V_CVT_I32_F32: case OP_V_CVT_U32_F32:
     return FAST_F32;
   case OP_V_ADD_CO_U32: case OP_V_SUB_CO_U32: case OP_V_SUBREV_CO_U32:
   case OP_V_ADDC_CO_U32: case OP_V_SUBB_CO_U32: case OP_V_SUBBREV_CO_U32:
@@ -404,6 +707,12 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
   if (kind == FAST_NONE)
     return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
   if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return 1;
+  /* abs/neg only where source() reads the operand: not the 64-bit lanes, the carry-in, the
+   * select mask or v_fmac's accumulator */
+  unsigned mods = source_mods(in);
+  if (mods && (kind == FAST_INT64 || kind == FAST_CARRY ||
+               ((mods & 4) && (kind == FAST_CNDMASK || in->op == OP_V_FMAC_F32))))
     return 1;
   if (kind == FAST_INT64) {
     int64_op(w, in, wave_exec(w));

@@ -15,6 +15,7 @@
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
 #define TLB_ENTRIES 4
+#define ICACHE_L0 512      /* dispatch.c: direct-mapped front of the decoded-instruction cache */
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
  * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
@@ -42,6 +43,11 @@ struct isa_parked;
 struct icache_entry {
   uint64_t key;
   struct isa_inst inst;
+};
+
+struct icache_front {
+  uint64_t key;                /* as icache_entry's; 0: empty */
+  const struct isa_inst *inst;
 };
 
 struct isa_wave {
@@ -88,6 +94,9 @@ struct isa_worker {
   struct icache_entry *icache;
   unsigned icache_cap, icache_used;
   uint64_t icache_tag;        /* generation in bits 63..48, never 0; see icache_entry */
+  /* Direct-mapped front of the icache by PC: one compare for the common hit. Entries point
+   * into `icache`, so a grow (which moves it) clears them; keys carry the generation tag. */
+  struct icache_front l0[ICACHE_L0];
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
@@ -107,6 +116,8 @@ struct isa_ctx {
   uint32_t group_size, lds_size, priv_size;
   uint32_t wg_count[3];
   uint64_t total_wgs;
+  uint32_t v0_init[16][WAVE_SIZE];   /* each wave slot's initial v0 and EXEC (dispatch.c) */
+  uint64_t exec_init[16];
   atomic_uint_fast64_t next_wg;
   atomic_bool abort;
   pthread_mutex_t lock;          /* protects result and the GWS state */
@@ -147,6 +158,7 @@ struct isa_ctx {
 void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
+void *wave_page(struct isa_wave *w, uint64_t page, bool write);   /* no fault: NULL */
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
 /* wg_park.c: parking and resuming workgroups (callers hold c->lock where noted) */
 void wg_park_setup(struct isa_ctx *c);
@@ -158,6 +170,21 @@ void wg_parked_free_all(struct isa_ctx *c);
 void dispatch_fail(struct isa_ctx *c, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool dispatch_cancelled(struct isa_ctx *c);
+
+/* Set bits of a 64-bit value. The baseline x86-64 target has no popcnt instruction and
+ * __builtin_popcountll becomes a library call; lane masks are counted often enough (s_bcnt1,
+ * v_mbcnt, statistics) for the inline bit-parallel count to matter. */
+static inline unsigned bit_count64(uint64_t v)
+{
+#if defined(__POPCNT__)
+  return (unsigned)__builtin_popcountll(v);
+#else
+  v = v - ((v >> 1) & 0x5555555555555555ull);
+  v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+  v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+  return (unsigned)((v * 0x0101010101010101ull) >> 56);
+#endif
+}
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {

@@ -59,6 +59,12 @@ static void wave_fill(struct wave_copy *c, uint64_t exec, uint32_t mode)
   for (unsigned r = 0; r < 16; r++)
     for (unsigned l = 0; l < WAVE_SIZE; l++)
       c->v[r][l] = value();
+  /* equal sources in a quarter of the lanes (v1..v5 hold one value), so that the compares'
+   * equal case is taken for 32-bit registers and for the overlapping 64-bit pairs too */
+  for (unsigned l = 0; l < WAVE_SIZE; l++)
+    if ((next_u32() & 3) == 0)
+      for (unsigned r = 2; r <= 5; r++)
+        c->v[r][l] = c->v[1][l];
   for (unsigned s = 0; s < 128; s++)
     c->w.s[s] = value();
   c->w.s[OPD_VCC] = next_u32();
@@ -130,6 +136,10 @@ Test(isa_valu_fast, same_results_as_the_general_path)
           for (int rep = 0; rep < 3; rep++) {
             uint64_t exec = rep == 2 ? ((uint64_t)next_u32() << 32 | next_u32()) : execs[e];
             struct isa_inst in = make_inst(row, src0_codes[s], value());
+            if (rep == 1 && in.enc == ENC_VOP3) {   /* source modifiers */
+              in.abs = (uint8_t)(next_u32() & 7);
+              in.neg = (uint8_t)(next_u32() & 7);
+            }
             wave_fill(&a, exec, modes[m]);
             wave_clone(&b, &a);
             if (exec_valu_fast(&a.w, &in))
@@ -164,7 +174,7 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   free(b.v);
 }
 
-Test(isa_valu_fast, declines_modifiers_and_flushed_f32)
+Test(isa_valu_fast, declines_output_modifiers_and_flushed_f32)
 {
   const struct isa_opinfo *row = NULL;
   for (unsigned i = 0; i < isa_optab_count && !row; i++)
@@ -177,8 +187,11 @@ Test(isa_valu_fast, declines_modifiers_and_flushed_f32)
   struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);
   cr_expect_eq(exec_valu_fast(&a.w, &in), 0, "plain v_add_f32_e64 takes the direct path");
   in.neg = 1;
-  cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "a negated source is the general path's");
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 0, "a negated f32 source takes the direct path");
   in.neg = 0;
+  in.opsel = 1;
+  cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "op_sel is the general path's");
+  in.opsel = 0;
   in.clamp = 1;
   cr_expect_eq(exec_valu_fast(&a.w, &in), 1, "clamp is the general path's");
   in.clamp = 0;

@@ -1,0 +1,249 @@
+/* GLOBAL and FLAT dword loads and stores of a whole wave on a direct path.
+ *
+ * In compiled HIP code nearly every vector memory access is a global_load/store_dword(xN) whose
+ * 64 lanes touch consecutive addresses: c[i] = a[i] + b[i] moves 256 bytes per instruction, all
+ * in one page. exec_mem.c's path resolves lane after lane (address, aperture test, page check,
+ * copy); here the 64 addresses are computed in one straight loop, the span of the active lanes
+ * is checked to lie in one page outside the LDS and private apertures (a 4 KiB page lies wholly
+ * inside or outside those 4 GiB-aligned apertures), the page is translated once through the
+ * wave's TLB, and the data moves in one copy when the lanes are consecutive.
+ *
+ * Anything else (a span over two pages, an aperture, a page that does not translate whole)
+ * goes back to the per-lane path, which also reports faults: so a fault is the same fault, at
+ * the same lane, with the same earlier lanes already stored. Lanes are served in ascending
+ * order as there, so overlapping stores leave the same (highest) lane's data. tests/isa
+ * test_isa_mem_fast runs both paths and compares memory and registers.
+ */
+#include "isa/exec_mem_fast.h"
+
+#include <string.h>
+
+#define LANES for (unsigned l = 0; l < WAVE_SIZE; l++)
+
+/* The lane loops vectorise; with AVX2 they take a quarter of the instructions (as in
+ * exec_valu_fast.c, a clone per target chosen once at load time). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define MEM_FAST_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define MEM_FAST_CLONES
+#endif
+
+/* The byte address of every lane (active or not), as exec_mem.c computes it: SADDR + the
+ * 32-bit VGPR offset, or the 64-bit VGPR pair; plus the instruction offset. */
+MEM_FAST_CLONES
+static void lane_addresses(struct isa_wave *w, const struct isa_inst *in, bool saddr,
+                           uint64_t *restrict a)
+{
+  const uint32_t *lo = wave_vreg(w, in->addr);
+  uint64_t off = (uint64_t)(int64_t)in->offset;
+  if (saddr) {
+    uint64_t base = wave_sreg64(w, in->saddr) + off;
+    LANES a[l] = base + lo[l];
+  } else {
+    const uint32_t *hi = wave_vreg(w, in->addr + 1);
+    LANES a[l] = (lo[l] | (uint64_t)hi[l] << 32) + off;
+  }
+}
+
+/* Lowest and highest address of the active lanes. */
+static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, uint64_t *hi)
+{
+  uint64_t mn = ~0ull, mx = 0;
+  if (exec == ~0ull) {
+    LANES {
+      mn = a[l] < mn ? a[l] : mn;
+      mx = a[l] > mx ? a[l] : mx;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      uint64_t v = a[__builtin_ctzll(m)];
+      mn = v < mn ? v : mn;
+      mx = v > mx ? v : mx;
+    }
+  }
+  *lo = mn;
+  *hi = mx;
+}
+
+/* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
+ * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
+ * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
+MEM_FAST_CLONES
+static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, bool saddr,
+                              unsigned len, uint64_t *a0)
+{
+  const uint32_t *lo = wave_vreg(w, in->addr);
+  uint32_t diff = 0, expect = lo[0];
+  LANES {
+    diff |= lo[l] ^ expect;
+    expect += len;
+  }
+  if (diff || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+    return false;
+  uint64_t off = (uint64_t)(int64_t)in->offset;
+  if (saddr) {
+    *a0 = wave_sreg64(w, in->saddr) + off + lo[0];
+    return true;
+  }
+  const uint32_t *hi = wave_vreg(w, in->addr + 1);
+  uint32_t hd = 0;
+  LANES hd |= hi[l] ^ hi[0];
+  *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
+  return hd == 0;
+}
+
+/* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
+static bool global_page(const struct isa_inst *in, uint64_t page)
+{
+  return in->enc != ENC_FLAT || (page - APERTURE_SHARED_BASE >= APERTURE_SIZE &&
+                                 page - APERTURE_PRIVATE_BASE >= APERTURE_SIZE);
+}
+
+static void block_load(uint32_t *const *regs, unsigned dw, const uint8_t *p)
+{
+  if (dw == 1) {
+    memcpy(regs[0], p, WAVE_SIZE * 4);
+    return;
+  }
+  for (unsigned i = 0; i < dw; i++)
+    LANES memcpy(&regs[i][l], p + (size_t)(l * dw + i) * 4, 4);
+}
+
+static void block_store(uint32_t *const *regs, unsigned dw, uint8_t *p)
+{
+  if (dw == 1) {
+    memcpy(p, regs[0], WAVE_SIZE * 4);
+    return;
+  }
+  for (unsigned i = 0; i < dw; i++)
+    LANES memcpy(p + (size_t)(l * dw + i) * 4, &regs[i][l], 4);
+}
+
+/* Every lane active and consecutive: one block copy. Returns 1 when the block is not in one
+ * mapped global page. */
+static int block_access(struct isa_wave *w, const struct isa_inst *in, uint64_t a0, unsigned dw,
+                        bool store)
+{
+  uint64_t page = a0 & ~0xfffull, end = a0 + (uint64_t)WAVE_SIZE * 4 * dw - 1;
+  if (end < a0 || (end & ~0xfffull) != page || !global_page(in, page))
+    return 1;
+  uint8_t *host = wave_page(w, page, store);
+  if (!host)
+    return 1;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  uint8_t *p = host + (a0 - page);
+  if (store)
+    block_store(regs, dw, p);
+  else
+    block_load(regs, dw, p);
+  return 0;
+}
+
+int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr)
+{
+  if (!exec)
+    return 0;
+  unsigned dw = mo->count, len = 4 * dw;
+  bool store = mo->kind == MK_STORE, saddr = in->enc == ENC_GLOBAL && use_saddr;
+  uint64_t a0;
+  if (exec == ~0ull && lanes_consecutive(w, in, saddr, len, &a0))
+    return block_access(w, in, a0, dw, store);
+  uint64_t a[WAVE_SIZE];
+  lane_addresses(w, in, saddr, a);
+  uint64_t lo, hi;
+  lane_span(a, exec, &lo, &hi);
+  uint64_t page = lo & ~0xfffull;
+  /* One page, and no wrap past the top of the address space. */
+  if (hi + len - 1 < hi || ((hi + len - 1) & ~0xfffull) != page || !global_page(in, page))
+    return 1;
+  uint8_t *host = wave_page(w, page, store);
+  if (!host)
+    return 1;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint8_t *p = host + (a[l] - page);
+    for (unsigned i = 0; i < dw; i++) {
+      if (store)
+        memcpy(p + 4 * i, &regs[i][l], 4);
+      else
+        memcpy(&regs[i][l], p + 4 * i, 4);
+    }
+  }
+  return 0;
+}
+
+/* ---- LDS (DS) loads and stores of whole dwords ---- */
+
+/* The highest LDS address of the active lanes (32-bit: VGPR + offset wraps as in exec_ds). */
+MEM_FAST_CLONES
+static uint32_t ds_top(const uint32_t *restrict va, uint32_t off, uint64_t exec)
+{
+  uint32_t mx = 0;
+  if (exec == ~0ull) {
+    LANES {
+      uint32_t a = va[l] + off;
+      mx = a > mx ? a : mx;
+    }
+  } else {
+    for (uint64_t m = exec; m; m &= m - 1) {
+      uint32_t a = va[__builtin_ctzll(m)] + off;
+      mx = a > mx ? a : mx;
+    }
+  }
+  return mx;
+}
+
+int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                     uint64_t exec)
+{
+  bool store = mo->kind == MK_STORE;
+  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->two_addr || mo->d16)
+    return 1;
+  if (!exec)
+    return 0;
+  unsigned len = mo->bytes * mo->count, dw = len / 4;
+  const uint32_t *va = wave_vreg(w, in->addr);
+  uint32_t off = (uint32_t)(in->offset & 0xffff);
+  /* every active lane inside the LDS: no lane faults (otherwise the per-lane path finds
+   * the first that does) */
+  if ((uint64_t)ds_top(va, off, exec) + len > w->wg->lds_size)
+    return 1;
+  uint8_t *lds = w->wg->lds;
+  uint32_t *regs[4];
+  if (dw > 4)
+    return 1;
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  uint32_t a0 = va[0] + off, diff = 0, expect = a0;
+  if (exec == ~0ull) {
+    LANES {
+      diff |= (va[l] + off) ^ expect;
+      expect += len;
+    }
+    /* consecutive and not wrapping: lane l at a0 + l * len */
+    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * len <= w->wg->lds_size) {
+      if (store)
+        block_store(regs, dw, lds + a0);
+      else
+        block_load(regs, dw, lds + a0);
+      return 0;
+    }
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint8_t *p = lds + (uint32_t)(va[l] + off);
+    for (unsigned i = 0; i < dw; i++) {
+      if (store)
+        memcpy(p + 4 * i, &regs[i][l], 4);
+      else
+        memcpy(&regs[i][l], p + 4 * i, 4);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,25 @@
+/* The direct path for GLOBAL/FLAT dword loads and stores (exec_mem_fast.c). */
+#ifndef KFDSIM_ISA_EXEC_MEM_FAST_H
+#define KFDSIM_ISA_EXEC_MEM_FAST_H
+
+#include "isa/mem_ops.h"
+#include "isa/wave.h"
+
+/* Runs the GLOBAL or FLAT load/store of 1-4 whole dwords `in` (described by `mo`) when every
+ * active lane's access falls in one mapped 4 KiB page outside the LDS and private apertures,
+ * with the results of exec_mem.c's per-lane path. Returns 0 when it ran it, 1 when the
+ * per-lane path must (it then reports any fault exactly as before: this path never faults). */
+int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr);
+
+/* Runs the DS load/store of whole dwords `in` (ds_read/write_b32, _b64, _b96, _b128; not
+ * read2/write2, sub-dword or d16) when every active lane's access lies inside the workgroup's
+ * LDS, with exec_ds()'s results. Returns 0 when it ran it, 1 when the per-lane path must. */
+int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                     uint64_t exec);
+
+/* exec_vmem() and exec_ds() without the direct paths; separate so tests can compare. */
+int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in);
+int exec_ds_general(struct isa_wave *w, const struct isa_inst *in);
+
+#endif
