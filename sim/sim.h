@@ -24,6 +24,9 @@ enum sim_gfx { SIM_GFX90A, SIM_GFX942 };
 /* ---- sim/kfd: facts and services the command processors need ---------------------------- */
 
 enum sim_gfx sim_gpu_gfx(const struct sim_gpu *gpu);
+/* The shader (engine) clock of the GPU's profile in MHz: what s_memtime counts, and what the
+ * runtime reports as the clock rate (topology max_engine_clk_fcompute). */
+uint32_t sim_gpu_shader_mhz(const struct sim_gpu *gpu);
 uint32_t sim_gpu_id(const struct sim_gpu *gpu);        /* the KFD gpu_id of the node */
 uint32_t sim_gpu_cu_count(const struct sim_gpu *gpu);
 

@@ -287,6 +287,7 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
     .kernel_object = p->kernel_object,
     .kernarg_address = p->kernarg_address,
     .host_threads = 0,
+    .shader_clock_mhz = sim_gpu_shader_mhz(q->gpu),
     .cancel = &q->cancel_dispatch,
   };
   for (unsigned i = 0; i < 3; i++) {

@@ -528,9 +528,15 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_DCACHE_WB: case OP_S_DCACHE_INV: case OP_S_DCACHE_DISCARD: case OP_S_DCACHE_DISCARD_X2:
   case OP_S_ATC_PROBE: case OP_S_ATC_PROBE_BUFFER:
     return 0;  /* the interpreter has no scalar cache */
-  case OP_S_MEMTIME:
-    sdst_write(w, in->dst, now_ns(CLOCK_MONOTONIC), 2);
+  case OP_S_MEMTIME: {
+    /* The shader clock (clock64() in HIP): ticks of the engine clock the device reports as its
+     * clock rate, so a kernel that spins clockRate * 1000 ticks spins one second. */
+    uint64_t ns = now_ns(CLOCK_MONOTONIC), mhz = w->ctx->d->shader_clock_mhz;
+    if (!mhz)
+      mhz = 1000;
+    sdst_write(w, in->dst, (uint64_t)((unsigned __int128)ns * mhz / 1000), 2);
     return 0;
+  }
   case OP_S_MEMREALTIME:
     /* the "REFCLK" counter runs at 100 MHz on MI200/MI300 */
     sdst_write(w, in->dst, now_ns(CLOCK_MONOTONIC) / 10, 2);

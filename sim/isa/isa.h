@@ -48,6 +48,7 @@ struct isa_dispatch {
   uint64_t kernarg_address;     /* GPU VA */
 
   unsigned host_threads;        /* workgroups run in parallel on this many threads; 0 = all cores */
+  uint32_t shader_clock_mhz;    /* s_memtime counts at this rate (the engine clock); 0: 1000 */
 
   /* Cancellation (may be NULL). Another thread stores a non-zero value to abandon the dispatch:
    * every host thread of the dispatch sees it within one time slice of a wave (at most 65536

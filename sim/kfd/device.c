@@ -30,6 +30,7 @@ void sim_log(const char *fmt, ...)
 }
 
 enum sim_gfx sim_gpu_gfx(const struct sim_gpu *gpu) { return gpu->prof->gfx; }
+uint32_t sim_gpu_shader_mhz(const struct sim_gpu *gpu) { return gpu->prof->max_engine_clk_fcompute; }
 uint32_t sim_gpu_id(const struct sim_gpu *gpu) { return gpu->gpu_id; }
 uint32_t sim_gpu_cu_count(const struct sim_gpu *gpu) { return sim_profile_cu_count(gpu->prof); }
 

@@ -43,6 +43,7 @@ void fake_unmap_all(void)
 }
 
 enum sim_gfx sim_gpu_gfx(const struct sim_gpu *gpu) { (void)gpu; return SIM_GFX942; }
+uint32_t sim_gpu_shader_mhz(const struct sim_gpu *gpu) { (void)gpu; return 2100; }
 uint32_t sim_gpu_id(const struct sim_gpu *gpu) { (void)gpu; return 4242; }
 uint32_t sim_gpu_cu_count(const struct sim_gpu *gpu) { (void)gpu; return 4; }
 

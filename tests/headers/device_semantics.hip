@@ -9,6 +9,7 @@
 #include <hip/hip_runtime.h>
 
 #include <cassert>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -486,6 +487,37 @@ __global__ void misc_kernel(const int *in, misc_out *out) {
   out[t] = r;
 }
 
+// ---- clock64 counts the shader clock, wall_clock64 the constant reference clock ----
+__global__ void clock_rate_kernel(long long wall_ticks, long long *out) {
+  long long c0 = clock64(), w0 = wall_clock64(), w1 = w0;
+  while (w1 - w0 < wall_ticks)
+    w1 = wall_clock64();
+  long long c1 = clock64();
+  out[0] = c1 - c0;
+  out[1] = w1 - w0;
+}
+
+// Their ratio is the ratio of the rates the device reports (hipDeviceAttributeClockRate and
+// WallClockRate, kHz): a kernel that converts clock64() ticks to time with clockRate gets
+// real time. A window of ~20 ms; the best of three tries, so a host thread descheduled
+// between two reads does not decide it.
+static void test_clock() {
+  int clock_khz = 0, wall_khz = 0;
+  HIP_CHECK(hipDeviceGetAttribute(&clock_khz, hipDeviceAttributeClockRate, 0));
+  HIP_CHECK(hipDeviceGetAttribute(&wall_khz, hipDeviceAttributeWallClockRate, 0));
+  device_buffer<long long> out(2);
+  double want = (double)clock_khz / wall_khz, best = 1e9;
+  for (int i = 0; i < 3; ++i) {
+    clock_rate_kernel<<<1, 1>>>((long long)wall_khz * 20, out.ptr);
+    sync();
+    std::vector<long long> h = out.read();
+    double err = h[1] > 0 ? std::fabs((double)h[0] / h[1] / want - 1.0) : 1e9;
+    best = err < best ? err : best;
+  }
+  CHECK_EQ("clock64 ticks per wall_clock64 tick within 10% of clockRate / wallClockRate", 0,
+           best < 0.10, 1);
+}
+
 // ---- memcpy and memset in device code ----
 struct memfunc_block { int v[37]; };
 __global__ void memfunc_kernel(int *out, const int *in, size_t n) {
@@ -626,7 +658,7 @@ int main(int argc, char **argv) {
     void (*run)();
   } groups[] = {{"index", test_index},       {"warp", test_warp},   {"sync", test_sync},
                 {"atomics", test_atomics},   {"coop", test_coop},   {"intrinsics", test_intrinsics},
-                {"misc", test_misc},         {"memfuncs", test_memfuncs},
+                {"misc", test_misc},         {"memfuncs", test_memfuncs}, {"clock", test_clock},
                         {"grid", test_grid},   {"malloc", test_malloc},
                 {"assert", test_assert},     {"printf", test_printf}};
   for (const auto &g : groups) {
