@@ -14,6 +14,7 @@ HIP_TLS hipError_t hip_tls_last_command_error = hipSuccess;
 
 /* Process-wide; written once by the fault path, read by every API call. */
 _Atomic int hip_sticky_error_code = hipSuccess;
+_Atomic bool hip_any_call_failed;
 
 struct hip_error_text {
   hipError_t code;

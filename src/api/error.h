@@ -32,6 +32,11 @@
 extern HIP_TLS hipError_t hip_tls_last_error;
 extern HIP_TLS hipError_t hip_tls_last_command_error;
 extern _Atomic int hip_sticky_error_code;
+/* Set once any thread's call ended other than hipSuccess. Until then every thread's last command
+ * result is hipSuccess already, so a successful call need not store it: the common path of a
+ * program that never fails touches no thread-local storage (a TLS access costs a call into the
+ * dynamic linker when the library was dlopen()ed). */
+extern _Atomic bool hip_any_call_failed;
 
 /* Inline: every API call leaves through it. */
 static inline hipError_t hip_set_error(hipError_t err)
@@ -39,6 +44,11 @@ static inline hipError_t hip_set_error(hipError_t err)
   int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
   if (__builtin_expect(sticky != hipSuccess, 0))
     err = (hipError_t)sticky;
+  if (err == hipSuccess &&
+      __builtin_expect(!atomic_load_explicit(&hip_any_call_failed, memory_order_relaxed), 1))
+    return err;
+  if (err != hipSuccess && !atomic_load_explicit(&hip_any_call_failed, memory_order_relaxed))
+    atomic_store_explicit(&hip_any_call_failed, true, memory_order_relaxed);
   hip_tls_last_command_error = err;
   /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
   if (err != hipSuccess && err != hipErrorNotReady)
