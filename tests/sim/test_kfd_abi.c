@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kfd_test_util.h"
+
 #define NODES "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define PAGE 4096ull
 #define TEST_VA 0x7f0000000000ull   /* a GPU VA well inside the GPUVM aperture */
@@ -28,25 +30,7 @@
 static int kfd = -1, render = -1;
 static uint32_t gpu_id;
 
-static int kioctl(int fd, unsigned long cmd, void *arg)
-{
-  return ioctl(fd, cmd, arg) == 0 ? 0 : -errno;
-}
 
-/* value of `name` in a sysfs properties file, or -1 */
-static long long prop(const char *path, const char *name)
-{
-  FILE *f = fopen(path, "r");
-  char key[128];
-  long long v, found = -1;
-  if (!f)
-    return -1;
-  while (fscanf(f, "%127s %lld", key, &v) == 2)
-    if (!strcmp(key, name))
-      found = v;
-  fclose(f);
-  return found;
-}
 
 static void open_gpu(void)
 {

@@ -16,22 +16,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "kfd_test_util.h"
+
 #define TOPO "/sys/devices/virtual/kfd/kfd/topology"
 #define NODES TOPO "/nodes"
 
-static long long prop(const char *path, const char *name)
-{
-  FILE *f = fopen(path, "r");
-  char key[128];
-  long long v, found = -1;
-  if (!f)
-    return -1;
-  while (fscanf(f, "%127s %lld", key, &v) == 2)
-    if (!strcmp(key, name))
-      found = v;
-  fclose(f);
-  return found;
-}
 
 static int count_entries(const char *dir)
 {

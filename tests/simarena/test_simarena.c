@@ -21,6 +21,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../sim/kfd_test_util.h"
+
 #define NODES "/sys/devices/virtual/kfd/kfd/topology/nodes"
 #define PAGE 4096ull
 #define BASE_VA 0x7f0000000000ull   /* GPU VAs well inside the GPUVM aperture, 1 GiB apart */
@@ -35,24 +37,7 @@ struct bo {
   uint64_t handle, offset, size;
 };
 
-static int kioctl(int fd, unsigned long cmd, void *arg)
-{
-  return ioctl(fd, cmd, arg) == 0 ? 0 : -errno;
-}
 
-static long long prop(const char *path, const char *name)
-{
-  FILE *f = fopen(path, "r");
-  char key[128];
-  long long v, found = -1;
-  if (!f)
-    return -1;
-  while (fscanf(f, "%127s %lld", key, &v) == 2)
-    if (!strcmp(key, name))
-      found = v;
-  fclose(f);
-  return found;
-}
 
 /* /dev/kfd, the render node and ACQUIRE_VM, as libhsakmt does (again in a fork child) */
 static int open_gpu_checked(void)
