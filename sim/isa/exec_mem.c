@@ -171,12 +171,7 @@ static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const stru
       host = (a & 0xfff) + len <= 4096 ? tlb_page_host(w, a, store) : NULL;
       page = host ? a & ~0xfffull : ~0ull;
     }
-    for (unsigned i = 0; i < dw; i++) {
-      if (store)
-        memcpy(p + 4 * i, &regs[i][l], 4);
-      else
-        memcpy(&regs[i][l], p + 4 * i, 4);
-    }
+    lane_dwords_move(p, regs, l, dw, store);
   }
   return 0;
 }

@@ -168,12 +168,7 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint8_t *p = host + (a[l] - page);
-    for (unsigned i = 0; i < dw; i++) {
-      if (store)
-        memcpy(p + 4 * i, &regs[i][l], 4);
-      else
-        memcpy(&regs[i][l], p + 4 * i, 4);
-    }
+    lane_dwords_move(p, regs, l, dw, store);
   }
   return 0;
 }
@@ -238,12 +233,7 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint8_t *p = lds + (uint32_t)(va[l] + off);
-    for (unsigned i = 0; i < dw; i++) {
-      if (store)
-        memcpy(p + 4 * i, &regs[i][l], 4);
-      else
-        memcpy(&regs[i][l], p + 4 * i, 4);
-    }
+    lane_dwords_move(p, regs, l, dw, store);
   }
   return 0;
 }

@@ -5,6 +5,10 @@
 #include "isa/mem_ops.h"
 #include "isa/wave.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
 /* Runs the GLOBAL or FLAT load/store of 1-4 whole dwords `in` (described by `mo`) when every
  * active lane's access falls in one mapped 4 KiB page outside the LDS and private apertures,
  * with the results of exec_mem.c's per-lane path. Returns 0 when it ran it, 1 when the
@@ -21,5 +25,18 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
 /* exec_vmem() and exec_ds() without the direct paths; separate so tests can compare. */
 int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in);
 int exec_ds_general(struct isa_wave *w, const struct isa_inst *in);
+
+/* Move [in] dw dwords between memory at [in] p and lane [in] l of the VGPRs [in] regs (one array
+ * per dword): a store copies registers to memory, a load memory to registers. */
+static inline void lane_dwords_move(uint8_t *p, uint32_t *const *regs, unsigned l, unsigned dw,
+                                    bool store)
+{
+  for (unsigned i = 0; i < dw; i++) {
+    if (store)
+      memcpy(p + 4 * i, &regs[i][l], 4);
+    else
+      memcpy(&regs[i][l], p + 4 * i, 4);
+  }
+}
 
 #endif
