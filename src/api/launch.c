@@ -62,6 +62,12 @@ struct hip_launch_plan {
                             * work-items or a cooperative launch */
   bool multigrid;          /* has a hidden_multigrid_sync_arg (set per cooperative launch) */
   bool printf_buffer;      /* has a hidden_printf_buffer: buffered printf (printf_buffer.c) */
+  /* The checks of validate() folded into limits, for launch_fits: */
+  bool fast;               /* kernarg block within the queue's limits, private segment fixed (no
+                            * dynamic stack), no printf buffer: a launch that fits needs nothing
+                            * but the plan */
+  uint32_t max_threads;    /* work-items per group: the device's and the kernel's bounds */
+  uint32_t lds_free;       /* dynamic LDS a launch may add to the kernel's own */
   uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
   struct plan_arg dyn[];
 };
@@ -169,6 +175,25 @@ static void plan_order(struct hip_launch_plan *p)
   p->nalways = n;
 }
 
+static bool kernarg_layout_ok(const struct loader_kernel *k)
+{
+  /* The dispatch is marked checked: what the queue layer would reject is rejected here. */
+  return k->kernarg_segment_size <= AQL_KERNARG_SLOT_SIZE && k->kernarg_segment_align <= 64 &&
+         !(k->kernarg_segment_align & (k->kernarg_segment_align - 1));
+}
+
+/* validate()'s limits that depend only on the kernel and the device. */
+static void plan_limits(struct hip_launch_plan *p, const struct loader_kernel *k,
+                        const struct hip_device *d)
+{
+  uint32_t lds_limit = d->node->lds_size_in_kb * 1024u;
+  p->max_threads = k->max_flat_workgroup_size < MAX_WORKGROUP_SIZE ? k->max_flat_workgroup_size
+                                                                    : MAX_WORKGROUP_SIZE;
+  p->lds_free = k->group_segment_fixed_size <= lds_limit ? lds_limit - k->group_segment_fixed_size : 0;
+  p->fast = kernarg_layout_ok(k) && !k->uses_dynamic_stack && !p->printf_buffer &&
+            k->group_segment_fixed_size <= lds_limit;
+}
+
 static int plan_build(const struct loader_kernel *k, struct hip_device *d,
                       struct hip_launch_plan **out)
 {
@@ -199,6 +224,7 @@ static int plan_build(const struct loader_kernel *k, struct hip_device *d,
     }
     put(p->image, a->offset, a->size, value);
   }
+  plan_limits(p, k, d);
   plan_merge(p, LV_BLOCK_COUNT_X, 4, LV_BLOCK_COUNT_XYZ);
   plan_merge(p, LV_GROUP_SIZE_X, 2, LV_GROUP_SIZE_XYZ);
   plan_merge(p, LV_REMAINDER_X, 2, LV_REMAINDER_XYZ);
@@ -317,9 +343,7 @@ static hipError_t validate(const struct hip_launch *l, const uint32_t global[3],
     return hipErrorInvalidValue;
   if (threads > k->max_flat_workgroup_size)
     return hipErrorLaunchFailure; /* larger than the kernel's launch bounds, as clr answers */
-  /* The dispatch is marked checked: what the queue layer would reject is rejected here. */
-  if (k->kernarg_segment_size > AQL_KERNARG_SLOT_SIZE || k->kernarg_segment_align > 64 ||
-      (k->kernarg_segment_align & (k->kernarg_segment_align - 1)))
+  if (!kernarg_layout_ok(k))
     return hipErrorInvalidValue;
   /* A kernel compiled for uniform work-groups (HIP's default) computes blockDim without the
    * remainder: a partial last group would run with the wrong size (clr rejects it too). Only a
@@ -441,6 +465,26 @@ static hipError_t kernel_slot(struct ihipModuleSymbol_t *f, struct hip_device *d
   return hipSuccess;
 }
 
+/* Does launch [in] l pass every check of global_size, validate and check_explicit with plan [in]
+ * p? A launch in blocks, not cooperative, within the plan's limits: the common case, decided
+ * without the kernel's metadata. [out] global as global_size. False sends the launch through the
+ * full checks, which find the error if there is one. */
+static inline __attribute__((always_inline)) bool
+launch_fits(const struct hip_launch *l, const struct hip_launch_plan *p, const struct loader_kernel *k,
+            uint32_t global[3])
+{
+  uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
+  uint64_t g0 = (uint64_t)l->grid.x * l->block.x, g1 = (uint64_t)l->grid.y * l->block.y,
+           g2 = (uint64_t)l->grid.z * l->block.z;
+  if (!p->fast || l->grid_in_workitems || l->cooperative || !threads || threads > p->max_threads ||
+      l->shared_mem > p->lds_free || !g0 || !g1 || !g2 || (g0 | g1 | g2) > UINT32_MAX)
+    return false;
+  if (k->nexplicit && check_explicit(k, l) != hipSuccess)
+    return false;
+  global[0] = (uint32_t)g0, global[1] = (uint32_t)g1, global[2] = (uint32_t)g2;
+  return true;
+}
+
 /* Inlined into hip_launch, its only caller: a call boundary costs a launch a dozen instructions. */
 static inline __attribute__((always_inline)) hipError_t
 launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d,
@@ -501,6 +545,11 @@ static inline __attribute__((always_inline)) hipError_t launch_common(const stru
   if (!s)
     return hipErrorContextIsDestroyed;
   struct hip_device *d = s->device;
+  /* A kernel launched before on this device with a launch that fits its plan: no more checks. */
+  slot = hip_function_slot(l->function, d->ordinal);
+  p = slot ? atomic_load_explicit(&slot->plan, memory_order_acquire) : NULL;
+  if (p && !check_only && !group_va && launch_fits(l, p, slot->ref.kernel, global))
+    return launch_on(l, s, d, &slot->ref, p, global, 0);
   if ((e = global_size(l, global)))
     return e;
   if ((e = kernel_slot(l->function, d, &slot, &ref)))

@@ -184,6 +184,48 @@ Test(launch, configuration_errors)
   HIP_OK(hipFree(out));
 }
 
+// The same checks once each kernel has launched (its launch plan is cached and a launch that
+// fits the plan skips the kernel's metadata): every configuration that does not fit still gets
+// the full checks and their exact errors.
+Test(launch, configuration_errors_after_launch)
+{
+  int *out;
+  HIP_OK(hipMalloc(&out, 4096));
+  void *args[] = {&out};
+  HIP_OK(hipLaunchKernel((const void *)tiny, dim3(1), dim3(64), args, 0, nullptr));
+  HIP_OK(hipLaunchKernel((const void *)bounded, dim3(1), dim3(256), args, 0, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  cr_assert_eq(hipLaunchKernel((const void *)tiny, dim3(1), dim3(2048), args, 0, nullptr),
+               hipErrorInvalidConfiguration);
+  cr_assert_eq(hipLaunchKernel((const void *)tiny, dim3(0), dim3(64), args, 0, nullptr),
+               hipErrorInvalidConfiguration);
+  cr_assert_eq(hipLaunchKernel((const void *)tiny, dim3(1), dim3(64, 1, 0), args, 0, nullptr),
+               hipErrorInvalidConfiguration);
+  // 2^23 blocks of 1024: more than 2^32 work-items in x.
+  cr_assert_eq(hipLaunchKernel((const void *)tiny, dim3(1u << 23), dim3(1024), args, 0, nullptr),
+               hipErrorInvalidConfiguration);
+  cr_assert_eq(hipLaunchKernel((const void *)tiny, dim3(1), dim3(64), nullptr, 0, nullptr),
+               hipErrorInvalidValue);
+  cr_assert_eq(hipLaunchKernel((const void *)bounded, dim3(1), dim3(512), args, 0, nullptr),
+               hipErrorLaunchFailure);
+  // bounded has 16 KiB of LDS of its own: 48 KiB more fit in 64, one more word does not.
+  int lds = 0;
+  HIP_OK(hipDeviceGetAttribute(&lds, hipDeviceAttributeMaxSharedMemoryPerBlock, 0));
+  size_t room = (size_t)lds - 4096 * sizeof(int);
+  HIP_OK(hipLaunchKernel((const void *)bounded, dim3(1), dim3(256), args, room, nullptr));
+  cr_assert_eq(hipLaunchKernel((const void *)bounded, dim3(1), dim3(256), args, room + 4, nullptr),
+               hipErrorInvalidValue);
+  // A different geometry after the errors computes the right answer.
+  HIP_OK(hipMemset(out, 0, 4096));
+  HIP_OK(hipLaunchKernel((const void *)tiny, dim3(1), dim3(100), args, 0, nullptr));
+  HIP_OK(hipDeviceSynchronize());
+  int r[128];
+  HIP_OK(hipMemcpy(r, out, sizeof(r), hipMemcpyDeviceToHost));
+  for (int i = 0; i < 128; i++)
+    cr_assert_eq(r[i], i < 100 ? 1 : 0, "r[%d] = %d", i, r[i]);
+  HIP_OK(hipFree(out));
+}
+
 Test(launch, function_attributes)
 {
   hipFuncAttributes a;
