@@ -439,12 +439,17 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
 
   struct aql_consumed done;
   done.n = 0;
+  /* The write index is read again only once the packets it announced are consumed: the
+   * producers' line is left alone while they add packets (the CP reads the write pointer when
+   * it runs dry, not per packet). */
+  uint64_t wr = 0;
   for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
     enum cp_status reclaim = aql_scratch_reclaim_wait(q);
     if (reclaim != CP_DONE)
       return aql_hand_back(&done, reclaim);
     uint64_t rd = __atomic_load_n(rdp, __ATOMIC_ACQUIRE);
-    uint64_t wr = __atomic_load_n(wrp, __ATOMIC_ACQUIRE);
+    if (rd >= wr)
+      wr = __atomic_load_n(wrp, __ATOMIC_ACQUIRE);
     if (rd >= wr)
       return aql_hand_back(&done, CP_DONE);
 
