@@ -28,7 +28,9 @@ static void bench_launch_set(struct bench_hip *h, const char *prefix, launch_fn 
     BENCH_CHECK(h, launch(h, kernel, s));
   BENCH_CHECK(h, h->StreamSynchronize(s));
 
-  for (size_t i = 0; i < iters / BATCH + 1; i++) {
+  /* One sample per batch; as many samples as the round trip below, so that the median of a
+   * figure this short is not the middle of a handful. */
+  for (size_t i = 0; i < iters / 8 + 1; i++) {
     uint64_t t0 = bench_now_ns();
     for (int j = 0; j < BATCH; j++)
       BENCH_CHECK(h, launch(h, kernel, s));
