@@ -55,7 +55,8 @@ struct plan_arg {
 };
 
 struct hip_launch_plan {
-  uint32_t kernarg_size;
+  uint32_t image_size;     /* the kernarg block's size rounded up to 64: the image is copied in
+                            * whole lines */
   uint32_t ndyn;
   uint32_t nalways;        /* dyn[0..nalways) always written; the rest (remainders and the
                             * multigrid argument, 0 in the image) only for a grid counted in
@@ -68,7 +69,7 @@ struct hip_launch_plan {
                             * but the plan */
   uint32_t max_threads;    /* work-items per group: the device's and the kernel's bounds */
   uint32_t lds_free;       /* dynamic LDS a launch may add to the kernel's own */
-  uint8_t *image;          /* kernarg_size bytes, after dyn[] in the same allocation */
+  uint8_t *image;          /* image_size bytes, after dyn[] in the same allocation */
   struct plan_arg dyn[];
 };
 
@@ -199,12 +200,13 @@ static int plan_build(const struct loader_kernel *k, struct hip_device *d,
 {
   uint32_t nhidden = k->nargs - k->nexplicit;
   size_t head = sizeof(struct hip_launch_plan) + nhidden * sizeof(struct plan_arg);
-  struct hip_launch_plan *p = calloc(1, head + k->kernarg_segment_size);
+  uint32_t image_size = (k->kernarg_segment_size + 63u) & ~63u;
+  struct hip_launch_plan *p = calloc(1, head + image_size);
 
   *out = NULL;
   if (!p)
     return -ENOMEM;
-  p->kernarg_size = k->kernarg_segment_size;
+  p->image_size = image_size;
   p->image = (uint8_t *)p + head;
   for (uint32_t i = k->nexplicit; i < k->nargs; i++) {
     const struct loader_kernel_arg *a = &k->args[i];
@@ -409,6 +411,15 @@ static void fill_explicit(uint8_t *kernarg, const struct loader_kernel *k,
   }
 }
 
+/* The image into a kernarg slot, padding included (the slot holds AQL_KERNARG_SLOT_SIZE >=
+ * image_size bytes, validate() saw to it), in fixed 64-byte pieces the compiler inlines: a call to
+ * memcpy for a few hundred bytes costs as much as the copy. */
+static inline void image_copy(uint8_t *kernarg, const struct hip_launch_plan *p)
+{
+  for (uint32_t off = 0; off < p->image_size; off += 64)
+    memcpy(kernarg + off, p->image + off, 64);
+}
+
 static void fill_dynamic(uint8_t *kernarg, const struct hip_launch_plan *p,
                          const struct launch_values *lv, bool all)
 {
@@ -517,18 +528,19 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
     return hip_error_from_errno(err);
   uint8_t *kernarg = x.slot.kernarg;
   lv.queue_va = x.slot.queue_va;
-  memcpy(kernarg, p->image, p->kernarg_size);
-  fill_explicit(kernarg, k, l);
+  image_copy(kernarg, p);
+  if (k->nexplicit)
+    fill_explicit(kernarg, k, l);
   fill_dynamic(kernarg, p, &lv, l->grid_in_workitems || l->cooperative);
   hip_stream_dispatch_commit(s, &disp, &x);
   return hipSuccess;
 }
 
 /* [in] group_va: the multigrid info block of a multi-device cooperative launch, or 0 (a
- * single-device cooperative launch gets its own from hip_multigrid_sync_arg). */
-static inline __attribute__((always_inline)) hipError_t launch_common(const struct hip_launch *l,
-                                                                      uint64_t group_va,
-                                                                      bool check_only)
+ * single-device cooperative launch gets its own from hip_multigrid_sync_arg). [in] s: l->stream
+ * already resolved by the caller, or NULL. */
+static inline __attribute__((always_inline)) hipError_t
+launch_common(const struct hip_launch *l, struct hip_stream *s, uint64_t group_va, bool check_only)
 {
   struct hip_kernel_slot *slot;
   struct hip_kernel_ref ref;
@@ -541,8 +553,7 @@ static inline __attribute__((always_inline)) hipError_t launch_common(const stru
     return hipErrorInvalidDeviceFunction;
   if (l->args && l->arg_buffer)
     return hipErrorInvalidValue;
-  struct hip_stream *s = hip_stream_resolve_inline(l->stream);
-  if (!s)
+  if (!s && !(s = hip_stream_resolve_inline(l->stream)))
     return hipErrorContextIsDestroyed;
   struct hip_device *d = s->device;
   /* A kernel launched before on this device with a launch that fits its plan: no more checks. */
@@ -580,19 +591,27 @@ static inline __attribute__((always_inline)) hipError_t launch_common(const stru
   return e;
 }
 
+/* hip_launch on [in] s, the live stream l->stream names, or NULL to resolve it. The one copy of
+ * the launch path that hip_launch and the module launches share. */
+static __attribute__((noinline)) hipError_t launch_on_stream(const struct hip_launch *l,
+                                                             struct hip_stream *s)
+{
+  return launch_common(l, s, 0, false);
+}
+
 hipError_t hip_launch(const struct hip_launch *l)
 {
-  return launch_common(l, 0, false);
+  return launch_on_stream(l, NULL);
 }
 
 hipError_t hip_launch_check(const struct hip_launch *l)
 {
-  return launch_common(l, 0, true);
+  return launch_common(l, NULL, 0, true);
 }
 
 hipError_t hip_launch_multigrid(const struct hip_launch *l, uint64_t group_va)
 {
-  return launch_common(l, group_va, false);
+  return launch_common(l, NULL, group_va, false);
 }
 
 /* ---- entry points ---- */
@@ -684,8 +703,12 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
 {
   /* clr's module launches check the stream first (hip::isValid): a handle that is not a live
    * stream is an invalid value there, not a destroyed context. */
-  if (stream && stream != hipStreamPerThread && stream != hipStreamLegacy && !hip_stream_valid(stream))
-    return hipErrorInvalidValue;
+  struct hip_stream *s = NULL;
+  if (stream && stream != hipStreamPerThread && stream != hipStreamLegacy) {
+    if (!hip_stream_valid(stream))
+      return hipErrorInvalidValue;
+    s = (struct hip_stream *)stream;
+  }
   if (!hip_function_valid(f))
     return hipErrorInvalidResourceHandle;
   if (params && extra)
@@ -716,7 +739,9 @@ static hipError_t module_launch(hipFunction_t f, uint32_t gx, uint32_t gy, uint3
                          .shared_mem = (uint32_t)shmem, .stream = stream, .args = params,
                          .grid_in_workitems = workitems, .cooperative = cooperative};
   hipError_t e = parse_extra(extra, &l);
-  return e ? e : hip_launch(&l);
+  if (e)
+    return e;
+  return launch_on_stream(&l, s);
 }
 
 hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
