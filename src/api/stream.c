@@ -398,16 +398,13 @@ static bool null_stream_known_idle(struct hip_device *d)
 	return !n || hip_stream_known_idle(n);
 }
 
-/* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
- * the stream's queue, which orders it after a tail from that queue by itself: no reference to
- * the own tail is taken then (deps->own stays NULL). */
-static inline __attribute__((always_inline)) void
-stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
+/* The dependencies of new work on [in] s other than its own tail: the legacy null stream rule and
+ * pending hipStreamWaitEvent fences (s->lock held). Out of line: work on a stream with neither
+ * (a non-null stream while the null stream is idle, no pending waits) skips it. */
+static __attribute__((noinline)) void stream_begin_deps(struct hip_stream *s,
+							 struct hip_stream_deps *deps)
 {
 	struct hip_device *d = s->device;
-
-	deps->n = 0;
-	stream_lock(s);
 
 	if (s->is_null) {
 		bool blocking = hip_device_blocking(d);
@@ -429,6 +426,20 @@ stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_orde
 			deps_add(deps, s->waits[i], blocking);
 		s->nwaits = 0;
 	}
+}
+
+/* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
+ * the stream's queue, which orders it after a tail from that queue by itself: no reference to
+ * the own tail is taken then (deps->own stays NULL). */
+static inline __attribute__((always_inline)) void
+stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
+{
+	deps->n = 0;
+	stream_lock(s);
+	if (__builtin_expect(s->is_null || s->nwaits ||
+				     (stream_blocking(s) && !null_stream_known_idle(s->device)),
+			     0))
+		stream_begin_deps(s, deps);
 
 	/* The stream's own tail. Work that is not a packet on the stream's queue needs a fence for
 	 * every kernel too: cover them. Otherwise no tail lock: the tail only changes under s->lock,

@@ -268,16 +268,14 @@ int aql_queue_error_known(const struct aql_queue *q)
   return fault ? -EFAULT : 0;
 }
 
-/* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
- * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
-static inline __attribute__((always_inline)) int claim_slot(struct aql_queue *q,
-                                                            uint64_t *id_out)
+/* A full ring: wait for the CP to retire packets until slot [in] id is free. After a short
+ * spin, yield the CPU on every look, since the CP that must retire packets may need this core (an
+ * emulated one does; so does a GPU driver thread). Kept out of line: the submission path only
+ * pays for it when the ring is full. */
+static __attribute__((noinline)) int claim_wait(struct aql_queue *q, uint64_t id)
 {
-  uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
   unsigned spins = 0;
 
-  /* Back-pressure: after a short spin, yield the CPU on every look, since the CP that must
-   * retire packets may need this core (an emulated one does; so does a GPU driver thread). */
   while (id - __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >= q->packets) {
     if (++spins < CLAIM_SPINS) {
       cpu_relax();
@@ -287,6 +285,22 @@ static inline __attribute__((always_inline)) int claim_slot(struct aql_queue *q,
     if (err)
       return err;
     sched_yield();
+  }
+  return 0;
+}
+
+/* Claim the next packet slot. Producers serialise only on the fetch-add of the write index;
+ * a full ring waits for the CP to retire packets (read_dispatch_id, written by the CP). */
+static inline __attribute__((always_inline)) int claim_slot(struct aql_queue *q,
+                                                            uint64_t *id_out)
+{
+  uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, 1, __ATOMIC_RELAXED);
+
+  if (__builtin_expect(id - __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >=
+                           q->packets, 0)) {
+    int err = claim_wait(q, id);
+    if (err)
+      return err;
   }
   *id_out = id;
   return 0;
@@ -392,18 +406,33 @@ out:
   return err;
 }
 
-/* Validation and scratch set-up a dispatch needs before it claims a slot. */
+/* Validation, scratch set-up and the queue's known error state, for a dispatch that needs more
+ * than a look (unchecked fields, a private segment, an error flag up). Out of line: a checked
+ * dispatch without scratch on a healthy queue skips it. */
+static __attribute__((noinline)) int prepare_dispatch_slow(struct aql_queue *q,
+                                                           const struct aql_dispatch *d)
+{
+  int err = d->checked ? 0 : check_dispatch(d);
+  if (!err && d->private_segment_size)
+    err = ensure_scratch(q, d->private_segment_size);
+  /* A queue in error gets no more packets; the memory-fault state is the one already known
+   * (asking the driver per packet would cost a syscall: waits poll it). */
+  if (!err)
+    err = aql_queue_error_known(q);
+  return err;
+}
+
+/* What a dispatch needs before it claims a slot. */
 static inline __attribute__((always_inline)) int prepare_dispatch(struct aql_queue *q,
                                                                   const struct aql_dispatch *d)
 {
-  int err;
-
   if (!q)
     return -EINVAL;
-  err = d->checked ? 0 : check_dispatch(d);
-  if (!err && d->private_segment_size)
-    err = ensure_scratch(q, d->private_segment_size);
-  return err;
+  if (__builtin_expect(!d->checked || d->private_segment_size ||
+                           atomic_load_explicit(q->inactive_value, memory_order_acquire) ||
+                           atomic_load_explicit(&event_fault_seen, memory_order_relaxed), 0))
+    return prepare_dispatch_slow(q, d);
+  return 0;
 }
 
 static void *slot_kernarg(const struct aql_queue *q, uint64_t id)
@@ -419,11 +448,6 @@ int aql_dispatch_reserve(struct aql_queue *q, const struct aql_dispatch *d, stru
   uint64_t id;
   int err = prepare_dispatch(q, d);
 
-  /* A queue in error gets no more packets; the memory-fault state is the one already known
-   * (asking the driver per packet would cost a syscall: waits poll it). */
-  if (!err && (atomic_load_explicit(q->inactive_value, memory_order_acquire) ||
-               atomic_load_explicit(&event_fault_seen, memory_order_relaxed)))
-    err = aql_queue_error_known(q);
   if (!err)
     err = claim_slot(q, &id);
   if (err)
