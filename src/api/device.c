@@ -8,6 +8,7 @@
 #include "capture.h"
 #include "error.h"
 #include "internal.h"
+#include "mempool.h"
 
 static struct hip_device *devices; /* written once by hip_devices_create, then read-only */
 static int ndevices;
@@ -261,9 +262,11 @@ hipError_t hipDeviceReset(void)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
 	hip_device_sync_all(d);
 	hip_device_streams_reset(d);
-	/* The program's allocations on the device go (clr: MemObjMap::Purge), then cached free
-	 * chunks and blocks go back to the kernel. */
+	/* The program's allocations on the device go (clr: MemObjMap::Purge), with its
+	 * stream-ordered pools (clr: Device::Reset deletes them), then cached free chunks and
+	 * blocks go back to the kernel. */
 	mem_free_user(d->gpu);
+	hip_mempool_reset_device(d->ordinal);
 	mem_trim(d->gpu);
 	hip_sticky_error_clear();
 	pthread_mutex_lock(&d->lock);

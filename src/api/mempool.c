@@ -957,3 +957,114 @@ hipError_t hipMemSetMemPool(hipMemLocation *location, hipMemAllocationType type,
 	HIP_RETURN_IF_ERROR(location_device(location, type, &dev));
 	HIP_RETURN(hipDeviceSetMemPool(dev, pool));
 }
+
+/* ---- device reset ----------------------------------------------------------------------------- */
+
+/* Unlink from the pointer table every block in use from a pool of [in] device, into a list.
+ * ptr_lock held. */
+static struct pool_block *take_device_blocks_locked(int device)
+{
+	struct pool_block *taken = NULL;
+	for (unsigned h = 0; h < PTR_BUCKETS; h++) {
+		for (struct pool_block **pp = &ptr_table[h]; *pp;) {
+			struct pool_block *b = *pp;
+			if (b->pool->device != device) {
+				pp = &b->next;
+				continue;
+			}
+			*pp = b->next;
+			b->next = taken;
+			taken = b;
+		}
+	}
+	return taken;
+}
+
+/* The same for imported pointers of the device's imported pools. ptr_lock held. */
+static struct pool_import *take_device_imports_locked(int device)
+{
+	struct pool_import *taken = NULL;
+	for (struct pool_import **pp = &pool_imports; *pp;) {
+		struct pool_import *im = *pp;
+		if (im->pool->device != device) {
+			pp = &im->next;
+			continue;
+		}
+		*pp = im->next;
+		im->next = taken;
+		taken = im;
+	}
+	return taken;
+}
+
+/* A pool object without registry entry, blocks or descriptor left. */
+static void pool_delete(struct hip_pool *p)
+{
+	if (p->share_fd >= 0)
+		close(p->share_fd);
+	pthread_mutex_destroy(&p->lock);
+	free(p);
+}
+
+void hip_mempool_reset_device(int device)
+{
+	if (device < 0 || device >= POOL_MAX_DEVICES)
+		return;
+	struct hip_pool *gone = NULL;
+	pthread_mutex_lock(&pool_list_lock);
+	for (struct hip_pool **pp = &pool_list; *pp;) {
+		struct hip_pool *p = *pp;
+		if (p->device != device) {
+			pp = &p->next;
+			continue;
+		}
+		*pp = p->next;
+		p->next = gone;
+		gone = p;
+	}
+	default_pools[device] = NULL;
+	current_pools[device] = NULL;
+	pthread_mutex_unlock(&pool_list_lock);
+
+	pthread_mutex_lock(&ptr_lock);
+	struct pool_block *used = take_device_blocks_locked(device);
+	struct pool_import *imports = take_device_imports_locked(device);
+	pthread_mutex_unlock(&ptr_lock);
+	while (imports) {
+		struct pool_import *im = imports;
+		imports = im->next;
+		(void)hipIpcCloseMemHandle(im->ptr);
+		free(im);
+	}
+	/* Blocks in use, also those of pools destroyed while they were out: no longer registered,
+	 * such a pool goes with its last block, as in hipFreeAsync. */
+	while (used) {
+		struct pool_block *b = used;
+		struct hip_pool *p = b->pool;
+		used = b->next;
+		bool orphan = true;
+		for (struct hip_pool *q = gone; q && orphan; q = q->next)
+			orphan = q != p;
+		pthread_mutex_lock(&p->lock);
+		p->used -= b->size;
+		block_release(p, b);
+		bool last = orphan && p->reserved == 0;
+		pthread_mutex_unlock(&p->lock);
+		if (last)
+			pool_delete(p);
+	}
+	/* The registered pools: their free blocks (the device's work is complete), then the
+	 * objects. */
+	while (gone) {
+		struct hip_pool *p = gone;
+		gone = p->next;
+		pthread_mutex_lock(&p->lock);
+		while (p->free_list) {
+			struct pool_block *b = p->free_list;
+			p->free_list = b->next;
+			block_release(p, b);
+		}
+		pthread_mutex_unlock(&p->lock);
+		pool_delete(p);
+	}
+}

@@ -9,4 +9,11 @@
  * clr does). */
 bool hip_mempool_holds_free(const void *ptr);
 
+/* hipDeviceReset: every pool of device [in] device goes with all of its memory, in use or freed,
+ * as clr's Device::Reset releases and deletes the device's pools (and CUDA's reset frees every
+ * allocation). Handles of the device's pools become invalid; its default pool is made anew on
+ * next use. Pointers imported into its imported pools are closed. The device's work must be
+ * complete. */
+void hip_mempool_reset_device(int device);
+
 #endif

@@ -367,6 +367,54 @@ Test(mempool, destroy_with_outstanding_allocation)
 	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
 }
 
+/* hipDeviceReset takes every pool of the device with all its memory, in use or freed, also a
+ * pool destroyed while an allocation was out (clr: Device::Reset deletes the device's pools):
+ * the memory returns, the old handles and pointers are refused, the default pool comes back. */
+Test(mempool, device_reset_frees_pools)
+{
+	const size_t mib = 1 << 20;
+	size_t free0 = 0, free1 = 0, free2 = 0, total = 0;
+	cr_assert_eq(hipSetDevice(0), hipSuccess);
+	cr_assert_eq(hipMemGetInfo(&free0, &total), hipSuccess);
+
+	hipMemPool_t pool = new_pool(), gone = new_pool(), def = NULL;
+	void *in_use = NULL, *freed = NULL, *from_default = NULL, *orphan = NULL;
+	cr_assert_eq(hipMallocFromPoolAsync(&in_use, 64 * mib, pool, NULL), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&freed, 64 * mib, pool, NULL), hipSuccess);
+	cr_assert_eq(hipFreeAsync(freed, NULL), hipSuccess);
+	cr_assert_eq(hipMallocAsync(&from_default, 64 * mib, NULL), hipSuccess);
+	cr_assert_eq(hipMallocFromPoolAsync(&orphan, 32 * mib, gone, NULL), hipSuccess);
+	cr_assert_eq(hipMemPoolDestroy(gone), hipSuccess);
+	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
+	cr_assert_eq(hipMemGetInfo(&free1, &total), hipSuccess);
+	cr_assert_geq(free0 - free1, 224 * mib, "pools hold %zu MiB", (free0 - free1) / mib);
+
+	cr_assert_eq(hipDeviceReset(), hipSuccess);
+	cr_assert_eq(hipMemGetInfo(&free2, &total), hipSuccess);
+	cr_assert_geq(free2 + 8 * mib, free0, "%zu MiB still held after the reset",
+		      (free0 - free2) / mib);
+
+	uint64_t v = 0;
+	cr_assert_eq(hipMemPoolGetAttribute(pool, hipMemPoolAttrReservedMemCurrent, &v),
+		     hipErrorInvalidValue);
+	cr_assert_eq(hipMemPoolDestroy(pool), hipErrorInvalidValue);
+	cr_assert_eq(hipFreeAsync(in_use, NULL), hipErrorInvalidValue);
+	cr_assert_eq(hipFreeAsync(orphan, NULL), hipErrorInvalidValue);
+
+	/* The device's default pool is a fresh one, and it allocates. */
+	cr_assert_eq(hipDeviceGetDefaultMemPool(&def, 0), hipSuccess);
+	cr_assert_eq(hipMemPoolGetAttribute(def, hipMemPoolAttrReservedMemCurrent, &v), hipSuccess);
+	cr_assert_eq(v, 0);
+	void *p = NULL;
+	uint32_t w = 0;
+	cr_assert_eq(hipMallocAsync(&p, 4096, NULL), hipSuccess);
+	cr_assert_eq(hipMemsetD32Async(p, 0x5eed5eedu, 1024, NULL), hipSuccess);
+	cr_assert_eq(hipMemcpy(&w, (char *)p + 4092, 4, hipMemcpyDeviceToHost), hipSuccess);
+	cr_assert_eq(w, 0x5eed5eedu);
+	cr_assert_eq(hipFreeAsync(p, NULL), hipSuccess);
+	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
+}
+
 /* hipFreeAsync of hipMalloc memory frees it after the stream's work (clr's fallback). */
 Test(mempool, free_async_of_plain_malloc)
 {
