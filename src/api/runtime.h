@@ -65,9 +65,13 @@ struct hip_stream {
 	bool is_per_thread;             /* hipStreamPerThread of some thread */
 	_Atomic bool live;              /* created and not destroyed (objects are recycled) */
 	struct hip_stream *next_free;   /* in the recycled-stream list (stream.c) */
-	_Atomic int lock;               /* serialises enqueues: submission order is stream order
-					 * (stream.c stream_lock: a futex lock, 0 free, 1 held,
-					 * 2 held with sleepers) */
+	/* The stream lock (stream_lock.h): serialises enqueues, so that submission order is
+	 * stream order. Biased to its first thread until another one takes it. */
+	_Atomic(const void *) bias_owner; /* the owning thread's token, NULL before the first lock */
+	_Atomic int bias_state;         /* STREAM_LOCK_BIASED, _REVOKING or _SHARED */
+	_Atomic int bias_busy;          /* the owner holds it (written by the owner only) */
+	_Atomic int lock;               /* the futex word of the shared mode: 0 free, 1 held, 2 held
+					 * with sleepers */
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
 	int nwaits;                     /* protected by lock */

@@ -23,7 +23,6 @@
  * for ring space).
  */
 #include <errno.h>
-#include <linux/futex.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <sched.h>
@@ -36,6 +35,7 @@
 #include "error.h"
 #include "internal.h"
 #include "stream_cumask.h"
+#include "stream_lock.h"
 
 /* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in
  * without waiting for the GPU to retire packets (the CP retires a packet shortly after its
@@ -73,38 +73,6 @@ static inline void tail_unlock(struct hip_stream *s)
 	atomic_store_explicit(&s->tail_lock, 0, memory_order_release);
 }
 
-/* ---- the stream lock ----------------------------------------------------------------------------
- *
- * Held by every enqueue, sometimes across a wait (a full ring, a host-side dependency), so
- * contention sleeps in the kernel. A futex word rather than a pthread mutex: the uncontended
- * path is one compare-exchange to take it and one exchange to drop it, inline, where the
- * library calls cost about fifty instructions per launch. The classic three-state protocol:
- * 0 free, 1 held, 2 held and someone may sleep (the unlocker then wakes one). */
-
-static void stream_lock_slow(struct hip_stream *s, int c)
-{
-	if (c != 2)
-		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
-	while (c != 0) {
-		syscall(SYS_futex, &s->lock, FUTEX_WAIT_PRIVATE, 2, NULL, NULL, 0);
-		c = atomic_exchange_explicit(&s->lock, 2, memory_order_acquire);
-	}
-}
-
-static inline void stream_lock(struct hip_stream *s)
-{
-	int c = 0;
-	if (!atomic_compare_exchange_strong_explicit(&s->lock, &c, 1, memory_order_acquire,
-						     memory_order_relaxed))
-		stream_lock_slow(s, c);
-}
-
-static inline void stream_unlock(struct hip_stream *s)
-{
-	if (atomic_exchange_explicit(&s->lock, 0, memory_order_release) == 2)
-		syscall(SYS_futex, &s->lock, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
-}
-
 /* ---- objects ----------------------------------------------------------------------------------- */
 
 static struct hip_stream *stream_alloc(void)
@@ -121,8 +89,11 @@ static struct hip_stream *stream_alloc(void)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	/* Initialised once: a recycled stream keeps its mutexes, so a late call on a destroyed
-	 * handle still finds valid ones. */
+	/* Initialised once: a recycled stream keeps its locks (and the bias of its stream lock),
+	 * so a late call on a destroyed handle still finds valid ones. */
+	atomic_init(&s->bias_owner, NULL);
+	atomic_init(&s->bias_state, STREAM_LOCK_BIASED);
+	atomic_init(&s->bias_busy, 0);
 	atomic_init(&s->lock, 0);
 	atomic_init(&s->tail_lock, 0);
 	if (hip_handle_add(&hip_known_streams, s) != 0) {
