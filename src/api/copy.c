@@ -298,24 +298,33 @@ static bool copy_may_defer(const struct hip_span *dst, const struct hip_span *sr
 	return async || (dst->device_local && src->device_local);
 }
 
-/* Hand the copy to the stream's callback worker when the stream still has work in flight.
- * Returns true when it did (the copy will happen in stream order). */
-static bool copy_defer(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
-		       size_t spitch, size_t width, size_t height)
+/* Hand [in] run, with a malloc'd copy of its [in] size-byte record [in] rec, to the callback
+ * worker of [in] s when the stream still has work in flight. Returns true when it did (the work
+ * will happen in stream order). */
+static bool defer_to_worker(struct hip_stream *s, void (*run)(void *), const void *rec, size_t size)
 {
 	hipStream_t h;
 
 	if (!stream_handle(s, &h) || !stream_busy(s))
 		return false;
-	struct copy_later *c = malloc(sizeof(*c));
+	void *c = malloc(size);
 	if (!c)
 		return false;
-	*c = (struct copy_later){s, dst, src, dpitch, spitch, width, height};
-	if (hipLaunchHostFunc(h, copy_later_run, c) != hipSuccess) {
+	memcpy(c, rec, size);
+	if (hipLaunchHostFunc(h, run, c) != hipSuccess) {
 		free(c);
-		return false; /* the caller copies synchronously instead */
+		return false; /* the caller does the work synchronously instead */
 	}
 	return true;
+}
+
+/* Hand the copy to the stream's callback worker when the stream still has work in flight.
+ * Returns true when it did (the copy will happen in stream order). */
+static bool copy_defer(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
+		       size_t spitch, size_t width, size_t height)
+{
+	struct copy_later c = {s, dst, src, dpitch, spitch, width, height};
+	return defer_to_worker(s, copy_later_run, &c, sizeof(c));
 }
 
 /* The engine part of a copy whose dependencies are met: an SDMA transfer on the engine of the
@@ -380,6 +389,26 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 	return err;
 }
 
+/* The end of every copy or fill that went through hip_stream_begin, given [in] err, the outcome
+ * of its dependency wait and engine part, and [in] f, the engine's fence (NULL when the CPU did the
+ * work or it already completed): a synchronous call waits for f; then f becomes the stream's
+ * tail, or on any error the operation is taken off the stream. */
+static int stream_op_finish(struct hip_stream *s, struct hip_stream_deps *deps,
+			    struct hip_fence *f, int err, bool async)
+{
+	if (!err && !async && f) {
+		err = hip_fence_wait(f, hip_device_blocking(s->device));
+		if (err)
+			hip_fence_put(f);
+	}
+	if (err) {
+		hip_stream_abort(s, deps);
+		return err;
+	}
+	hip_stream_end(s, deps, f, false);
+	return 0;
+}
+
 int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool async)
 {
 	struct hip_span sd, ss;
@@ -406,29 +435,13 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
-	if (err)
-		goto fail;
-
-	if (copy_by_cpu(&sd, &ss, size)) {
-		memmove(sd.ptr, ss.ptr, size);
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
+	if (!err) {
+		if (copy_by_cpu(&sd, &ss, size))
+			memmove(sd.ptr, ss.ptr, size);
+		else
+			err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
 	}
-	err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
-	if (err)
-		goto fail;
-	if (!async && f) {
-		err = hip_fence_wait(f, hip_device_blocking(s->device));
-		if (err) {
-			hip_fence_put(f);
-			goto fail;
-		}
-	}
-	hip_stream_end(s, &deps, f, false);
-	return 0;
-fail:
-	hip_stream_abort(s, &deps);
-	return err;
+	return stream_op_finish(s, &deps, f, err, async);
 }
 
 /* 2D: row by row on the CPU when both sides allow it, else one engine copy per row. Row copies
@@ -459,14 +472,9 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 		struct hip_stream_deps deps;
 		hip_stream_begin(s, &deps);
 		err = hip_stream_deps_wait(s, &deps);
-		if (err) {
-			hip_stream_abort(s, &deps);
-			return err;
-		}
-		for (size_t y = 0; y < height; y++)
+		for (size_t y = 0; y < height && !err; y++)
 			memmove((char *)sd.ptr + y * dpitch, (const char *)ss.ptr + y * spitch, width);
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
+		return stream_op_finish(s, &deps, NULL, err, false);
 	}
 	for (size_t y = 0; y < height && !err; y++)
 		err = hip_copy(s, (char *)dst + y * dpitch, (const char *)src + y * spitch, width,
@@ -613,21 +621,9 @@ static void fill_later_run(void *arg)
  * busy. True when the fill (the whole box c describes) was handed to the callback worker. */
 static bool fill_defer_box(const struct hip_span *sp, const struct fill_later *box, bool async)
 {
-	hipStream_t h;
-
 	if (!sp->known || hip_callback_fence || !(async || sp->device_local))
 		return false;
-	if (!stream_handle(box->s, &h) || !stream_busy(box->s))
-		return false;
-	struct fill_later *c = malloc(sizeof(*c));
-	if (!c)
-		return false;
-	*c = *box;
-	if (hipLaunchHostFunc(h, fill_later_run, c) != hipSuccess) {
-		free(c);
-		return false;
-	}
-	return true;
+	return defer_to_worker(box->s, fill_later_run, box, sizeof(*box));
 }
 
 int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,
@@ -660,20 +656,7 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	err = hip_stream_deps_wait(s, &deps);
 	if (!err)
 		err = fill_now(s->device, &sp, value, esize, count, &f);
-	if (err)
-		goto fail;
-	if (!async && f) {
-		err = hip_fence_wait(f, hip_device_blocking(s->device));
-		if (err) {
-			hip_fence_put(f);
-			goto fail;
-		}
-	}
-	hip_stream_end(s, &deps, f, false);
-	return 0;
-fail:
-	hip_stream_abort(s, &deps);
-	return err;
+	return stream_op_finish(s, &deps, f, err, async);
 }
 
 int hip_fill_box(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,
