@@ -519,6 +519,15 @@ static struct exec_ctx *ctx_get(hipExecutionCtx_t h)
 	return found;
 }
 
+/* ctx_get for a handle from the caller: NULL with [out] *err hipErrorInvalidValue for a NULL
+ * handle, hipErrorInvalidContext for one that is not a live context. */
+static struct exec_ctx *ctx_from_api(hipExecutionCtx_t h, hipError_t *err)
+{
+	struct exec_ctx *c = h ? ctx_get(h) : NULL;
+	*err = !h ? hipErrorInvalidValue : !c ? hipErrorInvalidContext : hipSuccess;
+	return c;
+}
+
 static void ctx_put(struct exec_ctx *c)
 {
 	pthread_mutex_lock(&gc_lock);
@@ -656,12 +665,13 @@ hipError_t hipDeviceGetExecutionCtx(hipExecutionCtx_t *ctx, int device)
 
 static hipError_t ctx_get_resource(hipExecutionCtx_t h, hipDevResource *resource, hipDevResourceType type)
 {
-	if (!h || !resource)
+	if (!resource)
 		return hipErrorInvalidValue;
-	struct exec_ctx *c = ctx_get(h);
+	hipError_t err;
+	struct exec_ctx *c = ctx_from_api(h, &err);
 	if (!c)
-		return hipErrorInvalidContext;
-	hipError_t err = hipErrorInvalidResourceType; /* a context holds CUs only */
+		return err;
+	err = hipErrorInvalidResourceType; /* a context holds CUs only */
 	if (type == hipDevResourceTypeSm) {
 		*resource = c->sm;
 		err = hipSuccess;
@@ -678,11 +688,12 @@ hipError_t hipExecutionCtxGetDevResource(hipExecutionCtx_t ctx, hipDevResource *
 
 hipError_t hipExecutionCtxGetDevice(int *device, hipExecutionCtx_t ctx)
 {
-	if (!device || !ctx)
+	if (!device)
 		HIP_RETURN(hipErrorInvalidValue);
-	struct exec_ctx *c = ctx_get(ctx);
+	hipError_t err;
+	struct exec_ctx *c = ctx_from_api(ctx, &err);
 	if (!c)
-		HIP_RETURN(hipErrorInvalidContext);
+		HIP_RETURN(err);
 	*device = c->device->ordinal;
 	ctx_put(c);
 	HIP_RETURN(hipSuccess);
@@ -690,11 +701,12 @@ hipError_t hipExecutionCtxGetDevice(int *device, hipExecutionCtx_t ctx)
 
 hipError_t hipExecutionCtxGetId(hipExecutionCtx_t ctx, unsigned long long *ctxId)
 {
-	if (!ctx || !ctxId)
+	if (!ctxId)
 		HIP_RETURN(hipErrorInvalidValue);
-	struct exec_ctx *c = ctx_get(ctx);
+	hipError_t err;
+	struct exec_ctx *c = ctx_from_api(ctx, &err);
 	if (!c)
-		HIP_RETURN(hipErrorInvalidContext);
+		HIP_RETURN(err);
 	*ctxId = c->id;
 	ctx_put(c);
 	HIP_RETURN(hipSuccess);
@@ -848,6 +860,21 @@ hipError_t hipStreamGetDevResource(hipStream_t stream, hipDevResource *resource,
 
 /* ---- synchronisation and events ------------------------------------------------------------ */
 
+/* Appends [in] s to the array [in,out] *v of *n streams and room for *cap, doubling it when full.
+ * False when it is full and cannot grow: the snapshot then stops there. */
+static bool streams_push(struct hip_stream ***v, size_t *n, size_t *cap, struct hip_stream *s)
+{
+	if (*n == *cap) {
+		struct hip_stream **nv = realloc(*v, 2 * *cap * sizeof(**v));
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap *= 2;
+	}
+	(*v)[(*n)++] = s;
+	return true;
+}
+
 /* The streams of [in] c: its green streams, or every stream of the device for the primary
  * context. [out] *out is a malloc'd array (NULL when empty). Returns the count, or -ENOMEM. */
 static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
@@ -860,28 +887,15 @@ static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
 	pthread_mutex_t *lock = c->primary ? &c->device->lock : &gc_lock;
 	pthread_mutex_lock(lock);
 	if (c->primary) {
-		for (struct hip_stream *s = c->device->streams; s; s = s->next) {
-			if (n == cap) {
-				struct hip_stream **nv = realloc(v, 2 * cap * sizeof(*v));
-				if (!nv)
-					break;
-				v = nv;
-				cap *= 2;
-			}
-			v[n++] = s;
-		}
+		for (struct hip_stream *s = c->device->streams; s; s = s->next)
+			if (!streams_push(&v, &n, &cap, s))
+				break;
 	} else {
 		for (struct green_stream *g = green_streams; g; g = g->next) {
 			if (g->ctx != c || !green_stream_current(g))
 				continue;
-			if (n == cap) {
-				struct hip_stream **nv = realloc(v, 2 * cap * sizeof(*v));
-				if (!nv)
-					break;
-				v = nv;
-				cap *= 2;
-			}
-			v[n++] = (struct hip_stream *)g->stream;
+			if (!streams_push(&v, &n, &cap, (struct hip_stream *)g->stream))
+				break;
 		}
 	}
 	pthread_mutex_unlock(lock);
@@ -895,11 +909,10 @@ static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
 
 static hipError_t ctx_synchronize(hipExecutionCtx_t h)
 {
-	if (!h)
-		return hipErrorInvalidValue;
-	struct exec_ctx *c = ctx_get(h);
+	hipError_t herr;
+	struct exec_ctx *c = ctx_from_api(h, &herr);
 	if (!c)
-		return hipErrorInvalidContext;
+		return herr;
 	struct hip_stream **v;
 	int n = ctx_streams(c, &v);
 	int err = n < 0 ? n : 0;
