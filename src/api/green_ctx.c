@@ -663,21 +663,39 @@ hipError_t hipDeviceGetExecutionCtx(hipExecutionCtx_t *ctx, int device)
 	HIP_RETURN(device_get_ctx(ctx, device));
 }
 
-static hipError_t ctx_get_resource(hipExecutionCtx_t h, hipDevResource *resource, hipDevResourceType type)
+/* What the context getters answer: fixed when the context is made (ctx_new). */
+struct ctx_facts {
+	int device;
+	unsigned long long id;
+	hipDevResource sm;
+};
+
+/* The start every context getter shares: the caller's [in] out pointer and the handle [in] h
+ * checked, then the facts of the live context copied to [out] f under a reference (a destroy
+ * racing the call cannot free the context while they are read). */
+static hipError_t ctx_read(hipExecutionCtx_t h, const void *out, struct ctx_facts *f)
 {
-	if (!resource)
+	if (!out)
 		return hipErrorInvalidValue;
 	hipError_t err;
 	struct exec_ctx *c = ctx_from_api(h, &err);
 	if (!c)
 		return err;
-	err = hipErrorInvalidResourceType; /* a context holds CUs only */
-	if (type == hipDevResourceTypeSm) {
-		*resource = c->sm;
-		err = hipSuccess;
-	}
+	*f = (struct ctx_facts){.device = c->device->ordinal, .id = c->id, .sm = c->sm};
 	ctx_put(c);
-	return err;
+	return hipSuccess;
+}
+
+static hipError_t ctx_get_resource(hipExecutionCtx_t h, hipDevResource *resource, hipDevResourceType type)
+{
+	struct ctx_facts f;
+	hipError_t err = ctx_read(h, resource, &f);
+	if (err)
+		return err;
+	if (type != hipDevResourceTypeSm)
+		return hipErrorInvalidResourceType; /* a context holds CUs only */
+	*resource = f.sm;
+	return hipSuccess;
 }
 
 hipError_t hipExecutionCtxGetDevResource(hipExecutionCtx_t ctx, hipDevResource *resource,
@@ -688,28 +706,20 @@ hipError_t hipExecutionCtxGetDevResource(hipExecutionCtx_t ctx, hipDevResource *
 
 hipError_t hipExecutionCtxGetDevice(int *device, hipExecutionCtx_t ctx)
 {
-	if (!device)
-		HIP_RETURN(hipErrorInvalidValue);
-	hipError_t err;
-	struct exec_ctx *c = ctx_from_api(ctx, &err);
-	if (!c)
-		HIP_RETURN(err);
-	*device = c->device->ordinal;
-	ctx_put(c);
-	HIP_RETURN(hipSuccess);
+	struct ctx_facts f;
+	hipError_t err = ctx_read(ctx, device, &f);
+	if (err == hipSuccess)
+		*device = f.device;
+	HIP_RETURN(err);
 }
 
 hipError_t hipExecutionCtxGetId(hipExecutionCtx_t ctx, unsigned long long *ctxId)
 {
-	if (!ctxId)
-		HIP_RETURN(hipErrorInvalidValue);
-	hipError_t err;
-	struct exec_ctx *c = ctx_from_api(ctx, &err);
-	if (!c)
-		HIP_RETURN(err);
-	*ctxId = c->id;
-	ctx_put(c);
-	HIP_RETURN(hipSuccess);
+	struct ctx_facts f;
+	hipError_t err = ctx_read(ctx, ctxId, &f);
+	if (err == hipSuccess)
+		*ctxId = f.id;
+	HIP_RETURN(err);
 }
 
 /* ---- streams ------------------------------------------------------------------------------- */
