@@ -83,6 +83,15 @@ int hip_span_of(const void *p, size_t size, struct hip_span *out)
 	return 0;
 }
 
+/* The spans of both sides of a copy, [in] dlen bytes at [in] dst and [in] slen at [in] src, the
+ * destination first: 0 or the first side's error. */
+static int copy_spans(void *dst, size_t dlen, const void *src, size_t slen, struct hip_span *sd,
+		      struct hip_span *ss)
+{
+	int err = hip_span_of(dst, dlen, sd);
+	return err ? err : hip_span_of(src, slen, ss);
+}
+
 /* A copy or fill may write (read) a hipMemMap mapping only where the stream's device was granted
  * read-write (read) access: CUDA's answer otherwise is hipErrorInvalidValue, checked up front,
  * which also keeps the CPU paths from writing memory the GPU may only read. */
@@ -372,10 +381,8 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 {
 	struct hip_span sd, ss;
 	struct hip_fence *f = NULL;
-	int err = hip_span_of(dst, size, &sd);
+	int err = copy_spans(dst, size, src, size, &sd, &ss);
 
-	if (!err)
-		err = hip_span_of(src, size, &ss);
 	if (err)
 		return err;
 	if (copy_by_cpu(&sd, &ss, size)) {
@@ -418,9 +425,7 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 
 	if (size == 0)
 		return 0;
-	err = hip_span_of(dst, size, &sd);
-	if (!err)
-		err = hip_span_of(src, size, &ss);
+	err = copy_spans(dst, size, src, size, &sd, &ss);
 	if (!err)
 		err = vmm_access_check(s, &sd, dst, true);
 	if (!err)
@@ -458,9 +463,7 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 
 	struct hip_span sd, ss;
 	size_t dlen = dpitch * (height - 1) + width, slen = spitch * (height - 1) + width;
-	int err = hip_span_of(dst, dlen, &sd);
-	if (!err)
-		err = hip_span_of(src, slen, &ss);
+	int err = copy_spans(dst, dlen, src, slen, &sd, &ss);
 	if (err)
 		return err;
 	if (copy_may_defer(&sd, &ss, async)) {
