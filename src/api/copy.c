@@ -398,8 +398,8 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 
 /* The end of every copy or fill that went through hip_stream_begin, given [in] err, the outcome
  * of its dependency wait and engine part, and [in] f, the engine's fence (NULL when the CPU did the
- * work or it already completed): a synchronous call waits for f; then f becomes the stream's
- * tail, or on any error the operation is taken off the stream. */
+ * work, when it already completed, and whenever err is set): a synchronous call waits for f; then
+ * f becomes the stream's tail, or on any error the operation is taken off the stream. */
 static int stream_op_finish(struct hip_stream *s, struct hip_stream_deps *deps,
 			    struct hip_fence *f, int err, bool async)
 {
