@@ -160,17 +160,26 @@ static mode_t va_mode(int flags, va_list ap)
 
 /* ---- open family -------------------------------------------------------------------------------- */
 
+/* The 64-bit twins (open64, openat64, __open64_2, fopen64) differ from the plain calls only in
+ * the next definition they pass to, so each pair shares one body that takes it as [in] next. */
+
+/* open/open64: an emulated device, else the next definition on the routed path. */
+static int open_via(int (*next)(const char *, int, ...), const char *path, int flags, mode_t mode)
+{
+  int fd;
+  if (try_dev_open(path, flags, &fd))
+    return fd;
+  char buf[PATH_MAX];
+  return next(route(path, buf, sizeof(buf)), flags, mode);
+}
+
 int open(const char *path, int flags, ...)
 {
   va_list ap;
   va_start(ap, flags);
   mode_t mode = va_mode(flags, ap);
   va_end(ap);
-  int fd;
-  if (try_dev_open(path, flags, &fd))
-    return fd;
-  char buf[PATH_MAX];
-  return get_open()(route(path, buf, sizeof(buf)), flags, mode);
+  return open_via(get_open(), path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...)
@@ -179,29 +188,28 @@ int open64(const char *path, int flags, ...)
   va_start(ap, flags);
   mode_t mode = va_mode(flags, ap);
   va_end(ap);
+  return open_via(get_open64(), path, flags, mode);
+}
+
+/* __open_2/__open64_2 (_FORTIFY_SOURCE) take no mode: they are passed on with two arguments so
+ * that glibc's own check of O_CREAT without a mode still runs. */
+static int open_2_via(int (*next)(const char *, int), const char *path, int flags)
+{
   int fd;
   if (try_dev_open(path, flags, &fd))
     return fd;
   char buf[PATH_MAX];
-  return get_open64()(route(path, buf, sizeof(buf)), flags, mode);
+  return next(route(path, buf, sizeof(buf)), flags);
 }
 
 int __open_2(const char *path, int flags)
 {
-  int fd;
-  if (try_dev_open(path, flags, &fd))
-    return fd;
-  char buf[PATH_MAX];
-  return get___open_2()(route(path, buf, sizeof(buf)), flags);
+  return open_2_via(get___open_2(), path, flags);
 }
 
 int __open64_2(const char *path, int flags)
 {
-  int fd;
-  if (try_dev_open(path, flags, &fd))
-    return fd;
-  char buf[PATH_MAX];
-  return get___open64_2()(route(path, buf, sizeof(buf)), flags);
+  return open_2_via(get___open64_2(), path, flags);
 }
 
 /* glibc declares most path arguments nonnull; callers may still pass NULL (the kernel says
@@ -221,17 +229,30 @@ static bool absolute_or_cwd(int dirfd, const char *path)
   return path && (path[0] == '/' || dirfd == AT_FDCWD);
 }
 
+/* route() for the *at calls: a path relative to another directory is never one of ours. */
+static const char *route_at(int dirfd, const char *path, char *buf, size_t size)
+{
+  return absolute_or_cwd(dirfd, path) ? route(path, buf, size) : path;
+}
+
+/* openat/openat64 */
+static int openat_via(int (*next)(int, const char *, int, ...), int dirfd, const char *path,
+                      int flags, mode_t mode)
+{
+  int fd;
+  if (absolute_or_cwd(dirfd, path) && try_dev_open(path, flags, &fd))
+    return fd;
+  char buf[PATH_MAX];
+  return next(dirfd, route_at(dirfd, path, buf, sizeof(buf)), flags, mode);
+}
+
 int openat(int dirfd, const char *path, int flags, ...)
 {
   va_list ap;
   va_start(ap, flags);
   mode_t mode = va_mode(flags, ap);
   va_end(ap);
-  int fd;
-  if (absolute_or_cwd(dirfd, path) && try_dev_open(path, flags, &fd))
-    return fd;
-  char buf[PATH_MAX];
-  return get_openat()(dirfd, absolute_or_cwd(dirfd, path) ? route(path, buf, sizeof(buf)) : path, flags, mode);
+  return openat_via(get_openat(), dirfd, path, flags, mode);
 }
 
 int openat64(int dirfd, const char *path, int flags, ...)
@@ -240,11 +261,7 @@ int openat64(int dirfd, const char *path, int flags, ...)
   va_start(ap, flags);
   mode_t mode = va_mode(flags, ap);
   va_end(ap);
-  int fd;
-  if (absolute_or_cwd(dirfd, path) && try_dev_open(path, flags, &fd))
-    return fd;
-  char buf[PATH_MAX];
-  return get_openat64()(dirfd, absolute_or_cwd(dirfd, path) ? route(path, buf, sizeof(buf)) : path, flags, mode);
+  return openat_via(get_openat64(), dirfd, path, flags, mode);
 }
 
 static FILE *dev_fopen(const char *path, const char *mode, bool *handled)
@@ -262,24 +279,26 @@ static FILE *dev_fopen(const char *path, const char *mode, bool *handled)
   return f;
 }
 
-FILE *fopen(const char *path, const char *mode)
+/* fopen/fopen64 */
+static FILE *fopen_via(FILE *(*next)(const char *, const char *), const char *path,
+                       const char *mode)
 {
   bool handled;
   FILE *f = dev_fopen(path, mode, &handled);
   if (handled)
     return f;
   char buf[PATH_MAX];
-  return get_fopen()(route(path, buf, sizeof(buf)), mode);
+  return next(route(path, buf, sizeof(buf)), mode);
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+  return fopen_via(get_fopen(), path, mode);
 }
 
 FILE *fopen64(const char *path, const char *mode)
 {
-  bool handled;
-  FILE *f = dev_fopen(path, mode, &handled);
-  if (handled)
-    return f;
-  char buf[PATH_MAX];
-  return get_fopen64()(route(path, buf, sizeof(buf)), mode);
+  return fopen_via(get_fopen64(), path, mode);
 }
 
 DIR *opendir(const char *path)
@@ -349,7 +368,7 @@ int fstatat(int dirfd, const char *path, struct stat *st, int flags)
   if (absolute_or_cwd(dirfd, path) && dev_stat(path, st))
     return 0;
   char buf[PATH_MAX];
-  return get_fstatat()(dirfd, absolute_or_cwd(dirfd, path) ? route(path, buf, sizeof(buf)) : path, st, flags);
+  return get_fstatat()(dirfd, route_at(dirfd, path, buf, sizeof(buf)), st, flags);
 }
 
 /* x86-64: struct stat64 is struct stat */
@@ -409,7 +428,7 @@ int statx(int dirfd, const char *path, int flags, unsigned int mask, struct stat
     return 0;
   }
   char buf[PATH_MAX];
-  return get_statx()(dirfd, absolute_or_cwd(dirfd, path) ? route(path, buf, sizeof(buf)) : path, flags, mask, sx);
+  return get_statx()(dirfd, route_at(dirfd, path, buf, sizeof(buf)), flags, mask, sx);
 }
 
 /* ---- access, links ------------------------------------------------------------------------------- */
@@ -440,7 +459,7 @@ int faccessat(int dirfd, const char *path, int mode, int flags)
   if (handled)
     return r;
   char buf[PATH_MAX];
-  return get_faccessat()(dirfd, absolute_or_cwd(dirfd, path) ? route(path, buf, sizeof(buf)) : path, mode, flags);
+  return get_faccessat()(dirfd, route_at(dirfd, path, buf, sizeof(buf)), mode, flags);
 }
 
 ssize_t readlink(const char *path, char *out, size_t size)
@@ -552,14 +571,9 @@ int fcntl(int fd, int cmd, ...)
   return r;
 }
 
-int fcntl64(int fd, int cmd, ...)
-{
-  va_list ap;
-  va_start(ap, cmd);
-  int r = do_fcntl(fd, cmd, ap);
-  va_end(ap);
-  return r;
-}
+/* fcntl64 is fcntl with another name (both pass on to the next fcntl): an alias, as glibc
+ * defines it on 64-bit targets. */
+int fcntl64(int fd, int cmd, ...) __attribute__((alias("fcntl")));
 
 /* ---- popen ---------------------------------------------------------------------------------------- */
 

@@ -83,6 +83,15 @@ int hip_span_of(const void *p, size_t size, struct hip_span *out)
 	return 0;
 }
 
+/* The spans of both sides of a copy, [in] dlen bytes at [in] dst and [in] slen at [in] src, the
+ * destination first: 0 or the first side's error. */
+static int copy_spans(void *dst, size_t dlen, const void *src, size_t slen, struct hip_span *sd,
+		      struct hip_span *ss)
+{
+	int err = hip_span_of(dst, dlen, sd);
+	return err ? err : hip_span_of(src, slen, ss);
+}
+
 /* A copy or fill may write (read) a hipMemMap mapping only where the stream's device was granted
  * read-write (read) access: CUDA's answer otherwise is hipErrorInvalidValue, checked up front,
  * which also keeps the CPU paths from writing memory the GPU may only read. */
@@ -298,24 +307,33 @@ static bool copy_may_defer(const struct hip_span *dst, const struct hip_span *sr
 	return async || (dst->device_local && src->device_local);
 }
 
-/* Hand the copy to the stream's callback worker when the stream still has work in flight.
- * Returns true when it did (the copy will happen in stream order). */
-static bool copy_defer(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
-		       size_t spitch, size_t width, size_t height)
+/* Hand [in] run, with a malloc'd copy of its [in] size-byte record [in] rec, to the callback
+ * worker of [in] s when the stream still has work in flight. Returns true when it did (the work
+ * will happen in stream order). */
+static bool defer_to_worker(struct hip_stream *s, void (*run)(void *), const void *rec, size_t size)
 {
 	hipStream_t h;
 
 	if (!stream_handle(s, &h) || !stream_busy(s))
 		return false;
-	struct copy_later *c = malloc(sizeof(*c));
+	void *c = malloc(size);
 	if (!c)
 		return false;
-	*c = (struct copy_later){s, dst, src, dpitch, spitch, width, height};
-	if (hipLaunchHostFunc(h, copy_later_run, c) != hipSuccess) {
+	memcpy(c, rec, size);
+	if (hipLaunchHostFunc(h, run, c) != hipSuccess) {
 		free(c);
-		return false; /* the caller copies synchronously instead */
+		return false; /* the caller does the work synchronously instead */
 	}
 	return true;
+}
+
+/* Hand the copy to the stream's callback worker when the stream still has work in flight.
+ * Returns true when it did (the copy will happen in stream order). */
+static bool copy_defer(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
+		       size_t spitch, size_t width, size_t height)
+{
+	struct copy_later c = {s, dst, src, dpitch, spitch, width, height};
+	return defer_to_worker(s, copy_later_run, &c, sizeof(c));
 }
 
 /* The engine part of a copy whose dependencies are met: an SDMA transfer on the engine of the
@@ -363,10 +381,8 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 {
 	struct hip_span sd, ss;
 	struct hip_fence *f = NULL;
-	int err = hip_span_of(dst, size, &sd);
+	int err = copy_spans(dst, size, src, size, &sd, &ss);
 
-	if (!err)
-		err = hip_span_of(src, size, &ss);
 	if (err)
 		return err;
 	if (copy_by_cpu(&sd, &ss, size)) {
@@ -380,6 +396,26 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 	return err;
 }
 
+/* The end of every copy or fill that went through hip_stream_begin, given [in] err, the outcome
+ * of its dependency wait and engine part, and [in] f, the engine's fence (NULL when the CPU did the
+ * work, when it already completed, and whenever err is set): a synchronous call waits for f; then
+ * f becomes the stream's tail, or on any error the operation is taken off the stream. */
+static int stream_op_finish(struct hip_stream *s, struct hip_stream_deps *deps,
+			    struct hip_fence *f, int err, bool async)
+{
+	if (!err && !async && f) {
+		err = hip_fence_wait(f, hip_device_blocking(s->device));
+		if (err)
+			hip_fence_put(f);
+	}
+	if (err) {
+		hip_stream_abort(s, deps);
+		return err;
+	}
+	hip_stream_end(s, deps, f, false);
+	return 0;
+}
+
 int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool async)
 {
 	struct hip_span sd, ss;
@@ -389,9 +425,7 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 
 	if (size == 0)
 		return 0;
-	err = hip_span_of(dst, size, &sd);
-	if (!err)
-		err = hip_span_of(src, size, &ss);
+	err = copy_spans(dst, size, src, size, &sd, &ss);
 	if (!err)
 		err = vmm_access_check(s, &sd, dst, true);
 	if (!err)
@@ -406,29 +440,13 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
-	if (err)
-		goto fail;
-
-	if (copy_by_cpu(&sd, &ss, size)) {
-		memmove(sd.ptr, ss.ptr, size);
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
+	if (!err) {
+		if (copy_by_cpu(&sd, &ss, size))
+			memmove(sd.ptr, ss.ptr, size);
+		else
+			err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
 	}
-	err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
-	if (err)
-		goto fail;
-	if (!async && f) {
-		err = hip_fence_wait(f, hip_device_blocking(s->device));
-		if (err) {
-			hip_fence_put(f);
-			goto fail;
-		}
-	}
-	hip_stream_end(s, &deps, f, false);
-	return 0;
-fail:
-	hip_stream_abort(s, &deps);
-	return err;
+	return stream_op_finish(s, &deps, f, err, async);
 }
 
 /* 2D: row by row on the CPU when both sides allow it, else one engine copy per row. Row copies
@@ -445,9 +463,7 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 
 	struct hip_span sd, ss;
 	size_t dlen = dpitch * (height - 1) + width, slen = spitch * (height - 1) + width;
-	int err = hip_span_of(dst, dlen, &sd);
-	if (!err)
-		err = hip_span_of(src, slen, &ss);
+	int err = copy_spans(dst, dlen, src, slen, &sd, &ss);
 	if (err)
 		return err;
 	if (copy_may_defer(&sd, &ss, async)) {
@@ -459,14 +475,9 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 		struct hip_stream_deps deps;
 		hip_stream_begin(s, &deps);
 		err = hip_stream_deps_wait(s, &deps);
-		if (err) {
-			hip_stream_abort(s, &deps);
-			return err;
-		}
-		for (size_t y = 0; y < height; y++)
+		for (size_t y = 0; y < height && !err; y++)
 			memmove((char *)sd.ptr + y * dpitch, (const char *)ss.ptr + y * spitch, width);
-		hip_stream_end(s, &deps, NULL, false);
-		return 0;
+		return stream_op_finish(s, &deps, NULL, err, false);
 	}
 	for (size_t y = 0; y < height && !err; y++)
 		err = hip_copy(s, (char *)dst + y * dpitch, (const char *)src + y * spitch, width,
@@ -613,21 +624,9 @@ static void fill_later_run(void *arg)
  * busy. True when the fill (the whole box c describes) was handed to the callback worker. */
 static bool fill_defer_box(const struct hip_span *sp, const struct fill_later *box, bool async)
 {
-	hipStream_t h;
-
 	if (!sp->known || hip_callback_fence || !(async || sp->device_local))
 		return false;
-	if (!stream_handle(box->s, &h) || !stream_busy(box->s))
-		return false;
-	struct fill_later *c = malloc(sizeof(*c));
-	if (!c)
-		return false;
-	*c = *box;
-	if (hipLaunchHostFunc(h, fill_later_run, c) != hipSuccess) {
-		free(c);
-		return false;
-	}
-	return true;
+	return defer_to_worker(box->s, fill_later_run, box, sizeof(*box));
 }
 
 int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,
@@ -660,20 +659,7 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	err = hip_stream_deps_wait(s, &deps);
 	if (!err)
 		err = fill_now(s->device, &sp, value, esize, count, &f);
-	if (err)
-		goto fail;
-	if (!async && f) {
-		err = hip_fence_wait(f, hip_device_blocking(s->device));
-		if (err) {
-			hip_fence_put(f);
-			goto fail;
-		}
-	}
-	hip_stream_end(s, &deps, f, false);
-	return 0;
-fail:
-	hip_stream_abort(s, &deps);
-	return err;
+	return stream_op_finish(s, &deps, f, err, async);
 }
 
 int hip_fill_box(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count,

@@ -68,6 +68,13 @@ static inline __attribute__((always_inline)) struct hip_event *event_of(hipEvent
 	return e;
 }
 
+/* event_of for a handle from the caller, NULL included: these callers answer a NULL handle and a
+ * dead one alike, with hipErrorInvalidHandle. Inlined as event_of is (hipEventQuery's path). */
+static inline __attribute__((always_inline)) struct hip_event *event_lookup(hipEvent_t h)
+{
+	return h ? event_of(h) : NULL;
+}
+
 static bool flags_valid(unsigned flags)
 {
 	const unsigned release = hipEventReleaseToDevice | hipEventReleaseToSystem
@@ -297,9 +304,7 @@ static hipError_t event_record(hipEvent_t event, hipStream_t stream, unsigned fl
 {
 	if (flags != 0 && flags != hipEventRecordExternal)
 		return hipErrorInvalidValue;
-	if (!event)
-		return hipErrorInvalidHandle;
-	struct hip_event *e = event_of(event);
+	struct hip_event *e = event_lookup(event);
 	if (!e)
 		return hipErrorInvalidHandle;
 	hipError_t ce;
@@ -365,7 +370,7 @@ static inline bool event_done(struct hip_event *e)
 /* The status of [in] event (hipEventQuery's answer before the error state). */
 static hipError_t event_query(hipEvent_t event)
 {
-	struct hip_event *e = event ? event_of(event) : NULL;
+	struct hip_event *e = event_lookup(event);
 	if (!e)
 		return hipErrorInvalidHandle;
 	/* A captured record cannot be queried (only looked up while some capture exists). */
@@ -387,9 +392,7 @@ hipError_t hipEventQuery(hipEvent_t event)
 
 hipError_t hipEventSynchronize(hipEvent_t event)
 {
-	if (!event)
-		HIP_RETURN(hipErrorInvalidHandle);
-	struct hip_event *e = event_of(event);
+	struct hip_event *e = event_lookup(event);
 	if (!e)
 		HIP_RETURN(hipErrorInvalidHandle);
 	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
@@ -457,9 +460,7 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 {
 	if (flags != 0 && flags != hipEventWaitExternal)
 		return hipErrorInvalidValue;
-	if (!event)
-		return hipErrorInvalidHandle;
-	struct hip_event *e = event_of(event);
+	struct hip_event *e = event_lookup(event);
 	if (!e)
 		return hipErrorInvalidHandle;
 	hipError_t ce;

@@ -519,6 +519,15 @@ static struct exec_ctx *ctx_get(hipExecutionCtx_t h)
 	return found;
 }
 
+/* ctx_get for a handle from the caller: NULL with [out] *err hipErrorInvalidValue for a NULL
+ * handle, hipErrorInvalidContext for one that is not a live context. */
+static struct exec_ctx *ctx_from_api(hipExecutionCtx_t h, hipError_t *err)
+{
+	struct exec_ctx *c = h ? ctx_get(h) : NULL;
+	*err = !h ? hipErrorInvalidValue : !c ? hipErrorInvalidContext : hipSuccess;
+	return c;
+}
+
 static void ctx_put(struct exec_ctx *c)
 {
 	pthread_mutex_lock(&gc_lock);
@@ -654,20 +663,39 @@ hipError_t hipDeviceGetExecutionCtx(hipExecutionCtx_t *ctx, int device)
 	HIP_RETURN(device_get_ctx(ctx, device));
 }
 
+/* What the context getters answer: fixed when the context is made (ctx_new). */
+struct ctx_facts {
+	int device;
+	unsigned long long id;
+	hipDevResource sm;
+};
+
+/* The start every context getter shares: the caller's [in] out pointer and the handle [in] h
+ * checked, then the facts of the live context copied to [out] f under a reference (a destroy
+ * racing the call cannot free the context while they are read). */
+static hipError_t ctx_read(hipExecutionCtx_t h, const void *out, struct ctx_facts *f)
+{
+	if (!out)
+		return hipErrorInvalidValue;
+	hipError_t err;
+	struct exec_ctx *c = ctx_from_api(h, &err);
+	if (!c)
+		return err;
+	*f = (struct ctx_facts){.device = c->device->ordinal, .id = c->id, .sm = c->sm};
+	ctx_put(c);
+	return hipSuccess;
+}
+
 static hipError_t ctx_get_resource(hipExecutionCtx_t h, hipDevResource *resource, hipDevResourceType type)
 {
-	if (!h || !resource)
-		return hipErrorInvalidValue;
-	struct exec_ctx *c = ctx_get(h);
-	if (!c)
-		return hipErrorInvalidContext;
-	hipError_t err = hipErrorInvalidResourceType; /* a context holds CUs only */
-	if (type == hipDevResourceTypeSm) {
-		*resource = c->sm;
-		err = hipSuccess;
-	}
-	ctx_put(c);
-	return err;
+	struct ctx_facts f;
+	hipError_t err = ctx_read(h, resource, &f);
+	if (err)
+		return err;
+	if (type != hipDevResourceTypeSm)
+		return hipErrorInvalidResourceType; /* a context holds CUs only */
+	*resource = f.sm;
+	return hipSuccess;
 }
 
 hipError_t hipExecutionCtxGetDevResource(hipExecutionCtx_t ctx, hipDevResource *resource,
@@ -678,26 +706,20 @@ hipError_t hipExecutionCtxGetDevResource(hipExecutionCtx_t ctx, hipDevResource *
 
 hipError_t hipExecutionCtxGetDevice(int *device, hipExecutionCtx_t ctx)
 {
-	if (!device || !ctx)
-		HIP_RETURN(hipErrorInvalidValue);
-	struct exec_ctx *c = ctx_get(ctx);
-	if (!c)
-		HIP_RETURN(hipErrorInvalidContext);
-	*device = c->device->ordinal;
-	ctx_put(c);
-	HIP_RETURN(hipSuccess);
+	struct ctx_facts f;
+	hipError_t err = ctx_read(ctx, device, &f);
+	if (err == hipSuccess)
+		*device = f.device;
+	HIP_RETURN(err);
 }
 
 hipError_t hipExecutionCtxGetId(hipExecutionCtx_t ctx, unsigned long long *ctxId)
 {
-	if (!ctx || !ctxId)
-		HIP_RETURN(hipErrorInvalidValue);
-	struct exec_ctx *c = ctx_get(ctx);
-	if (!c)
-		HIP_RETURN(hipErrorInvalidContext);
-	*ctxId = c->id;
-	ctx_put(c);
-	HIP_RETURN(hipSuccess);
+	struct ctx_facts f;
+	hipError_t err = ctx_read(ctx, ctxId, &f);
+	if (err == hipSuccess)
+		*ctxId = f.id;
+	HIP_RETURN(err);
 }
 
 /* ---- streams ------------------------------------------------------------------------------- */
@@ -848,6 +870,21 @@ hipError_t hipStreamGetDevResource(hipStream_t stream, hipDevResource *resource,
 
 /* ---- synchronisation and events ------------------------------------------------------------ */
 
+/* Appends [in] s to the array [in,out] *v of *n streams and room for *cap, doubling it when full.
+ * False when it is full and cannot grow: the snapshot then stops there. */
+static bool streams_push(struct hip_stream ***v, size_t *n, size_t *cap, struct hip_stream *s)
+{
+	if (*n == *cap) {
+		struct hip_stream **nv = realloc(*v, 2 * *cap * sizeof(**v));
+		if (!nv)
+			return false;
+		*v = nv;
+		*cap *= 2;
+	}
+	(*v)[(*n)++] = s;
+	return true;
+}
+
 /* The streams of [in] c: its green streams, or every stream of the device for the primary
  * context. [out] *out is a malloc'd array (NULL when empty). Returns the count, or -ENOMEM. */
 static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
@@ -860,28 +897,15 @@ static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
 	pthread_mutex_t *lock = c->primary ? &c->device->lock : &gc_lock;
 	pthread_mutex_lock(lock);
 	if (c->primary) {
-		for (struct hip_stream *s = c->device->streams; s; s = s->next) {
-			if (n == cap) {
-				struct hip_stream **nv = realloc(v, 2 * cap * sizeof(*v));
-				if (!nv)
-					break;
-				v = nv;
-				cap *= 2;
-			}
-			v[n++] = s;
-		}
+		for (struct hip_stream *s = c->device->streams; s; s = s->next)
+			if (!streams_push(&v, &n, &cap, s))
+				break;
 	} else {
 		for (struct green_stream *g = green_streams; g; g = g->next) {
 			if (g->ctx != c || !green_stream_current(g))
 				continue;
-			if (n == cap) {
-				struct hip_stream **nv = realloc(v, 2 * cap * sizeof(*v));
-				if (!nv)
-					break;
-				v = nv;
-				cap *= 2;
-			}
-			v[n++] = (struct hip_stream *)g->stream;
+			if (!streams_push(&v, &n, &cap, (struct hip_stream *)g->stream))
+				break;
 		}
 	}
 	pthread_mutex_unlock(lock);
@@ -895,11 +919,10 @@ static int ctx_streams(struct exec_ctx *c, struct hip_stream ***out)
 
 static hipError_t ctx_synchronize(hipExecutionCtx_t h)
 {
-	if (!h)
-		return hipErrorInvalidValue;
-	struct exec_ctx *c = ctx_get(h);
+	hipError_t herr;
+	struct exec_ctx *c = ctx_from_api(h, &herr);
 	if (!c)
-		return hipErrorInvalidContext;
+		return herr;
 	struct hip_stream **v;
 	int n = ctx_streams(c, &v);
 	int err = n < 0 ? n : 0;

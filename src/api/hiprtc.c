@@ -207,22 +207,28 @@ HIPKFD_EXPORT hiprtcResult hiprtcGetLoweredName(hiprtcProgram prog, const char *
   return HIPRTC_ERROR_NAME_EXPRESSION_NOT_VALID;
 }
 
-HIPKFD_EXPORT hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet)
+/* The checks every query of a program's results starts with: the program first, then the
+ * caller's [in] out pointer. */
+static hiprtcResult query_check(hiprtcProgram prog, const void *out)
 {
   if (!prog)
     return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!logSizeRet)
-    return HIPRTC_ERROR_INVALID_INPUT;
-  *logSizeRet = prog->log ? prog->log_size : 1;
-  return HIPRTC_SUCCESS;
+  return out ? HIPRTC_SUCCESS : HIPRTC_ERROR_INVALID_INPUT;
+}
+
+HIPKFD_EXPORT hiprtcResult hiprtcGetProgramLogSize(hiprtcProgram prog, size_t *logSizeRet)
+{
+  hiprtcResult r = query_check(prog, logSizeRet);
+  if (r == HIPRTC_SUCCESS)
+    *logSizeRet = prog->log ? prog->log_size : 1;
+  return r;
 }
 
 HIPKFD_EXPORT hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log)
 {
-  if (!prog)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!log)
-    return HIPRTC_ERROR_INVALID_INPUT;
+  hiprtcResult r = query_check(prog, log);
+  if (r != HIPRTC_SUCCESS)
+    return r;
   if (prog->log)
     memcpy(log, prog->log, prog->log_size);
   else
@@ -232,23 +238,18 @@ HIPKFD_EXPORT hiprtcResult hiprtcGetProgramLog(hiprtcProgram prog, char *log)
 
 HIPKFD_EXPORT hiprtcResult hiprtcGetCodeSize(hiprtcProgram prog, size_t *codeSizeRet)
 {
-  if (!prog)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!codeSizeRet)
-    return HIPRTC_ERROR_INVALID_INPUT;
-  *codeSizeRet = prog->code_size;
-  return HIPRTC_SUCCESS;
+  hiprtcResult r = query_check(prog, codeSizeRet);
+  if (r == HIPRTC_SUCCESS)
+    *codeSizeRet = prog->code_size;
+  return r;
 }
 
 HIPKFD_EXPORT hiprtcResult hiprtcGetCode(hiprtcProgram prog, char *code)
 {
-  if (!prog)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!code)
-    return HIPRTC_ERROR_INVALID_INPUT;
-  if (prog->code_size)
+  hiprtcResult r = query_check(prog, code);
+  if (r == HIPRTC_SUCCESS && prog->code_size)
     memcpy(code, prog->code, prog->code_size);
-  return HIPRTC_SUCCESS;
+  return r;
 }
 
 HIPKFD_EXPORT hiprtcResult hiprtcVersion(int *major, int *minor)
@@ -581,26 +582,27 @@ HIPKFD_EXPORT hiprtcResult hiprtcCompileProgram(hiprtcProgram prog, int numOptio
   return r;
 }
 
+/* query_check, and then a program not compiled with -fgpu-rdc has no bitcode to give (clr). */
+static hiprtcResult bitcode_check(hiprtcProgram prog, const void *out)
+{
+  hiprtcResult r = query_check(prog, out);
+  if (r == HIPRTC_SUCCESS && !prog->bitcode)
+    r = HIPRTC_ERROR_INVALID_PROGRAM;
+  return r;
+}
+
 HIPKFD_EXPORT hiprtcResult hiprtcGetBitcodeSize(hiprtcProgram prog, size_t *bitcode_size)
 {
-  if (!prog)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!bitcode_size)
-    return HIPRTC_ERROR_INVALID_INPUT;
-  if (!prog->bitcode)
-    return HIPRTC_ERROR_INVALID_PROGRAM; /* not compiled with -fgpu-rdc (clr) */
-  *bitcode_size = prog->bitcode_size;
-  return HIPRTC_SUCCESS;
+  hiprtcResult r = bitcode_check(prog, bitcode_size);
+  if (r == HIPRTC_SUCCESS)
+    *bitcode_size = prog->bitcode_size;
+  return r;
 }
 
 HIPKFD_EXPORT hiprtcResult hiprtcGetBitcode(hiprtcProgram prog, char *bitcode)
 {
-  if (!prog)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  if (!bitcode)
-    return HIPRTC_ERROR_INVALID_INPUT;
-  if (!prog->bitcode)
-    return HIPRTC_ERROR_INVALID_PROGRAM;
-  memcpy(bitcode, prog->bitcode, prog->bitcode_size);
-  return HIPRTC_SUCCESS;
+  hiprtcResult r = bitcode_check(prog, bitcode);
+  if (r == HIPRTC_SUCCESS)
+    memcpy(bitcode, prog->bitcode, prog->bitcode_size);
+  return r;
 }

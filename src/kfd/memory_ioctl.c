@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <sys/ioctl.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,10 +38,18 @@ int kfd_free_memory(uint64_t handle)
   return kfd_ioctl(AMDKFD_IOC_FREE_MEMORY_OF_GPU, &args);
 }
 
-int kfd_map_memory(uint64_t handle, const uint32_t *gpu_ids, uint32_t n)
+/* MAP_MEMORY_TO_GPU and UNMAP_MEMORY_FROM_GPU take the same argument block (kfd_ioctl.h: "same
+ * arguments as for mapping"), so one wrapper serves both requests. n_success starts at 0;
+ * kfd_ioctl() restarts with the same block after EINTR, so the kernel skips the devices it already
+ * handled. Fewer than n devices done without an error is -EIO. */
+_Static_assert(sizeof(struct kfd_ioctl_map_memory_to_gpu_args) ==
+                   sizeof(struct kfd_ioctl_unmap_memory_from_gpu_args) &&
+               offsetof(struct kfd_ioctl_map_memory_to_gpu_args, n_success) ==
+                   offsetof(struct kfd_ioctl_unmap_memory_from_gpu_args, n_success),
+               "map and unmap share one argument layout");
+
+static int map_ioctl(unsigned long request, uint64_t handle, const uint32_t *gpu_ids, uint32_t n)
 {
-  /* n_success starts at 0; kfd_ioctl() restarts with the same block after EINTR, so the kernel
-   * skips the devices it already mapped. */
   struct kfd_ioctl_map_memory_to_gpu_args args = {
     .handle = handle,
     .device_ids_array_ptr = (uint64_t)(uintptr_t)gpu_ids,
@@ -51,28 +60,20 @@ int kfd_map_memory(uint64_t handle, const uint32_t *gpu_ids, uint32_t n)
 
   if (!gpu_ids || !n)
     return -EINVAL;
-  err = kfd_ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, &args);
+  err = kfd_ioctl(request, &args);
   if (!err && args.n_success != n)
     return -EIO;
   return err;
 }
 
+int kfd_map_memory(uint64_t handle, const uint32_t *gpu_ids, uint32_t n)
+{
+  return map_ioctl(AMDKFD_IOC_MAP_MEMORY_TO_GPU, handle, gpu_ids, n);
+}
+
 int kfd_unmap_memory(uint64_t handle, const uint32_t *gpu_ids, uint32_t n)
 {
-  struct kfd_ioctl_unmap_memory_from_gpu_args args = {
-    .handle = handle,
-    .device_ids_array_ptr = (uint64_t)(uintptr_t)gpu_ids,
-    .n_devices = n,
-    .n_success = 0,
-  };
-  int err;
-
-  if (!gpu_ids || !n)
-    return -EINVAL;
-  err = kfd_ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, &args);
-  if (!err && args.n_success != n)
-    return -EIO;
-  return err;
+  return map_ioctl(AMDKFD_IOC_UNMAP_MEMORY_FROM_GPU, handle, gpu_ids, n);
 }
 
 int kfd_available_memory(struct kfd_gpu *gpu, uint64_t *bytes)

@@ -5,30 +5,59 @@
 #include "cp_harness.h"
 #include "cp/cp_internal.h"
 
-static void *kernel_object(uint32_t kind, uint64_t *va)
+/* A dispatch packet for the fake kernel `kind` (fake_kfd.h: the first dword of its kernel
+ * descriptor) over a 1-D grid of `grid` work-items in workgroups of 64, with a fresh 8-byte
+ * kernarg buffer whose host side is [out] *args (filled by the test before it submits). */
+static void fake_dispatch_pkt(uint32_t pkt[16], uint32_t kind, void **args, uint32_t grid,
+                              uint64_t completion)
 {
-  void *p;
-  *va = gva_alloc(64, &p);
-  *(uint32_t *)p = kind;
-  return p;
+  void *kd;
+  uint64_t ko = gva_alloc(64, &kd);
+  *(uint32_t *)kd = kind;
+  uint64_t args_va = gva_alloc(8, args);
+  aql_dispatch_pkt(pkt, ko, args_va, 64, grid, completion);
+}
+
+/* Submits a dispatch of a fake kernel that ignores its kernarg (ILLEGAL, SPIN, SENDMSG). */
+static void submit_fake_dispatch(struct haql *a, uint32_t kind, uint64_t completion)
+{
+  void *args;
+  uint32_t pkt[16];
+  fake_dispatch_pkt(pkt, kind, &args, 64, completion);
+  aql_submit(a, pkt);
+}
+
+/* A dispatch of FAKE_KERNEL_STORE, which writes grid_size[0] * workgroup_size[0] to the address
+ * in its kernarg: here a fresh 4-byte buffer, whose host side is returned. */
+static uint32_t *store_dispatch_pkt(uint32_t pkt[16], uint32_t grid, uint64_t completion)
+{
+  void *out, *args;
+  uint64_t out_va = gva_alloc(4, &out);
+  fake_dispatch_pkt(pkt, FAKE_KERNEL_STORE, &args, grid, completion);
+  memcpy(args, &out_va, 8);
+  return out;
+}
+
+/* Submits a barrier-AND packet with no dependencies: it completes `completion` as soon as the
+ * packet processor reaches it. */
+static void submit_barrier(struct haql *a, uint64_t completion)
+{
+  uint64_t none[5] = {0};
+  uint32_t pkt[16];
+  aql_barrier_pkt(pkt, 3, none, completion);
+  aql_submit(a, pkt);
 }
 
 Test(cp_aql, dispatch_runs_and_completion_signal_decrements)
 {
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, out_va, args_va;
-  void *out, *args;
-  kernel_object(FAKE_KERNEL_STORE, &ko);
-  out_va = gva_alloc(4, &out);
-  args_va = gva_alloc(8, &args);
-  memcpy(args, &out_va, 8);
   struct hsig done = sig_new(1, 0, 0);
   uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 256, done.va);
+  uint32_t *out = store_dispatch_pkt(pkt, 256, done.va);
   aql_submit(&a, pkt);
   WAIT_UNTIL(sig_value(done) == 0);
-  cr_assert_eq(*(uint32_t *)out, 256u * 64u, "the fake kernel saw grid %u", *(uint32_t *)out);
+  cr_assert_eq(*out, 256u * 64u, "the fake kernel saw grid %u", *out);
   WAIT_UNTIL(aql_read_index(&a) == 1);
   cr_assert_eq(*(uint16_t *)a.ring, 1, "the consumed slot's header is INVALID again");
   cr_assert_eq(fake_dispatch_count(), 1);
@@ -40,12 +69,9 @@ Test(cp_aql, ring_wraps_many_times)
   struct haql a;
   cr_assert_eq(aql_open(&a, 4), 0);
   struct hsig done = sig_new(40, 0, 0);
-  uint64_t none[5] = {0};
-  uint32_t pkt[16];
   for (unsigned i = 0; i < 40; i++) {
     WAIT_UNTIL(a.next - aql_read_index(&a) < a.slots); /* the producer's "queue full" wait */
-    aql_barrier_pkt(pkt, 3, none, done.va);
-    aql_submit(&a, pkt);
+    submit_barrier(&a, done.va);
   }
   WAIT_UNTIL(sig_value(done) == 0);
   WAIT_UNTIL(aql_read_index(&a) == 40); /* the slot is released after the completion signal */
@@ -60,12 +86,10 @@ Test(cp_aql, barrier_and_waits_for_every_dependency)
   struct hsig d0 = sig_new(1, 0, 0), d1 = sig_new(1, 0, 0);
   struct hsig b = sig_new(1, 0, 0), after = sig_new(1, 0, 0);
   uint64_t deps[5] = {d0.va, 0, d1.va, 0, 0};
-  uint64_t none[5] = {0};
   uint32_t pkt[16];
   aql_barrier_pkt(pkt, 3, deps, b.va);
   aql_submit(&a, pkt);
-  aql_barrier_pkt(pkt, 3, none, after.va);
-  aql_submit(&a, pkt);
+  submit_barrier(&a, after.va);
 
   sig_set(d0, 0);
   usleep(20000); /* give a broken CP the chance to run ahead; the assertion is on order, not time */
@@ -107,10 +131,7 @@ Test(cp_aql, interrupt_signal_writes_mailbox_and_raises_event)
   uint64_t mailbox_va = gva_alloc(8, &mb);
   *(uint64_t *)mb = ~0ull; /* UNSIGNALED_EVENT_SLOT */
   struct hsig s = sig_new(1, mailbox_va, 77);
-  uint64_t none[5] = {0};
-  uint32_t pkt[16];
-  aql_barrier_pkt(pkt, 3, none, s.va);
-  aql_submit(&a, pkt);
+  submit_barrier(&a, s.va);
   WAIT_UNTIL(fake_interrupt_count() == 1);
   cr_assert_eq(sig_value(s), 0);
   cr_assert_eq(*(uint32_t *)mb, 77u);
@@ -124,13 +145,10 @@ Test(cp_aql, timestamps_are_monotonic)
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
   struct hsig s[6];
-  uint64_t none[5] = {0};
-  uint32_t pkt[16];
   uint64_t before = sim_gpu_clock_counter();
   for (unsigned i = 0; i < 6; i++) {
     s[i] = sig_new(1, 0, 0);
-    aql_barrier_pkt(pkt, 3, none, s[i].va);
-    aql_submit(&a, pkt);
+    submit_barrier(&a, s[i].va);
   }
   WAIT_UNTIL(sig_value(s[5]) == 0);
   uint64_t after = sim_gpu_clock_counter();
@@ -203,17 +221,9 @@ Test(cp_aql, illegal_instruction_stops_queue_with_rocr_error_code)
   uint64_t mailbox_va = gva_alloc(8, &mb);
   a.inactive.host[2] = (int64_t)mailbox_va; /* an interrupt signal, as ROCr creates it */
   ((uint32_t *)a.inactive.host)[6] = 9;
-  uint64_t ko, args_va;
-  void *args;
-  kernel_object(FAKE_KERNEL_ILLEGAL, &ko);
-  args_va = gva_alloc(8, &args);
   struct hsig done = sig_new(1, 0, 0), next = sig_new(1, 0, 0);
-  uint64_t none[5] = {0};
-  uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
-  aql_submit(&a, pkt);
-  aql_barrier_pkt(pkt, 3, none, next.va);
-  aql_submit(&a, pkt);
+  submit_fake_dispatch(&a, FAKE_KERNEL_ILLEGAL, done.va);
+  submit_barrier(&a, next.va);
   WAIT_UNTIL(sig_value(a.inactive) != 0);
   cr_assert_eq(sig_value(a.inactive), 0x40000000, "ROCr decodes 0x40000000 as illegal instruction");
   WAIT_UNTIL(fake_interrupt_count() == 1); /* the value is stored before the interrupt */
@@ -230,14 +240,11 @@ Test(cp_aql, kernel_page_fault_raises_memory_exception_and_queue_error)
   fake_reset_events();
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, args_va;
   void *args;
-  kernel_object(FAKE_KERNEL_FAULT, &ko);
-  args_va = gva_alloc(8, &args);
+  uint32_t pkt[16];
+  fake_dispatch_pkt(pkt, FAKE_KERNEL_FAULT, &args, 64, 0);
   uint64_t bad = 0x7770000123ull;
   memcpy(args, &bad, 8);
-  uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, 0);
   aql_submit(&a, pkt);
   WAIT_UNTIL(fake_fault_count() == 1);
   cr_assert_eq(fake_last_fault_va(), bad);
@@ -248,9 +255,7 @@ Test(cp_aql, kernel_page_fault_raises_memory_exception_and_queue_error)
   struct haql b;
   cr_assert_eq(aql_open(&b, 16), 0);
   struct hsig done = sig_new(1, 0, 0);
-  uint64_t none[5] = {0};
-  aql_barrier_pkt(pkt, 3, none, done.va);
-  aql_submit(&b, pkt);
+  submit_barrier(&b, done.va);
   WAIT_UNTIL(sig_value(done) == 0);
   sim_cp_queue_destroy(a.q);
   sim_cp_queue_destroy(b.q);
@@ -261,10 +266,7 @@ Test(cp_aql, unmapped_completion_signal_is_a_page_fault)
   fake_reset_events();
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t none[5] = {0};
-  uint32_t pkt[16];
-  aql_barrier_pkt(pkt, 3, none, 0x6660000000ull);
-  aql_submit(&a, pkt);
+  submit_barrier(&a, 0x6660000000ull);
   WAIT_UNTIL(fake_fault_count() == 1);
   cr_assert_eq(fake_last_fault_va() & ~63ull, 0x6660000000ull);
   sim_cp_queue_destroy(a.q);
@@ -320,15 +322,9 @@ Test(cp_aql, dispatch_needing_scratch_waits_for_the_runtime)
 {
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, out_va, args_va;
-  void *out, *args;
-  kernel_object(FAKE_KERNEL_STORE, &ko);
-  out_va = gva_alloc(4, &out);
-  args_va = gva_alloc(8, &args);
-  memcpy(args, &out_va, 8);
   struct hsig done = sig_new(1, 0, 0);
   uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  uint32_t *out = store_dispatch_pkt(pkt, 64, done.va);
   pkt[6] = 200; /* private_segment_size: 200 bytes per work-item -> 13 KiB per wave64 */
   aql_submit(&a, pkt);
   WAIT_UNTIL(sig_value(a.inactive) == 1);
@@ -339,7 +335,7 @@ Test(cp_aql, dispatch_needing_scratch_waits_for_the_runtime)
   memcpy(a.amdq + 140, &tmpring, 4);
   sig_set(a.inactive, 0);
   WAIT_UNTIL(sig_value(done) == 0);
-  cr_assert_eq(*(uint32_t *)out, 64u * 64u);
+  cr_assert_eq(*out, 64u * 64u);
   cr_assert_eq(sig_value(a.inactive), 0);
   sim_cp_queue_destroy(a.q);
 }
@@ -348,13 +344,10 @@ Test(cp_aql, refused_scratch_request_stops_the_queue)
 {
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, args_va;
   void *args;
-  kernel_object(FAKE_KERNEL_STORE, &ko);
-  args_va = gva_alloc(8, &args);
   struct hsig done = sig_new(1, 0, 0);
   uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
+  fake_dispatch_pkt(pkt, FAKE_KERNEL_STORE, &args, 64, done.va);
   pkt[6] = 64;
   aql_submit(&a, pkt);
   WAIT_UNTIL(sig_value(a.inactive) == 1);
@@ -405,14 +398,8 @@ Test(cp_aql, destroy_abandons_a_dispatch_that_outlives_the_preemption_timeout)
   fake_reset_events();
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, args_va;
-  void *args;
-  kernel_object(FAKE_KERNEL_SPIN, &ko);
-  args_va = gva_alloc(8, &args);
   struct hsig done = sig_new(1, 0, 0);
-  uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
-  aql_submit(&a, pkt);
+  submit_fake_dispatch(&a, FAKE_KERNEL_SPIN, done.va);
   WAIT_UNTIL(fake_dispatch_count() == 1);
   sim_cp_queue_destroy(a.q); /* returns although the kernel still runs */
   cr_assert_eq(fake_dispatch_returns(), 0);
@@ -430,14 +417,8 @@ Test(cp_aql, wave_interrupt_message_raises_an_event_interrupt)
   fake_reset_events();
   struct haql a;
   cr_assert_eq(aql_open(&a, 16), 0);
-  uint64_t ko, args_va;
-  void *args;
-  kernel_object(FAKE_KERNEL_SENDMSG, &ko);
-  args_va = gva_alloc(8, &args);
   struct hsig done = sig_new(1, 0, 0);
-  uint32_t pkt[16];
-  aql_dispatch_pkt(pkt, ko, args_va, 64, 64, done.va);
-  aql_submit(&a, pkt);
+  submit_fake_dispatch(&a, FAKE_KERNEL_SENDMSG, done.va);
   WAIT_UNTIL(sig_value(done) == 0);
   cr_assert_eq(fake_interrupt_count(), 1);
   cr_assert_eq(fake_last_interrupt_id(), 0x234567u);
