@@ -218,6 +218,8 @@ int sim_process_attach(void)
       g->mmio = NULL;
       g->vm.maps = NULL;
       g->vm.n = g->vm.cap = 0;
+      /* The forking thread's translation cache holds the parent's maps. */
+      atomic_fetch_add(&g->vm.generation, 1);
       pthread_rwlock_init(&g->vm.lock, NULL);
     }
     sim_memory_reset();

@@ -59,6 +59,8 @@ struct sim_gpuvm {
   pthread_rwlock_t lock;      /* protects maps/n/cap */
   struct sim_vm_map *maps;    /* sorted by start, non-overlapping */
   size_t n, cap;
+  _Atomic uint64_t generation; /* bumped whenever a map goes: the translation caches' flush
+                                * (memory.c sim_gpuvm_translate) */
 };
 
 struct sim_gpu {

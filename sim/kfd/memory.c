@@ -111,6 +111,8 @@ void sim_vm_remove_owner(struct sim_gpu *gpu, const void *owner)
   for (size_t i = 0; i < vm->n; i++)
     if (vm->maps[i].owner != owner)
       vm->maps[k++] = vm->maps[i];
+  if (k != vm->n)
+    atomic_fetch_add_explicit(&vm->generation, 1, memory_order_release);
   vm->n = k;
   pthread_rwlock_unlock(&vm->lock);
 }
@@ -133,13 +135,51 @@ void sim_vm_reset(struct sim_gpu *gpu)
 {
   pthread_rwlock_wrlock(&gpu->vm.lock);
   gpu->vm.n = 0;
+  atomic_fetch_add_explicit(&gpu->vm.generation, 1, memory_order_release);
   pthread_rwlock_unlock(&gpu->vm.lock);
+}
+
+/* A translation cache per host thread, as a GPU has TLBs: amdkfd flushes them when it unmaps
+ * memory (UNMAP_MEMORY_FROM_GPU, kfd_flush_tlb), here removing a map bumps the VM's generation
+ * and a cache that sees a new one starts empty. A new map needs no flush (maps never overlap).
+ * The dispatch of an empty kernel translated ~10 addresses, each a binary search under the VM's
+ * read lock (~1000 instructions and a shared cache line per dispatch). */
+#define TLB_ENTRIES 4
+struct tlb {
+  const struct sim_gpu *gpu;
+  uint64_t generation;
+  unsigned next;
+  struct sim_vm_map map[TLB_ENTRIES]; /* empty entries have end == 0 */
+};
+/* initial-exec: kfdsim is preloaded (static TLS), and a lookup must not call __tls_get_addr. */
+static _Thread_local struct tlb tlb __attribute__((tls_model("initial-exec")));
+
+static bool tlb_lookup(struct sim_gpu *gpu, uint64_t va, struct sim_vm_map *out)
+{
+  uint64_t gen = atomic_load_explicit(&gpu->vm.generation, memory_order_acquire);
+  if (tlb.gpu == gpu && tlb.generation == gen) {
+    for (unsigned i = 0; i < TLB_ENTRIES; i++)
+      if (va - tlb.map[i].start < tlb.map[i].end - tlb.map[i].start) {
+        *out = tlb.map[i];
+        return true;
+      }
+  } else {
+    memset(&tlb, 0, sizeof(tlb));
+    tlb.gpu = gpu;
+    tlb.generation = gen;
+  }
+  if (!sim_vm_lookup(gpu, va, out))
+    return false;
+  /* Tagged with the generation read before the lookup: a map removed since is flushed by the
+   * next lookup. */
+  tlb.map[tlb.next++ % TLB_ENTRIES] = *out;
+  return true;
 }
 
 void *sim_gpuvm_translate(struct sim_gpu *gpu, uint64_t va, uint64_t len, bool write)
 {
   struct sim_vm_map m;
-  if (!gpu || va + len < va || !sim_vm_lookup(gpu, va, &m))
+  if (!gpu || va + len < va || !tlb_lookup(gpu, va, &m))
     return NULL;
   if (va + len > m.end || (write && !m.writable))
     return NULL;
