@@ -49,6 +49,7 @@ int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out)
   b->reservation_size = reserve;
   b->kind = MEM_DEVICE;
   b->gpu = gpu;
+  b->exported = true; /* another process's buffer: never parked in the block cache for reuse */
   b->alloc_id = mem_next_alloc_id();
   /* The CPU view comes from the dma-buf itself; without one the memory is device-only. */
   b->host_visible = mmap(va, alloc_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;
