@@ -9,7 +9,9 @@
  * Cached bytes are free memory as far as hipMemGetInfo is concerned (mem_get_info adds them),
  * and an allocation the device cannot satisfy releases them first (mem.c, suballoc.c).
  * A reused block gets a new allocation id; its contents are whatever the last user left, as for
- * any hipMalloc. */
+ * any hipMalloc. A cached block still holds its address range, so its granules in the address
+ * table stay pointed at it (not live: lookups find nothing) and a reuse does not rewrite them;
+ * a block leaving the cache for the kernel clears them (cache_release). */
 #include "mem_internal.h"
 
 #define CACHE_ENTRIES 8
@@ -49,6 +51,14 @@ static struct mem_block *cache_remove(unsigned i)
   return b;
 }
 
+/* A block evicted from the cache goes back to the kernel, its table entries first: once its
+ * range is unmapped another allocation may take those granules. */
+static void cache_release(struct mem_block *b)
+{
+  mem_table_remove(b);
+  mem_block_release(b);
+}
+
 bool mem_block_cache_put(struct mem_block *b)
 {
   struct mem_block *evict[CACHE_ENTRIES];
@@ -67,7 +77,7 @@ bool mem_block_cache_put(struct mem_block *b)
   cache[ncached++] = b;
   pthread_mutex_unlock(&cache_lock);
   for (unsigned i = 0; i < nevict; i++)
-    mem_block_release(evict[i]);
+    cache_release(evict[i]);
   return true;
 }
 
@@ -111,7 +121,7 @@ size_t mem_block_cache_trim(struct kfd_gpu *gpu)
   pthread_mutex_unlock(&cache_lock);
   for (unsigned i = 0; i < nevict; i++) {
     bytes += evict[i]->alloc_size;
-    mem_block_release(evict[i]);
+    cache_release(evict[i]);
   }
   return bytes;
 }

@@ -9,7 +9,15 @@
  * Chunk size: a pool's first chunk is 2 MiB; each further one doubles, up to 32 MiB and at most
  * CHUNK_MAX_SLOTS slots. A fixed 2 MiB chunk made every other 1 MiB allocation a kernel
  * allocation; growing geometrically makes n allocations of a class cost O(log n) kernel
- * allocations while the unused part of a pool stays below what it already holds in use. */
+ * allocations while the unused part of a pool stays below what it already holds in use.
+ *
+ * Frees take no lock: a freed slot is pushed on its chunk's `returned` stack with one
+ * compare-exchange, and the allocator (under the pool lock) moves the whole stack to the chunk's
+ * free_stack with one exchange when it needs slots. Taking the whole stack at once is what makes
+ * the push safe without ABA guards: nobody ever pops a single entry. Until then a returned slot
+ * is free but not counted in nfree, so a chunk counts as empty (trim, cached bytes) only once its
+ * returned slots are taken in; a free still between its slot_len exchange and its push keeps the
+ * chunk (its slot is counted nowhere yet). */
 #include "mem_internal.h"
 
 #include <errno.h>
@@ -123,7 +131,10 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   c->slot_uflags = calloc(c->nslots, sizeof(*c->slot_uflags));
   c->slot_user = calloc(c->nslots, sizeof(*c->slot_user));
   c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
-  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack) {
+  c->returned_next = malloc(c->nslots * sizeof(*c->returned_next));
+  atomic_init(&c->returned, 0);
+  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack ||
+      !c->returned_next) {
     err = -ENOMEM;
     goto fail;
   }
@@ -153,6 +164,7 @@ fail:
   free((void *)c->slot_uflags);
   free((void *)c->slot_user);
   free(c->free_stack);
+  free(c->returned_next);
   free(c);
   return err;
 }
@@ -170,6 +182,36 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
   return err;
 }
 
+/* Move the slots freed since the last call onto c's free stack (pool->lock held). The acquire
+ * exchange reads the last push, and every push is a read-modify-write of `returned`, so it
+ * synchronizes with each push in the stack (a release sequence): every returned_next entry it
+ * walks is visible. Nothing but read-modify-writes may ever store to `returned`. */
+static void chunk_take_returned(struct mem_chunk *c)
+{
+  if (!atomic_load_explicit(&c->returned, memory_order_relaxed))
+    return;
+  uint32_t e = atomic_exchange_explicit(&c->returned, 0, memory_order_acquire);
+  while (e) {
+    c->free_stack[c->nfree++] = e - 1;
+    e = c->returned_next[e - 1];
+  }
+}
+
+/* c has a free slot, counting the returned ones (pool->lock held). */
+static bool chunk_has_free(struct mem_chunk *c)
+{
+  if (!c->nfree)
+    chunk_take_returned(c);
+  return c->nfree != 0;
+}
+
+/* Every slot of c is free (pool->lock held). */
+static bool chunk_empty(struct mem_chunk *c)
+{
+  chunk_take_returned(c);
+  return c->nfree == c->nslots;
+}
+
 int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, bool user,
                  void **out)
 {
@@ -185,8 +227,8 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   pool = &pools->pools[kind][(flags & MEM_FLAG_COHERENT) ? 1 : 0][cls];
   pthread_mutex_lock(&pool->lock);
   c = pool->hint;
-  if (!c || !c->nfree) {
-    for (c = pool->chunks; c && !c->nfree; c = c->next)
+  if (!c || !chunk_has_free(c)) {
+    for (c = pool->chunks; c && !chunk_has_free(c); c = c->next)
       ;
     if (!c) {
       unsigned chunk_flags = flags & MEM_FLAG_COHERENT;
@@ -224,11 +266,13 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   /* The exchange makes a double free (or two racing frees) fail instead of pushing twice. */
   if (!len || !atomic_compare_exchange_strong(&c->slot_len[slot], &len, 0))
     return -EINVAL;
-  pthread_mutex_lock(&c->pool->lock);
-  c->free_stack[c->nfree++] = slot;
-  if (!c->pool->hint || !c->pool->hint->nfree)
-    c->pool->hint = c;
-  pthread_mutex_unlock(&c->pool->lock);
+  /* Push on `returned` (see the top of the file). returned_next[slot] is this thread's alone
+   * until the release compare-exchange publishes it. */
+  uint32_t top = atomic_load_explicit(&c->returned, memory_order_relaxed);
+  do
+    c->returned_next[slot] = top;
+  while (!atomic_compare_exchange_weak_explicit(&c->returned, &top, slot + 1, memory_order_release,
+                                                memory_order_relaxed));
   return 0;
 }
 
@@ -248,7 +292,7 @@ size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu)
         struct mem_pool *pool = &pools->pools[k][co][s];
         pthread_mutex_lock(&pool->lock);
         for (struct mem_chunk *c = pool->chunks; c; c = c->next)
-          if (c->nfree == c->nslots)
+          if (chunk_empty(c))
             bytes += c->block->alloc_size;
         pthread_mutex_unlock(&pool->lock);
       }
@@ -272,7 +316,7 @@ size_t mem_suballoc_trim(struct kfd_gpu *gpu)
         struct mem_chunk **link = &pool->chunks;
         while (*link) {
           struct mem_chunk *c = *link;
-          if (c->nfree != c->nslots) {
+          if (!chunk_empty(c)) {
             link = &c->next;
             continue;
           }
@@ -285,6 +329,8 @@ size_t mem_suballoc_trim(struct kfd_gpu *gpu)
            * it was removed; they are leaked rather than freed (trim is rare). */
           free(c->free_stack);
           c->free_stack = NULL;
+          free(c->returned_next); /* every slot was taken in: no push can come any more */
+          c->returned_next = NULL;
         }
         pool->hint = NULL;
         pthread_mutex_unlock(&pool->lock);
