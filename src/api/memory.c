@@ -129,14 +129,10 @@ hipError_t hipFree(void *ptr)
 	hipError_t ierr = hip_init_error();
 	if (ierr != hipSuccess)
 		HIP_RETURN(ierr);
-	struct mem_info info;
-	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind == MEM_HOST_REGISTERED)
+	struct kfd_gpu *gpu;
+	if (mem_free_owner(ptr, &gpu) != 0)
 		HIP_RETURN(hipErrorInvalidValue);
-	for (int i = 0; i < hip_device_count(); i++) {
-		struct hip_device *d = hip_device_peek(i);
-		if (d && (!info.gpu || d->gpu == info.gpu))
-			hip_device_sync_all(d);
-	}
+	hip_device_sync_owner(gpu);
 	if (graph_mem_free_outside(ptr))
 		HIP_RETURN(hipSuccess);
 	int err = mem_free(ptr);
