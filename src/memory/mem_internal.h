@@ -59,9 +59,10 @@ struct mem_chunk {
   _Atomic uint8_t *slot_user;  /* 1: the slot holds a MEM_FLAG_USER allocation */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
   uint32_t nfree;              /* entries of free_stack (pool->lock) */
-  _Atomic uint32_t returned;   /* slots freed since the allocator last looked, a stack pushed
-                                * without the lock: top slot + 1, 0 when empty (suballoc.c) */
-  uint32_t *returned_next;     /* per slot in `returned`: the entry below it (slot + 1, or 0) */
+  _Atomic uint64_t *freed;     /* bit per slot: freed since the allocator took it back (set
+                                * without the lock, taken under it: suballoc.c) */
+  uint32_t nwords;             /* words of `freed` */
+  uint32_t freed_cursor;       /* word the allocator's last search stopped at (pool->lock) */
   struct mem_chunk *next;      /* pool's chunk list (pool->lock) */
 };
 
@@ -69,6 +70,8 @@ struct mem_pool {
   pthread_mutex_t lock;
   struct mem_chunk *chunks;    /* (lock) */
   struct mem_chunk *hint;      /* a chunk with free slots, or NULL (lock) */
+  _Atomic uintptr_t recent;    /* the address last freed from the pool (a hint, stored without
+                                * the lock): the next allocation reuses it (suballoc.c) */
 };
 
 /* block.c */
