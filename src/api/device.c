@@ -197,15 +197,15 @@ void hip_device_stream_unlink(struct hip_device *d, struct hip_stream *s)
 
 /* Every stream of d is known idle, decided without the lock (see the top of the file); false
  * when that cannot be told. */
-static bool streams_known_idle(struct hip_device *d)
+static inline __attribute__((always_inline)) bool streams_known_idle(struct hip_device *d)
 {
 	struct device_streams_seen *v = &seen[d->ordinal];
 	uint64_t gen = atomic_load_explicit(&v->gen, memory_order_acquire);
 	uint64_t snap_gen = atomic_load_explicit(&v->snap_gen, memory_order_acquire);
-	if (!gen || snap_gen != gen)
+	if (snap_gen != gen || !gen)
 		return false;
-	unsigned n = atomic_load_explicit(&v->snap_n, memory_order_relaxed);
-	for (unsigned i = 0; i < n && i < SNAP_MAX; i++) {
+	unsigned n = atomic_load_explicit(&v->snap_n, memory_order_relaxed); /* <= SNAP_MAX */
+	for (unsigned i = 0; i < n; i++) {
 		struct hip_stream *s = atomic_load_explicit(&v->snap[i], memory_order_relaxed);
 		if (!hip_stream_known_idle(s))
 			return false;
@@ -247,7 +247,8 @@ void hip_device_sync_owner(const struct kfd_gpu *gpu)
 		struct hip_device *d = &devices[i];
 		/* d->gpu is read once `opened` (stored after it) says it is set; a device not opened
 		 * has no streams. */
-		if (atomic_load_explicit(&d->opened, memory_order_acquire) && (!gpu || d->gpu == gpu))
+		if (atomic_load_explicit(&d->opened, memory_order_acquire) && (!gpu || d->gpu == gpu) &&
+		    !streams_known_idle(d))
 			hip_device_sync_streams(d, false);
 	}
 }
