@@ -36,8 +36,10 @@ struct mem_block {
   _Atomic bool cpu_pending;   /* host-visible VRAM whose CPU view is not mapped yet */
   bool cpu_mapped;            /* a CPU view was mapped over the reservation at some point */
   uint64_t mmap_offset;       /* render-node offset of the CPU view (for cpu_pending) */
-  bool exported;              /* shared through a dma-buf (mem_ipc_export, or imported by
-                               * mem_ipc_import): never cached */
+  _Atomic bool shared;        /* reachable beyond its own GPU: mapped to another GPU, or shared
+                               * through a dma-buf (mem_ipc_export, mem_ipc_import). Never cached;
+                               * set (release) where that starts, so the block cache reads it
+                               * without map_lock */
   bool user;                  /* allocated with MEM_FLAG_USER (mem_free_user) */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
