@@ -74,6 +74,7 @@ struct mem_pool {
   struct mem_chunk *hint;      /* a chunk with free slots, or NULL (lock) */
   _Atomic uintptr_t recent;    /* the address last freed from the pool (a hint, stored without
                                 * the lock): the next allocation reuses it (suballoc.c) */
+  uint64_t id_next, id_end;    /* allocation ids reserved for the pool's slots (lock) */
 };
 
 /* block.c */
@@ -131,6 +132,7 @@ struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
  * register.c) holds [in] p, or NULL. A linear scan: such aliases are rare. */
 struct mem_block *mem_ranges_find_alias(const void *p);
 uint64_t mem_next_alloc_id(void);
+uint64_t mem_next_alloc_ids(uint64_t n); /* the first of n consecutive fresh ids */
 /* Call [in] fn once for every block in the granule table (live or not: fn checks). Not safe
  * against concurrent inserts of new leaves' blocks being missed; meant for hipDeviceReset. */
 void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg);

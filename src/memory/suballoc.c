@@ -46,12 +46,27 @@ bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags)
   return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED && !(flags & ~allowed);
 }
 
+/* The class of [in] size (1 <= size <= 1 MiB): log2 of the smallest power of two >= size, less
+ * MIN_CLASS_SHIFT, and 0 below 256 B. */
 static unsigned class_of(size_t size)
 {
-  unsigned shift = MIN_CLASS_SHIFT;
-  while (((size_t)1 << shift) < size)
-    shift++;
-  return shift - MIN_CLASS_SHIFT;
+  unsigned shift = size > 1 ? 64u - (unsigned)__builtin_clzll((unsigned long long)size - 1) : 0u;
+  return shift > MIN_CLASS_SHIFT ? shift - MIN_CLASS_SHIFT : 0u;
+}
+
+/* Ids are reserved for a pool this many at a time: the global counter is an atomic
+ * read-modify-write per reservation, not per allocation. Ids stay unique and never reused; the
+ * gaps a pool leaves do not matter. */
+#define POOL_ID_BATCH 64
+
+/* A fresh allocation id for a slot of [in] pool (pool->lock held). */
+static uint64_t pool_next_id(struct mem_pool *pool)
+{
+  if (pool->id_next == pool->id_end) {
+    pool->id_next = mem_next_alloc_ids(POOL_ID_BATCH);
+    pool->id_end = pool->id_next + POOL_ID_BATCH;
+  }
+  return pool->id_next++;
 }
 
 /* Host chunks of the other GPUs are mapped to every GPU open when they were made; map them to
@@ -286,7 +301,7 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   if (!claim_recent(pool, &c, &slot))
     err = pool_take_slot(gpu, pool, kind, flags, cls, &c, &slot);
   if (!err) {
-    atomic_store_explicit(&c->slot_id[slot], mem_next_alloc_id(), memory_order_relaxed);
+    atomic_store_explicit(&c->slot_id[slot], pool_next_id(pool), memory_order_relaxed);
     atomic_store_explicit(&c->slot_uflags[slot], 0, memory_order_relaxed);
     atomic_store_explicit(&c->slot_user[slot], user, memory_order_relaxed);
     /* Publishes the slot to lock-free mem_lookup() readers. */

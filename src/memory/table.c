@@ -27,6 +27,11 @@ uint64_t mem_next_alloc_id(void)
   return atomic_fetch_add_explicit(&alloc_ids, 1, memory_order_relaxed);
 }
 
+uint64_t mem_next_alloc_ids(uint64_t n)
+{
+  return atomic_fetch_add_explicit(&alloc_ids, n, memory_order_relaxed);
+}
+
 static mem_table_slot *leaf_for(uint64_t granule, bool create)
 {
   uint64_t t = granule >> LEAF_BITS;
