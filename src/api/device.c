@@ -13,6 +13,51 @@
 static struct hip_device *devices; /* written once by hip_devices_create, then read-only */
 static int ndevices;
 
+/* ---- the idle fast path of device-wide waits ---------------------------------------------------
+ *
+ * A device-wide wait (hipFree, hipDeviceSynchronize) on a device whose streams are all idle should
+ * cost a few loads, not the device lock. The streams of the device are the list d->streams,
+ * changed only under d->lock; a lock-free reader cannot walk it, so the waits keep a copy of it
+ * here (`snap`, at most SNAP_MAX streams) labelled with the list's generation (`gen`), which
+ * every change of the list advances under d->lock (hip_device_stream_link/unlink). The fast path:
+ * the copy is of the current generation, and every stream in it is known idle
+ * (hip_stream_known_idle: all operations it counted are known complete).
+ *
+ * Why that is enough: work that a wait must cover was enqueued before the wait began (it happens
+ * before the wait). So was the creation of its stream, whose link advanced `gen`: the wait's load
+ * of `gen` sees that generation or a later one (read-after-write coherence), and a copy labelled
+ * with the generation it sees lists that stream. The enqueue's release store of the stream's
+ * `submitted` count is seen the same way by hip_stream_known_idle, which then answers idle only
+ * once the work is known complete. Work enqueued concurrently with the wait (not before it) may
+ * or may not be waited for, as with the lock.
+ *
+ * The copy is rewritten under d->lock by the locked path (which walks the list anyway) when its
+ * generation is stale, seqlock-fashion: snap_gen is set to 0, the entries are written, then
+ * snap_gen to the generation. A reader checks snap_gen == gen before reading the entries and
+ * snap_gen unchanged after them (an acquire fence between), so it never acts on a copy that was
+ * being rewritten. Two copies of one generation hold the same list, so a reader racing with a
+ * rewrite of its own generation reads the same values.
+ *
+ * gen stays 0 until the list is first changed through hip_device_stream_link: a device whose list
+ * was built without it has no trustworthy generation, and its waits always take the lock. */
+#define SNAP_MAX 8
+struct device_streams_seen {
+	_Atomic uint64_t gen;           /* list changes so far; written under d->lock */
+	_Atomic uint64_t snap_gen;      /* the generation `snap` lists; 0 while rewritten or unset */
+	_Atomic unsigned snap_n;
+	_Atomic(struct hip_stream *) snap[SNAP_MAX];
+};
+static struct device_streams_seen *seen; /* one per device, by ordinal */
+
+/* The list of d changed (d->lock held, so writers never race: load and store, no RMW). The
+ * fast path reads `gen` without the lock; its release store publishes the list change with it. */
+static void streams_changed(struct hip_device *d)
+{
+	struct device_streams_seen *v = &seen[d->ordinal];
+	atomic_store_explicit(&v->gen, atomic_load_explicit(&v->gen, memory_order_relaxed) + 1,
+			      memory_order_release);
+}
+
 /* hipSetDevice is per thread, as in CUDA and HIP; a thread that never called it uses device 0. */
 static HIP_TLS int current_ordinal;
 static HIP_TLS bool device_chosen; /* hipSetDevice was called by this thread */
@@ -23,8 +68,14 @@ int hip_devices_create(void)
 	if (n <= 0)
 		return -ENODEV;
 	devices = calloc((size_t)n, sizeof(*devices));
-	if (!devices)
+	seen = calloc((size_t)n, sizeof(*seen));
+	if (!devices || !seen) {
+		free(devices);
+		free(seen);
+		devices = NULL;
+		seen = NULL;
 		return -ENOMEM;
+	}
 	for (int i = 0; i < n; i++) {
 		struct hip_device *d = &devices[i];
 		d->ordinal = i;
@@ -121,12 +172,86 @@ bool hip_device_blocking(const struct hip_device *d)
 	return (d->flags & hipDeviceScheduleMask) == hipDeviceScheduleBlockingSync;
 }
 
+void hip_device_stream_link(struct hip_device *d, struct hip_stream *s)
+{
+	pthread_mutex_lock(&d->lock);
+	s->next = d->streams;
+	d->streams = s;
+	streams_changed(d);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void hip_device_stream_unlink(struct hip_device *d, struct hip_stream *s)
+{
+	pthread_mutex_lock(&d->lock);
+	for (struct hip_stream **pp = &d->streams; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	if (d->null_stream == s)
+		d->null_stream = NULL;
+	streams_changed(d);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/* Every stream of d is known idle, decided without the lock (see the top of the file); false
+ * when that cannot be told. */
+static inline __attribute__((always_inline)) bool streams_known_idle(struct hip_device *d)
+{
+	struct device_streams_seen *v = &seen[d->ordinal];
+	uint64_t gen = atomic_load_explicit(&v->gen, memory_order_acquire);
+	uint64_t snap_gen = atomic_load_explicit(&v->snap_gen, memory_order_acquire);
+	if (snap_gen != gen || !gen)
+		return false;
+	unsigned n = atomic_load_explicit(&v->snap_n, memory_order_relaxed); /* <= SNAP_MAX */
+	for (unsigned i = 0; i < n; i++) {
+		struct hip_stream *s = atomic_load_explicit(&v->snap[i], memory_order_relaxed);
+		if (!hip_stream_known_idle(s))
+			return false;
+	}
+	/* The entries were read before this fence: if a rewrite stored any of them, the load below
+	 * sees its snap_gen = 0 or the new generation. */
+	atomic_thread_fence(memory_order_acquire);
+	return atomic_load_explicit(&v->snap_gen, memory_order_relaxed) == snap_gen;
+}
+
+/* Record [in] list, the n streams of d (d->lock held), if the copy is stale. */
+static void streams_snapshot(struct hip_device *d, struct hip_stream *const list[], unsigned n)
+{
+	struct device_streams_seen *v = &seen[d->ordinal];
+	uint64_t gen = atomic_load_explicit(&v->gen, memory_order_relaxed);
+	if (!gen || n > SNAP_MAX || atomic_load_explicit(&v->snap_gen, memory_order_relaxed) == gen)
+		return;
+	atomic_store_explicit(&v->snap_gen, 0, memory_order_relaxed);
+	/* Orders the 0 before the entries: a reader that sees a new entry then sees the 0 (or the
+	 * final generation, which is stored after every entry). */
+	atomic_thread_fence(memory_order_release);
+	for (unsigned i = 0; i < n; i++)
+		atomic_store_explicit(&v->snap[i], list[i], memory_order_relaxed);
+	atomic_store_explicit(&v->snap_n, n, memory_order_relaxed);
+	atomic_store_explicit(&v->snap_gen, gen, memory_order_release);
+}
+
 /* Waits for the last work of every stream of the device. Tails are collected under the device
  * lock (an idle stream costs two loads) and waited for without it. The null
  * stream's tail already orders after every blocking stream; non-blocking streams need their own. */
 void hip_device_sync_all(struct hip_device *d)
 {
 	hip_device_sync_streams(d, false);
+}
+
+void hip_device_sync_owner(const struct kfd_gpu *gpu)
+{
+	for (int i = 0; i < ndevices; i++) {
+		struct hip_device *d = &devices[i];
+		/* d->gpu is read once `opened` (stored after it) says it is set; a device not opened
+		 * has no streams. */
+		if (atomic_load_explicit(&d->opened, memory_order_acquire) && (!gpu || d->gpu == gpu) &&
+		    !streams_known_idle(d))
+			hip_device_sync_streams(d, false);
+	}
 }
 
 bool hip_device_blocking_streams_idle(struct hip_device *d)
@@ -147,13 +272,20 @@ void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 	enum { BATCH = 32 };
 	if (!d || !atomic_load_explicit(&d->opened, memory_order_acquire))
 		return;
+	if (streams_known_idle(d))
+		return;
 	bool more = true;
 	while (more) {
 		struct hip_fence *tails[BATCH];
+		struct hip_stream *list[SNAP_MAX];
+		unsigned nlist = 0;
 		int n = 0;
 		more = false;
 		pthread_mutex_lock(&d->lock);
 		for (struct hip_stream *s = d->streams; s; s = s->next) {
+			if (nlist < SNAP_MAX)
+				list[nlist] = s;
+			nlist++;
 			if (blocking_only && !s->is_null && (s->flags & hipStreamNonBlocking))
 				continue;
 			if (hip_stream_known_idle(s) || hip_stream_idle(s)) /* marks completed streams
@@ -165,6 +297,8 @@ void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 			}
 			tails[n++] = hip_stream_tail(s);
 		}
+		if (!more)
+			streams_snapshot(d, list, nlist);
 		pthread_mutex_unlock(&d->lock);
 		for (int i = 0; i < n; i++) {
 			hip_fence_wait(tails[i], hip_device_blocking(d));

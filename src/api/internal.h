@@ -54,6 +54,14 @@ void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
 bool hip_device_blocking_streams_idle(struct hip_device *d);
 /* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
 bool hip_device_blocking(const struct hip_device *d);
+/* Add [in] s to / remove it from [in] d's stream list (d->streams; takes d->lock; unlink also
+ * forgets it as the null stream). Every change of the list goes through these: they advance the
+ * list's generation, which the lock-free idle check of device-wide waits relies on (device.c). */
+void hip_device_stream_link(struct hip_device *d, struct hip_stream *s);
+void hip_device_stream_unlink(struct hip_device *d, struct hip_stream *s);
+/* hipFree's wait: the work of every device that may use memory of [in] gpu (its own device, or
+ * every opened device when gpu is NULL: managed memory). */
+void hip_device_sync_owner(const struct kfd_gpu *gpu);
 
 /* ---- fence.c: a completion signal with a reference count ------------------------------------- */
 

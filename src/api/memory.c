@@ -126,17 +126,12 @@ hipError_t hipFree(void *ptr)
 		HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipSuccess);
-	hipError_t ierr = hip_init_error();
-	if (ierr != hipSuccess)
-		HIP_RETURN(ierr);
-	struct mem_info info;
-	if (mem_lookup(ptr, &info) != 0 || info.base != ptr || info.kind == MEM_HOST_REGISTERED)
-		HIP_RETURN(hipErrorInvalidValue);
-	for (int i = 0; i < hip_device_count(); i++) {
-		struct hip_device *d = hip_device_peek(i);
-		if (d && (!info.gpu || d->gpu == info.gpu))
-			hip_device_sync_all(d);
-	}
+	/* A pointer the address table knows was allocated by an initialised runtime of this process
+	 * (a forked child's table starts empty), so only a miss asks why. */
+	struct kfd_gpu *gpu;
+	if (mem_free_owner(ptr, &gpu) != 0)
+		HIP_RETURN(hip_init_error() ?: hipErrorInvalidValue);
+	hip_device_sync_owner(gpu);
 	if (graph_mem_free_outside(ptr))
 		HIP_RETURN(hipSuccess);
 	int err = mem_free(ptr);

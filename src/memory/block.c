@@ -50,7 +50,7 @@ struct mem_block *mem_block_new(void)
   b->host_visible = false;
   atomic_store_explicit(&b->cpu_pending, false, memory_order_relaxed);
   b->mmap_offset = 0;
-  b->exported = false;
+  atomic_store_explicit(&b->shared, false, memory_order_relaxed);
   b->user = false;
   b->chunk = NULL;
   b->n_mapped = 0;
@@ -136,6 +136,8 @@ int mem_block_map(struct mem_block *b, struct kfd_gpu *gpu)
   err = kfd_map_memory(b->handle, &gpu->gpu_id, 1);
   if (!err)
     b->mapped_ids[b->n_mapped++] = gpu->gpu_id;
+  if (!err && gpu != b->gpu)
+    atomic_store_explicit(&b->shared, true, memory_order_release);
 out:
   pthread_mutex_unlock(&b->map_lock);
   return err;
@@ -161,6 +163,8 @@ static int map_initial(struct mem_block *b, struct kfd_gpu *gpu, unsigned flags)
   pthread_mutex_lock(&b->map_lock);
   memcpy(b->mapped_ids, ids, count * sizeof(ids[0]));
   b->n_mapped = count;
+  if (count > 1)
+    atomic_store_explicit(&b->shared, true, memory_order_release);
   pthread_mutex_unlock(&b->map_lock);
   return 0;
 }

@@ -4,12 +4,15 @@
  * mapping to create, and as many calls to free. Programs that free and allocate the same large
  * sizes over and over (per-iteration buffers) pay that each time; keeping the last few freed
  * blocks makes the next allocation of the same page size a lookup. Only plain VRAM blocks
- * mapped to their own GPU alone and never exported are kept (anything else may be visible to
- * another GPU or process), at most CACHE_ENTRIES of them and a sixteenth of the GPU's VRAM.
+ * mapped to their own GPU alone and never shared through a dma-buf are kept (anything else may
+ * be visible to another GPU or process), at most CACHE_ENTRIES of them and a sixteenth of the
+ * GPU's VRAM.
  * Cached bytes are free memory as far as hipMemGetInfo is concerned (mem_get_info adds them),
  * and an allocation the device cannot satisfy releases them first (mem.c, suballoc.c).
  * A reused block gets a new allocation id; its contents are whatever the last user left, as for
- * any hipMalloc. */
+ * any hipMalloc. A cached block still holds its address range, so its granules in the address
+ * table stay pointed at it (not live: lookups find nothing) and a reuse does not rewrite them;
+ * a block leaving the cache for the kernel clears them (cache_release). */
 #include "mem_internal.h"
 
 #define CACHE_ENTRIES 8
@@ -33,10 +36,15 @@ static size_t cache_budget(const struct kfd_gpu *gpu)
   return (size_t)(vram / 16);
 }
 
+/* Set when the block was made and never changed but for `shared`, which turns true (release)
+ * where the block starts being reachable beyond its own GPU: no map_lock needed. A peer mapping
+ * made while the block is being freed (a program freeing memory another thread still maps) may
+ * come too late to be seen; the block is then cached mapped to that peer too, which its release
+ * undoes (mapped_ids). */
 static bool cacheable(const struct mem_block *b)
 {
-  return b->kind == MEM_DEVICE && b->flags == 0 && !b->chunk && b->handle && !b->exported &&
-         b->n_mapped == 1 && b->mapped_ids[0] == b->gpu->gpu_id;
+  return b->kind == MEM_DEVICE && b->flags == 0 && !b->chunk && b->handle &&
+         !atomic_load_explicit(&b->shared, memory_order_acquire);
 }
 
 /* Remove entry [in] i (cache_lock held). */
@@ -49,15 +57,20 @@ static struct mem_block *cache_remove(unsigned i)
   return b;
 }
 
+/* A block evicted from the cache goes back to the kernel, its table entries first: once its
+ * range is unmapped another allocation may take those granules. */
+static void cache_release(struct mem_block *b)
+{
+  mem_table_remove(b);
+  mem_block_release(b);
+}
+
 bool mem_block_cache_put(struct mem_block *b)
 {
   struct mem_block *evict[CACHE_ENTRIES];
   unsigned nevict = 0;
 
-  pthread_mutex_lock(&b->map_lock);
-  bool ok = cacheable(b);
-  pthread_mutex_unlock(&b->map_lock);
-  if (!ok || b->alloc_size > cache_budget(b->gpu))
+  if (!cacheable(b) || b->alloc_size > cache_budget(b->gpu))
     return false;
   pthread_mutex_lock(&cache_lock);
   /* Make room: the oldest blocks go back to the kernel. */
@@ -67,7 +80,7 @@ bool mem_block_cache_put(struct mem_block *b)
   cache[ncached++] = b;
   pthread_mutex_unlock(&cache_lock);
   for (unsigned i = 0; i < nevict; i++)
-    mem_block_release(evict[i]);
+    cache_release(evict[i]);
   return true;
 }
 
@@ -111,7 +124,7 @@ size_t mem_block_cache_trim(struct kfd_gpu *gpu)
   pthread_mutex_unlock(&cache_lock);
   for (unsigned i = 0; i < nevict; i++) {
     bytes += evict[i]->alloc_size;
-    mem_block_release(evict[i]);
+    cache_release(evict[i]);
   }
   return bytes;
 }

@@ -17,7 +17,8 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size)
     return mem_ranges_find(p, 1, NULL) ? -EINVAL : -ENOENT;
   *offset = (uint64_t)((const char *)p - (const char *)b->base);
   *size = b->alloc_size;
-  b->exported = true; /* an importer may keep using the BO: it must really go at hipFree */
+  /* An importer may keep using the BO: it must really go at hipFree. */
+  atomic_store_explicit(&b->shared, true, memory_order_release);
   return kfd_export_dmabuf(b->handle, fd);
 }
 
@@ -49,6 +50,8 @@ int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out)
   b->reservation_size = reserve;
   b->kind = MEM_DEVICE;
   b->gpu = gpu;
+  /* Another process's buffer: never parked in the block cache for reuse. */
+  atomic_store_explicit(&b->shared, true, memory_order_relaxed);
   b->alloc_id = mem_next_alloc_id();
   /* The CPU view comes from the dma-buf itself; without one the memory is device-only. */
   b->host_visible = mmap(va, alloc_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) != MAP_FAILED;

@@ -12,14 +12,19 @@ static int alloc_block(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, uns
                        bool user, void **out)
 {
   struct mem_block *b = mem_block_cache_take(gpu, size, kind, flags);
-  int err = b ? 0 : mem_block_alloc(gpu, size, kind, flags, &b);
+  int err = 0;
 
-  if (err)
-    return err;
-  err = mem_table_insert(b);
-  if (err) {
-    mem_block_release(b);
-    return err;
+  /* A cached block kept its reservation and with it its granules in the table (block_cache.c):
+   * only a new one is inserted. */
+  if (!b) {
+    err = mem_block_alloc(gpu, size, kind, flags, &b);
+    if (err)
+      return err;
+    err = mem_table_insert(b);
+    if (err) {
+      mem_block_release(b);
+      return err;
+    }
   }
   b->user_flags = 0; /* a block back from the cache carries its previous owner's */
   b->user = user;
@@ -66,9 +71,11 @@ int mem_free(void *ptr)
     bool expected = true;
     if (!atomic_compare_exchange_strong(&b->live, &expected, false))
       return -EINVAL; /* a racing free won */
-    mem_table_remove(b);
+    /* Once not live the table's granules answer "no allocation" (mem_table_find_block), so a
+     * block parked in the cache keeps them; one going back to the kernel clears them first. */
     if (mem_block_cache_put(b))
       return 0;
+    mem_table_remove(b);
     return mem_block_release(b);
   }
   b = mem_ranges_find(ptr, 1, NULL);
@@ -78,6 +85,33 @@ int mem_free(void *ptr)
     return mem_managed_free(b);
   }
   return -EINVAL;
+}
+
+int mem_free_owner(const void *ptr, struct kfd_gpu **gpu)
+{
+  struct mem_block *b;
+
+  *gpu = NULL;
+  if (!ptr)
+    return -EINVAL;
+  b = mem_table_find_block(ptr);
+  if (b && b->chunk) {
+    struct mem_chunk *c = b->chunk;
+    size_t off = (size_t)((const char *)ptr - (const char *)b->base);
+    if ((off & (c->slot_size - 1)) || (off >> c->slot_shift) >= c->nslots ||
+        !atomic_load_explicit(&c->slot_len[off >> c->slot_shift], memory_order_acquire))
+      return -EINVAL;
+    *gpu = b->gpu;
+    return 0;
+  }
+  if (b) {
+    if (ptr != b->base)
+      return -EINVAL;
+    *gpu = b->gpu;
+    return 0;
+  }
+  b = mem_ranges_find(ptr, 1, NULL);
+  return b && b->kind == MEM_MANAGED && b->base == ptr ? 0 : -EINVAL;
 }
 
 struct user_allocs {

@@ -74,6 +74,12 @@ int mem_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned fla
  * -EINVAL (nothing is freed). NULL -> 0. Returns 0 or -errno. */
 int mem_free(void *ptr);
 
+/* What a free of [in] ptr would release, checked without freeing (hipFree checks before it waits
+ * for the device): 0 when ptr is the start of a live allocation mem_free() accepts, with [out]
+ * gpu its owning GPU (NULL for managed memory, which every GPU may use); -EINVAL for NULL, an
+ * interior or unknown pointer, or registered host memory. Lock-free for runtime-owned memory. */
+int mem_free_owner(const void *ptr, struct kfd_gpu **gpu);
+
 /* Free every live allocation of [in] gpu made with MEM_FLAG_USER (hipDeviceReset: the program's
  * memory goes, the runtime's own stays). The caller makes sure nothing uses them any more.
  * Returns how many were freed. */

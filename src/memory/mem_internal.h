@@ -36,7 +36,10 @@ struct mem_block {
   _Atomic bool cpu_pending;   /* host-visible VRAM whose CPU view is not mapped yet */
   bool cpu_mapped;            /* a CPU view was mapped over the reservation at some point */
   uint64_t mmap_offset;       /* render-node offset of the CPU view (for cpu_pending) */
-  bool exported;              /* shared through a dma-buf (mem_ipc_export): never cached */
+  _Atomic bool shared;        /* reachable beyond its own GPU: mapped to another GPU, or shared
+                               * through a dma-buf (mem_ipc_export, mem_ipc_import). Never cached;
+                               * set (release) where that starts, so the block cache reads it
+                               * without map_lock */
   bool user;                  /* allocated with MEM_FLAG_USER (mem_free_user) */
   uint64_t alloc_id;
   struct mem_chunk *chunk;    /* set when this block backs a sub-allocator chunk */
@@ -57,7 +60,11 @@ struct mem_chunk {
   _Atomic uint32_t *slot_uflags; /* user flags per slot (mem_set_user_flags) */
   _Atomic uint8_t *slot_user;  /* 1: the slot holds a MEM_FLAG_USER allocation */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
-  uint32_t nfree;              /* (pool->lock) */
+  uint32_t nfree;              /* entries of free_stack (pool->lock) */
+  _Atomic uint64_t *freed;     /* bit per slot: freed since the allocator took it back (set
+                                * without the lock, taken under it: suballoc.c) */
+  uint32_t nwords;             /* words of `freed` */
+  uint32_t freed_cursor;       /* word the allocator's last search stopped at (pool->lock) */
   struct mem_chunk *next;      /* pool's chunk list (pool->lock) */
 };
 
@@ -65,6 +72,9 @@ struct mem_pool {
   pthread_mutex_t lock;
   struct mem_chunk *chunks;    /* (lock) */
   struct mem_chunk *hint;      /* a chunk with free slots, or NULL (lock) */
+  _Atomic uintptr_t recent;    /* the address last freed from the pool (a hint, stored without
+                                * the lock): the next allocation reuses it (suballoc.c) */
+  uint64_t id_next, id_end;    /* allocation ids reserved for the pool's slots (lock) */
 };
 
 /* block.c */
@@ -89,7 +99,32 @@ void mem_va_atfork_child(void);
 /* table.c: granule table for runtime-owned blocks; range list for registered/managed. */
 int mem_table_insert(struct mem_block *b);
 void mem_table_remove(struct mem_block *b);
-struct mem_block *mem_table_find_block(const void *p);
+
+/* The granule table's two levels (table.c), visible for the inline lookup below: every free and
+ * lookup starts with it. Hidden: accessed directly, not through the GOT. */
+#define MEM_TABLE_LEAF_BITS 13
+#define MEM_TABLE_TOP_BITS 14 /* 48-bit user addresses: 48 - 21 = 27 bits of granule index */
+typedef _Atomic(struct mem_block *) mem_table_slot;
+extern _Atomic(mem_table_slot *) mem_table_top[1u << MEM_TABLE_TOP_BITS]
+    __attribute__((visibility("hidden")));
+
+/* The live runtime-owned block whose reservation holds [in] p, or NULL. Two acquire loads to
+ * reach it (leaves are published by a release CAS and never freed), one for `live`. */
+static inline struct mem_block *mem_table_find_block(const void *p)
+{
+  uint64_t g = (uint64_t)(uintptr_t)p >> MEM_GRANULE_SHIFT;
+  uint64_t t = g >> MEM_TABLE_LEAF_BITS;
+  if (t >= (1u << MEM_TABLE_TOP_BITS))
+    return NULL;
+  mem_table_slot *leaf = atomic_load_explicit(&mem_table_top[t], memory_order_acquire);
+  if (!leaf)
+    return NULL;
+  struct mem_block *b = atomic_load_explicit(&leaf[g & ((1u << MEM_TABLE_LEAF_BITS) - 1)],
+                                             memory_order_acquire);
+  if (!b || !atomic_load_explicit(&b->live, memory_order_acquire))
+    return NULL;
+  return b;
+}
 int mem_ranges_insert(struct mem_block *b);
 struct mem_block *mem_ranges_remove(const void *p);
 struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
@@ -97,6 +132,7 @@ struct mem_block *mem_ranges_find(const void *p, size_t len, bool *overlap);
  * register.c) holds [in] p, or NULL. A linear scan: such aliases are rare. */
 struct mem_block *mem_ranges_find_alias(const void *p);
 uint64_t mem_next_alloc_id(void);
+uint64_t mem_next_alloc_ids(uint64_t n); /* the first of n consecutive fresh ids */
 /* Call [in] fn once for every block in the granule table (live or not: fn checks). Not safe
  * against concurrent inserts of new leaves' blocks being missed; meant for hipDeviceReset. */
 void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg);

@@ -9,7 +9,19 @@
  * Chunk size: a pool's first chunk is 2 MiB; each further one doubles, up to 32 MiB and at most
  * CHUNK_MAX_SLOTS slots. A fixed 2 MiB chunk made every other 1 MiB allocation a kernel
  * allocation; growing geometrically makes n allocations of a class cost O(log n) kernel
- * allocations while the unused part of a pool stays below what it already holds in use. */
+ * allocations while the unused part of a pool stays below what it already holds in use.
+ *
+ * Frees take no lock: a free clears the slot's length, then sets the slot's bit in its chunk's
+ * `freed` bitmap with one atomic OR, whose old value also turns away a second free of the slot
+ * racing with it (the bit was set already). The allocator (under the pool lock) takes freed
+ * slots back onto the chunk's free_stack when the stack runs out, a bitmap word at a time with
+ * one exchange. Until then a freed slot is counted nowhere, so a chunk counts as empty (trim,
+ * cached bytes) only once its freed slots are taken in; a free still between clearing the length
+ * and setting its bit keeps the chunk (its slot is counted nowhere yet).
+ *
+ * The slot freed last is handed out first (its memory is the likeliest to be warm, and a program
+ * that frees and allocates the same size gets its address back): a free leaves its address in
+ * the pool's `recent`, and the allocator claims that slot's bit if it is still set. */
 #include "mem_internal.h"
 
 #include <errno.h>
@@ -34,12 +46,27 @@ bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags)
   return size && size <= (1u << MAX_CLASS_SHIFT) && kind <= MEM_HOST_PINNED && !(flags & ~allowed);
 }
 
+/* The class of [in] size (1 <= size <= 1 MiB): log2 of the smallest power of two >= size, less
+ * MIN_CLASS_SHIFT, and 0 below 256 B. */
 static unsigned class_of(size_t size)
 {
-  unsigned shift = MIN_CLASS_SHIFT;
-  while (((size_t)1 << shift) < size)
-    shift++;
-  return shift - MIN_CLASS_SHIFT;
+  unsigned shift = size > 1 ? 64u - (unsigned)__builtin_clzll((unsigned long long)size - 1) : 0u;
+  return shift > MIN_CLASS_SHIFT ? shift - MIN_CLASS_SHIFT : 0u;
+}
+
+/* Ids are reserved for a pool this many at a time: the global counter is an atomic
+ * read-modify-write per reservation, not per allocation. Ids stay unique and never reused; the
+ * gaps a pool leaves do not matter. */
+#define POOL_ID_BATCH 64
+
+/* A fresh allocation id for a slot of [in] pool (pool->lock held). */
+static uint64_t pool_next_id(struct mem_pool *pool)
+{
+  if (pool->id_next == pool->id_end) {
+    pool->id_next = mem_next_alloc_ids(POOL_ID_BATCH);
+    pool->id_end = pool->id_next + POOL_ID_BATCH;
+  }
+  return pool->id_next++;
 }
 
 /* Host chunks of the other GPUs are mapped to every GPU open when they were made; map them to
@@ -123,7 +150,10 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   c->slot_uflags = calloc(c->nslots, sizeof(*c->slot_uflags));
   c->slot_user = calloc(c->nslots, sizeof(*c->slot_user));
   c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
-  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack) {
+  c->nwords = (c->nslots + 63) / 64;
+  c->freed = calloc(c->nwords, sizeof(*c->freed));
+  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack ||
+      !c->freed) {
     err = -ENOMEM;
     goto fail;
   }
@@ -153,6 +183,7 @@ fail:
   free((void *)c->slot_uflags);
   free((void *)c->slot_user);
   free(c->free_stack);
+  free((void *)c->freed);
   free(c);
   return err;
 }
@@ -170,6 +201,89 @@ static int chunk_new(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind k
   return err;
 }
 
+/* Take freed slots onto c's free stack (pool->lock held): those of the first bitmap word that
+ * has any, searching from where the last search stopped, or of every word when [in] all. The
+ * acquire exchange pairs with the frees' release ORs: a slot's cleared length is seen before the
+ * slot is handed out again (and given its new length). */
+static void chunk_take_freed(struct mem_chunk *c, bool all)
+{
+  for (uint32_t n = 0; n < c->nwords; n++) {
+    uint32_t w = c->freed_cursor;
+    if (atomic_load_explicit(&c->freed[w], memory_order_relaxed)) {
+      uint64_t bits = atomic_exchange_explicit(&c->freed[w], 0, memory_order_acquire);
+      for (; bits; bits &= bits - 1)
+        c->free_stack[c->nfree++] = w * 64 + (uint32_t)__builtin_ctzll(bits);
+      if (!all)
+        return;
+    }
+    c->freed_cursor = w + 1 == c->nwords ? 0 : w + 1;
+  }
+}
+
+/* c has a free slot, counting the returned ones (pool->lock held). */
+static bool chunk_has_free(struct mem_chunk *c)
+{
+  if (!c->nfree)
+    chunk_take_freed(c, false);
+  return c->nfree != 0;
+}
+
+/* Every slot of c is free (pool->lock held). */
+static bool chunk_empty(struct mem_chunk *c)
+{
+  chunk_take_freed(c, true);
+  return c->nfree == c->nslots;
+}
+
+/* The slot last freed from [in] pool, claimed from its chunk's bitmap (pool->lock held), or
+ * false. `recent` is a hint that racing frees overwrite: the bit decides whether the slot is
+ * free, and the chunk must be a live one of this pool (a trimmed chunk's granules are gone). */
+static bool claim_recent(struct mem_pool *pool, struct mem_chunk **out, uint32_t *slot)
+{
+  uintptr_t p = atomic_load_explicit(&pool->recent, memory_order_relaxed);
+  if (!p)
+    return false;
+  atomic_store_explicit(&pool->recent, 0, memory_order_relaxed);
+  struct mem_block *b = mem_table_find_block((const void *)p);
+  if (!b || !b->chunk || b->chunk->pool != pool)
+    return false;
+  struct mem_chunk *c = b->chunk;
+  uint32_t s = (uint32_t)((p - (uintptr_t)b->base) >> c->slot_shift);
+  uint64_t bit = 1ull << (s & 63);
+  /* Acquire: pairs with the free's release OR, as chunk_take_freed's exchange does. */
+  if (!(atomic_fetch_and_explicit(&c->freed[s >> 6], ~bit, memory_order_acquire) & bit))
+    return false;
+  *out = c;
+  *slot = s;
+  return true;
+}
+
+/* A free slot of [in] pool (pool->lock held): from the chunk that last had some, else the first
+ * chunk with any, else a new chunk. [out] out, slot. 0 or -errno. */
+static int pool_take_slot(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_kind kind,
+                          unsigned flags, unsigned cls, struct mem_chunk **out, uint32_t *slot)
+{
+  struct mem_chunk *c = pool->hint;
+  int err = 0;
+
+  if (!c || !chunk_has_free(c)) {
+    for (c = pool->chunks; c && !chunk_has_free(c); c = c->next)
+      ;
+    if (!c) {
+      unsigned chunk_flags = flags & MEM_FLAG_COHERENT;
+      if (kind == MEM_HOST_PINNED)
+        chunk_flags |= MEM_FLAG_ALL_GPUS;
+      err = chunk_new(gpu, pool, kind, chunk_flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
+    }
+    pool->hint = c;
+  }
+  if (err)
+    return err;
+  *slot = c->free_stack[--c->nfree];
+  *out = c;
+  return 0;
+}
+
 int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned flags, bool user,
                  void **out)
 {
@@ -184,21 +298,10 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
     return -ENOMEM;
   pool = &pools->pools[kind][(flags & MEM_FLAG_COHERENT) ? 1 : 0][cls];
   pthread_mutex_lock(&pool->lock);
-  c = pool->hint;
-  if (!c || !c->nfree) {
-    for (c = pool->chunks; c && !c->nfree; c = c->next)
-      ;
-    if (!c) {
-      unsigned chunk_flags = flags & MEM_FLAG_COHERENT;
-      if (kind == MEM_HOST_PINNED)
-        chunk_flags |= MEM_FLAG_ALL_GPUS;
-      err = chunk_new(gpu, pool, kind, chunk_flags, 1u << (cls + MIN_CLASS_SHIFT), &c);
-    }
-    pool->hint = c;
-  }
+  if (!claim_recent(pool, &c, &slot))
+    err = pool_take_slot(gpu, pool, kind, flags, cls, &c, &slot);
   if (!err) {
-    slot = c->free_stack[--c->nfree];
-    atomic_store_explicit(&c->slot_id[slot], mem_next_alloc_id(), memory_order_relaxed);
+    atomic_store_explicit(&c->slot_id[slot], pool_next_id(pool), memory_order_relaxed);
     atomic_store_explicit(&c->slot_uflags[slot], 0, memory_order_relaxed);
     atomic_store_explicit(&c->slot_user[slot], user, memory_order_relaxed);
     /* Publishes the slot to lock-free mem_lookup() readers. */
@@ -221,14 +324,16 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   if (slot >= c->nslots)
     return -EINVAL;
   len = atomic_load_explicit(&c->slot_len[slot], memory_order_acquire);
-  /* The exchange makes a double free (or two racing frees) fail instead of pushing twice. */
-  if (!len || !atomic_compare_exchange_strong(&c->slot_len[slot], &len, 0))
-    return -EINVAL;
-  pthread_mutex_lock(&c->pool->lock);
-  c->free_stack[c->nfree++] = slot;
-  if (!c->pool->hint || !c->pool->hint->nfree)
-    c->pool->hint = c;
-  pthread_mutex_unlock(&c->pool->lock);
+  if (!len)
+    return -EINVAL; /* not allocated: a double free */
+  /* The length is cleared first: once the bit is set the allocator may hand the slot out again
+   * and store its new length, which this store must not land after. The release OR orders it
+   * before the allocator's acquire exchange that takes the bit. */
+  atomic_store_explicit(&c->slot_len[slot], 0, memory_order_relaxed);
+  uint64_t bit = 1ull << (slot & 63);
+  if (atomic_fetch_or_explicit(&c->freed[slot >> 6], bit, memory_order_release) & bit)
+    return -EINVAL; /* a racing free of the same slot set it first */
+  atomic_store_explicit(&c->pool->recent, (uintptr_t)p, memory_order_relaxed);
   return 0;
 }
 
@@ -248,7 +353,7 @@ size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu)
         struct mem_pool *pool = &pools->pools[k][co][s];
         pthread_mutex_lock(&pool->lock);
         for (struct mem_chunk *c = pool->chunks; c; c = c->next)
-          if (c->nfree == c->nslots)
+          if (chunk_empty(c))
             bytes += c->block->alloc_size;
         pthread_mutex_unlock(&pool->lock);
       }
@@ -272,7 +377,7 @@ size_t mem_suballoc_trim(struct kfd_gpu *gpu)
         struct mem_chunk **link = &pool->chunks;
         while (*link) {
           struct mem_chunk *c = *link;
-          if (c->nfree != c->nslots) {
+          if (!chunk_empty(c)) {
             link = &c->next;
             continue;
           }
@@ -282,7 +387,8 @@ size_t mem_suballoc_trim(struct kfd_gpu *gpu)
           released += c->block->alloc_size;
           mem_block_release(c->block);
           /* The slot arrays may still be read by a racing lookup that found the block before
-           * it was removed; they are leaked rather than freed (trim is rare). */
+           * it was removed, and `freed` written by a racing double free; they are leaked
+           * rather than freed (trim is rare). */
           free(c->free_stack);
           c->free_stack = NULL;
         }

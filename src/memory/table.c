@@ -2,8 +2,10 @@
  *
  * Runtime-owned blocks (device and pinned allocations, sub-allocator chunks) start on a 2 MiB
  * granule and own every granule of their reservation, so a two-level radix table indexed by
- * address >> 21 finds them with two acquire loads and no lock. Leaves are allocated on demand
- * with a CAS and never freed.
+ * address >> 21 finds them with two acquire loads and no lock (mem_table_find_block, inline in
+ * mem_internal.h). Leaves are allocated on demand with a CAS and never freed. A granule points
+ * at a block while the block holds the reservation: while it is live, and while it waits in the
+ * block cache (not live: lookups find nothing there).
  *
  * Registered host memory and managed ranges start anywhere (user addresses), so they live in a
  * sorted array under a rwlock; lookups only take that lock while such ranges exist. */
@@ -13,12 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LEAF_BITS 13
-#define TOP_BITS 14 /* 48-bit user addresses: 48 - 21 = 27 bits of granule index */
+#define LEAF_BITS MEM_TABLE_LEAF_BITS
+#define TOP_BITS MEM_TABLE_TOP_BITS
 #define LEAF_SIZE (1u << LEAF_BITS)
 
-typedef _Atomic(struct mem_block *) slot_t;
-static _Atomic(slot_t *) top[1u << TOP_BITS];
+_Atomic(mem_table_slot *) mem_table_top[1u << TOP_BITS]; /* leaves by granule >> LEAF_BITS */
 static _Atomic uint64_t alloc_ids = 1;
 
 uint64_t mem_next_alloc_id(void)
@@ -26,38 +27,50 @@ uint64_t mem_next_alloc_id(void)
   return atomic_fetch_add_explicit(&alloc_ids, 1, memory_order_relaxed);
 }
 
-static slot_t *leaf_for(uint64_t granule, bool create)
+uint64_t mem_next_alloc_ids(uint64_t n)
+{
+  return atomic_fetch_add_explicit(&alloc_ids, n, memory_order_relaxed);
+}
+
+static mem_table_slot *leaf_for(uint64_t granule, bool create)
 {
   uint64_t t = granule >> LEAF_BITS;
-  slot_t *leaf;
+  mem_table_slot *leaf;
 
   if (t >= (1u << TOP_BITS))
     return NULL;
-  leaf = atomic_load_explicit(&top[t], memory_order_acquire);
+  leaf = atomic_load_explicit(&mem_table_top[t], memory_order_acquire);
   if (leaf || !create)
     return leaf;
-  slot_t *fresh = calloc(LEAF_SIZE, sizeof(slot_t));
+  mem_table_slot *fresh = calloc(LEAF_SIZE, sizeof(mem_table_slot));
   if (!fresh)
     return NULL;
-  slot_t *expected = NULL;
-  if (!atomic_compare_exchange_strong_explicit(&top[t], &expected, fresh, memory_order_acq_rel,
-                                               memory_order_acquire)) {
+  mem_table_slot *expected = NULL;
+  if (!atomic_compare_exchange_strong_explicit(&mem_table_top[t], &expected, fresh,
+                                               memory_order_acq_rel, memory_order_acquire)) {
     free(fresh);
     return expected;
   }
   return fresh;
 }
 
+/* Point every granule of b's reservation at [in] value. Granules sharing a leaf are stored
+ * through one leaf lookup (a 256 MiB block spans 128 granules of one leaf). A missing leaf when
+ * clearing means nothing was stored there. */
 static int set_range(struct mem_block *b, struct mem_block *value, bool create)
 {
-  uint64_t first = (uint64_t)(uintptr_t)b->reservation >> MEM_GRANULE_SHIFT;
+  uint64_t g = (uint64_t)(uintptr_t)b->reservation >> MEM_GRANULE_SHIFT;
   uint64_t last = ((uint64_t)(uintptr_t)b->reservation + b->reservation_size - 1) >> MEM_GRANULE_SHIFT;
 
-  for (uint64_t g = first; g <= last; g++) {
-    slot_t *leaf = leaf_for(g, create);
-    if (!leaf)
-      return create ? -ENOMEM : 0;
-    atomic_store_explicit(&leaf[g & (LEAF_SIZE - 1)], value, memory_order_release);
+  while (g <= last) {
+    uint64_t leaf_last = g | (LEAF_SIZE - 1);
+    uint64_t end = leaf_last < last ? leaf_last : last;
+    mem_table_slot *leaf = leaf_for(g, create);
+    if (!leaf && create)
+      return -ENOMEM;
+    for (; leaf && g <= end; g++)
+      atomic_store_explicit(&leaf[g & (LEAF_SIZE - 1)], value, memory_order_release);
+    g = end + 1;
   }
   return 0;
 }
@@ -77,20 +90,6 @@ int mem_table_insert(struct mem_block *b)
 void mem_table_remove(struct mem_block *b)
 {
   set_range(b, NULL, false);
-}
-
-struct mem_block *mem_table_find_block(const void *p)
-{
-  uint64_t g = (uint64_t)(uintptr_t)p >> MEM_GRANULE_SHIFT;
-  slot_t *leaf = leaf_for(g, false);
-  struct mem_block *b;
-
-  if (!leaf)
-    return NULL;
-  b = atomic_load_explicit(&leaf[g & (LEAF_SIZE - 1)], memory_order_acquire);
-  if (!b || !atomic_load_explicit(&b->live, memory_order_acquire))
-    return NULL;
-  return b;
 }
 
 /* ---- registered and managed ranges ------------------------------------------------------- */
@@ -212,7 +211,7 @@ void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg)
   struct mem_block *last = NULL;
 
   for (size_t t = 0; t < (1u << TOP_BITS); t++) {
-    slot_t *leaf = atomic_load_explicit(&top[t], memory_order_acquire);
+    mem_table_slot *leaf = atomic_load_explicit(&mem_table_top[t], memory_order_acquire);
     if (!leaf)
       continue;
     for (size_t i = 0; i < LEAF_SIZE; i++) {
@@ -231,7 +230,7 @@ void mem_table_foreach(void (*fn)(struct mem_block *b, void *arg), void *arg)
 static void table_atfork_child(void)
 {
   for (size_t t = 0; t < (1u << TOP_BITS); t++) {
-    slot_t *leaf = atomic_load_explicit(&top[t], memory_order_relaxed);
+    mem_table_slot *leaf = atomic_load_explicit(&mem_table_top[t], memory_order_relaxed);
     if (leaf)
       for (size_t i = 0; i < LEAF_SIZE; i++)
         atomic_store_explicit(&leaf[i], NULL, memory_order_relaxed);
