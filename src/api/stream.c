@@ -126,28 +126,10 @@ int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct
 	atomic_store(&s->launches, 0);
 	atomic_store_explicit(&s->covered, 0, memory_order_relaxed);
 
-	pthread_mutex_lock(&d->lock);
-	s->next = d->streams;
-	d->streams = s;
-	pthread_mutex_unlock(&d->lock);
+	hip_device_stream_link(d, s);
 	atomic_store_explicit(&s->live, true, memory_order_release);
 	*out = s;
 	return 0;
-}
-
-static void stream_unlink(struct hip_stream *s)
-{
-	struct hip_device *d = s->device;
-	pthread_mutex_lock(&d->lock);
-	for (struct hip_stream **pp = &d->streams; *pp; pp = &(*pp)->next) {
-		if (*pp == s) {
-			*pp = s->next;
-			break;
-		}
-	}
-	if (d->null_stream == s)
-		d->null_stream = NULL;
-	pthread_mutex_unlock(&d->lock);
 }
 
 /* Waits for the stream's work and callbacks, then releases its queue. The object goes back to the
@@ -157,7 +139,7 @@ void hip_stream_destroy(struct hip_stream *s)
 	atomic_store_explicit(&s->live, false, memory_order_release);
 	hip_stream_sync(s);
 	hip_stream_callbacks_stop(s);
-	stream_unlink(s);
+	hip_device_stream_unlink(s->device, s);
 	hip_stream_cu_mask_forget(s);
 	hip_green_ctx_stream_forget(s);
 
