@@ -6,6 +6,7 @@
 
 #include <hip/amd_detail/host_defines.h>
 #include <hip/amd_detail/device_library_decls.h>
+#include <hip/amd_detail/amd_hip_vector_types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -221,6 +222,13 @@ __HIPKFD_DEV__ long long int wall_clock64(void) {
 
 /* ---- Cached loads ---- */
 template <class T> __HIPKFD_DEV__ T __ldg(const T *ptr) { return *ptr; }
+/* CUDA's other cache-hinted loads (cache global, cache all, streaming, last use, volatile):
+ * plain loads here too, as in AMD's headers. */
+template <class T> __HIPKFD_DEV__ T __ldcg(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldca(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldcs(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldlu(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldcv(const T *ptr) { return *ptr; }
 
 /* ---- Cross-lane data movement (AMD extensions) ---- */
 __HIPKFD_DEV__ int __hip_ds_bpermute(int index, int src) {
@@ -283,6 +291,21 @@ extern "C" __device__ __attribute__((weak, noinline)) inline void __assertfail(
     size_t charsize) noexcept {
   (void)charsize;
   __assert_fail(assertion, file, line, function);
+}
+
+/* ---- Packed byte arithmetic of the old HC API (__hip_hc_add8pk, _sub8pk, _mul8pk) ----
+ * AMD's versions work on the .w bytes only: the result's .w is the low byte of the wrapped
+ * sum, difference or product of the two .w bytes (the low byte of an integer sum, difference
+ * or product depends only on the operands' low bytes). Lanes x, y and z are returned as 0.
+ * The parameters are exactly char4: no scalar or other vector converts to it implicitly. */
+__HIPKFD_DEV__ char4 __hip_hc_add8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w + (unsigned)b.w));
+}
+__HIPKFD_DEV__ char4 __hip_hc_sub8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w - (unsigned)b.w));
+}
+__HIPKFD_DEV__ char4 __hip_hc_mul8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w * (unsigned)b.w));
 }
 
 /* memcpy and memset in device code (AMD's header provides them; C's are host functions).

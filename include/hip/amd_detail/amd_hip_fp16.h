@@ -57,10 +57,16 @@ struct __attribute__((aligned(2))) __half {
   __HIPKFD_FP16_HD__ __half operator--(int) { __half o = *this; *this -= __half(1.0f); return o; }
 };
 
+/* Two halves as one clang vector; AMD's __half2 converts from it implicitly, so a scalar
+ * (which clang splats to a vector) becomes a __half2 with both lanes equal: `__half2 h = 0;`,
+ * `h += 2;`. */
+typedef _Float16 __hipkfd_f16x2 __attribute__((ext_vector_type(2)));
+
 struct __attribute__((aligned(4))) __half2 {
   __half x, y;
 
   __half2() = default;
+  __HIPKFD_FP16_HD__ __half2(__hipkfd_f16x2 v) : x((_Float16)v.x), y((_Float16)v.y) {}
   __HIPKFD_FP16_HD__ __half2(const __half2_raw &r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
   __HIPKFD_FP16_HD__ __half2(const __half &a, const __half &b) : x(a), y(b) {}
   __HIPKFD_FP16_HD__ operator __half2_raw() const {
@@ -71,6 +77,10 @@ struct __attribute__((aligned(4))) __half2 {
   __HIPKFD_FP16_HD__ __half2 &operator-=(const __half2 &o) { x -= o.x; y -= o.y; return *this; }
   __HIPKFD_FP16_HD__ __half2 &operator*=(const __half2 &o) { x *= o.x; y *= o.y; return *this; }
   __HIPKFD_FP16_HD__ __half2 &operator/=(const __half2 &o) { x /= o.x; y /= o.y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator++() { ++x; ++y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator--() { --x; --y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 operator++(int) { __half2 o = *this; ++*this; return o; }
+  __HIPKFD_FP16_HD__ __half2 operator--(int) { __half2 o = *this; --*this; return o; }
 };
 
 typedef __half half;
@@ -201,6 +211,12 @@ __HIPKFD_FP16_HD__ __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __ha
   }                                                                                       \
   __HIPKFD_FP16_HD__ bool __hb##name##2(__half2 a, __half2 b) {                            \
     return name(a.x, b.x) && name(a.y, b.y);                                              \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ __half2 name##u2(__half2 a, __half2 b) {                              \
+    return __half2(__half(name##u(a.x, b.x) ? 1.0f : 0.0f), __half(name##u(a.y, b.y) ? 1.0f : 0.0f)); \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ bool __hb##name##u2(__half2 a, __half2 b) {                           \
+    return name##u(a.x, b.x) && name##u(a.y, b.y);                                        \
   }
 /* __hbeq2 etc. are named with the bare comparison after __hb: map them below. */
 __HIPKFD_FP16_CMP(__heq, ==)
@@ -215,6 +231,12 @@ __HIPKFD_FP16_CMP(__hge, >=)
 #define __hble2 __hb__hle2
 #define __hbgt2 __hb__hgt2
 #define __hbge2 __hb__hge2
+#define __hbequ2 __hb__hequ2
+#define __hbneu2 __hb__hneu2
+#define __hbltu2 __hb__hltu2
+#define __hbleu2 __hb__hleu2
+#define __hbgtu2 __hb__hgtu2
+#define __hbgeu2 __hb__hgeu2
 
 __HIPKFD_FP16_HD__ bool __hisnan(__half a) { return __hipkfd_f16(a) != __hipkfd_f16(a); }
 __HIPKFD_FP16_HD__ int __hisinf(__half a) {
@@ -232,6 +254,21 @@ __HIPKFD_FP16_HD__ __half __hmin(__half a, __half b) {
 }
 __HIPKFD_FP16_LIFT2(__hmax2, __hmax)
 __HIPKFD_FP16_LIFT2(__hmin2, __hmin)
+__HIPKFD_FP16_HD__ __half2 __hisinf2(__half2 a) {
+  return __half2(__half(__hisinf(a.x) ? 1.0f : 0.0f), __half(__hisinf(a.y) ? 1.0f : 0.0f));
+}
+/* The _nan forms propagate a NaN operand instead of preferring the number (IEEE maximum /
+ * minimum rather than maxNum / minNum). */
+__HIPKFD_FP16_HD__ __half __hmax_nan(__half a, __half b) {
+  return __hisnan(a) ? a : (__hisnan(b) ? b : __hmax(a, b));
+}
+__HIPKFD_FP16_HD__ __half __hmin_nan(__half a, __half b) {
+  return __hisnan(a) ? a : (__hisnan(b) ? b : __hmin(a, b));
+}
+__HIPKFD_FP16_LIFT2(__hmax2_nan, __hmax_nan)
+__HIPKFD_FP16_LIFT2(__hmin2_nan, __hmin_nan)
+/* Clamp to [0, 1] (a NaN stays NaN), the saturation of the _sat operations. */
+__HIPKFD_FP16_HD__ __half __clamp_01(__half a) { return __hipkfd_sat(__hipkfd_f16(a)); }
 
 /* ---- Operators ---- */
 __HIPKFD_FP16_HD__ __half operator+(__half a, __half b) { return __hadd(a, b); }
@@ -255,6 +292,12 @@ __HIPKFD_FP16_HD__ __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b
 __HIPKFD_FP16_HD__ __half2 operator-(__half2 a) { return __hneg2(a); }
 __device__ inline __attribute__((always_inline)) bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
 __device__ inline __attribute__((always_inline)) bool operator!=(__half2 a, __half2 b) { return !(a == b); }
+/* Ordering of __half2, as AMD's header defines it (device-only): a < b when it holds in both
+ * lanes, a > b is b < a, and a <= b, a >= b are the negations of b < a and a < b. */
+__device__ inline __attribute__((always_inline)) bool operator<(__half2 a, __half2 b) { return __hblt2(a, b); }
+__device__ inline __attribute__((always_inline)) bool operator>(__half2 a, __half2 b) { return b < a; }
+__device__ inline __attribute__((always_inline)) bool operator<=(__half2 a, __half2 b) { return !(b < a); }
+__device__ inline __attribute__((always_inline)) bool operator>=(__half2 a, __half2 b) { return !(a < b); }
 
 /* ---- Math (computed in float, rounded once to half) ---- */
 #define __HIPKFD_FP16_MATH(hname, fexpr)                                                   \
@@ -296,6 +339,15 @@ __HIPKFD_FP16_MATH(hrint, __builtin_rintf(x))
 #define h2rint h2hrint
 
 #if defined(__HIPKFD_HIP_CLANG__)
+/* ---- Mixed-precision dot product (device): a.x*b.x + a.y*b.y + c in f32, one
+ * v_dot2_f32_f16 through ockl; `saturate` is the instruction's clamp bit. */
+extern "C" __device__ float __ockl_fdot2(__hipkfd_f16x2 a, __hipkfd_f16x2 b, float c, bool s);
+static __device__ inline float amd_mixed_dot(__half2 a, __half2 b, float c, bool saturate) {
+  __hipkfd_f16x2 va = {__hipkfd_f16(a.x), __hipkfd_f16(a.y)};
+  __hipkfd_f16x2 vb = {__hipkfd_f16(b.x), __hipkfd_f16(b.y)};
+  return __ockl_fdot2(va, vb, c, saturate);
+}
+
 /* ---- Shuffles of half values (device) ---- */
 #define __HIPKFD_FP16_SHFL(T)                                                              \
   static __device__ inline T __shfl(T var, int src_lane, int width = warpSize) {           \
