@@ -6,6 +6,7 @@
 #include <hip/hiprtc.h>
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
 
@@ -61,6 +62,18 @@ Test(hiptests2_vector, binary_operators_with_scalar_still_work)
   cr_expect(n.x == -3 && n.y == 4);
   float2 f = -make_float2(1.0f, -2.0f);
   cr_expect(f.x == -1.0f && f.y == 2.0f);
+}
+
+Test(hiptests2_vector, value_type_and_any_scalar_splat)
+{
+  static_assert(std::is_same<uint2::value_type, unsigned int>::value, "uint2::value_type");
+  static_assert(std::is_same<double3::value_type, double>::value, "double3::value_type");
+  constexpr uint2 u{-2};  // converted as by static_cast: no narrowing error
+  cr_expect(u.x == 0xfffffffeu && u.y == 0xfffffffeu);
+  constexpr float4 f{3};
+  cr_expect(f.x == 3.0f && f.w == 3.0f);
+  uchar4 c{~1};
+  cr_expect(c.x == 0xfe && c.w == 0xfe);
 }
 
 // Compiles `src` with hiprtc (no error limit); returns how many "error:" lines the log holds.

@@ -22,23 +22,33 @@
 /* Element aggregates. In C++ each type is trivial (defaulted default constructor), so it can
  * be a __shared__ variable and is copied with memcpy, and it has the value constructors. */
 #if defined(__cplusplus)
+/* value_type names the element type, and a scalar of any arithmetic type fills every lane
+ * (explicitly, converted as by static_cast, so `uint2{-2}` is not a narrowing error), as with
+ * AMD's vector types. */
+#define __HIPKFD_VEC_SPLAT(T, name, ...)                                                   \
+  typedef T value_type;                                                                   \
+  template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>   \
+  __HIPKFD_VEC_CHD__ explicit name(U v) : __VA_ARGS__ {}
 #define __HIPKFD_VEC_CTORS1(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v) {}                                          \
-  template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>   \
-  __HIPKFD_VEC_CHD__ explicit name(U v) : x(static_cast<T>(v)) {}
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS2(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v) {}                                    \
-  __HIPKFD_VEC_CHD__ name(T a, T b) : x(a), y(b) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b) : x(a), y(b) {}                                        \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS3(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v), z(v) {}                              \
-  __HIPKFD_VEC_CHD__ name(T a, T b, T c) : x(a), y(b), z(c) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b, T c) : x(a), y(b), z(c) {}                             \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)), z(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS4(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v), z(v), w(v) {}                        \
-  __HIPKFD_VEC_CHD__ name(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}                  \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)), z(static_cast<T>(v)), \
+                     w(static_cast<T>(v)))
 #else
 #define __HIPKFD_VEC_CTORS1(T, name)
 #define __HIPKFD_VEC_CTORS2(T, name)
