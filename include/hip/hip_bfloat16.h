@@ -33,6 +33,18 @@ struct hip_bfloat16 {
     return *this;
   }
 
+  /* The rounding (nearest even) and truncating conversions as values. */
+  static __HIPKFD_BF_HD__ hip_bfloat16 round_to_bfloat16(float f) {
+    hip_bfloat16 r;
+    r.data = float_to_bfloat16(f);
+    return r;
+  }
+  static __HIPKFD_BF_HD__ hip_bfloat16 round_to_bfloat16(float f, truncate_t) {
+    hip_bfloat16 r;
+    r.data = truncate_float_to_bfloat16(f);
+    return r;
+  }
+
   static __HIPKFD_BF_HD__ uint16_t float_to_bfloat16(float f) {
     uint32_t u;
     __builtin_memcpy(&u, &f, sizeof(u));

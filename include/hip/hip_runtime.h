@@ -31,4 +31,16 @@
 #include <hip/amd_detail/texture_reference.h>   /* texture<T, dim, mode> */
 #endif
 
+/* Programs compiled by hiprtc (which defines __HIPCC_RTC__) use more of the kernel language
+ * without including it: AMD's hiprtc compiles every program against one built-in header made
+ * of the runtime header plus half precision, hip_bfloat16, complex numbers, the math constants
+ * and cooperative groups. */
+#if defined(__HIPCC_RTC__) && defined(__cplusplus) && defined(__HIPKFD_HIP_CLANG__)
+#include <hip/hip_fp16.h>
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_complex.h>
+#include <hip/hip_math_constants.h>
+#include <hip/hip_cooperative_groups.h>
+#endif
+
 #endif /* HIPKFD_HIP_RUNTIME_H */

@@ -2218,27 +2218,29 @@ hipError_t hipLaunchHostFunc_spt(hipStream_t stream, hipHostFn_t fn, void* userD
 /* Typed allocation: hipMalloc(&float_ptr, n) etc. */
 template <class T>
 static inline hipError_t hipMalloc(T** devPtr, size_t size) {
-  return hipMalloc(reinterpret_cast<void**>(devPtr), size);
+  return hipMalloc((void**)(devPtr), size);
 }
 template <class T>
 static inline hipError_t hipMallocPitch(T** devPtr, size_t* pitch, size_t width, size_t height) {
-  return hipMallocPitch(reinterpret_cast<void**>(devPtr), pitch, width, height);
+  return hipMallocPitch((void**)(devPtr), pitch, width, height);
 }
+/* (These casts are C-style on purpose: T may be volatile- or const-qualified, as in AMD's
+ * header, and reinterpret_cast may not drop qualifiers.) */
 template <class T>
 static inline hipError_t hipHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
-  return hipHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return hipHostAlloc((void**)(ptr), size, flags);
 }
 template <class T>
 static inline hipError_t hipExtHostAlloc(T** ptr, size_t size, unsigned int flags = hipHostAllocDefault) {
-  return hipExtHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+  return hipExtHostAlloc((void**)(ptr), size, flags);
 }
 template <class T>
 static inline hipError_t hipHostMalloc(T** ptr, size_t size, unsigned int flags = hipHostMallocDefault) {
-  return hipHostMalloc(reinterpret_cast<void**>(ptr), size, flags);
+  return hipHostMalloc((void**)(ptr), size, flags);
 }
 template <class T>
 static inline hipError_t hipMallocManaged(T** devPtr, size_t size, unsigned int flags = hipMemAttachGlobal) {
-  return hipMallocManaged(reinterpret_cast<void**>(devPtr), size, flags);
+  return hipMallocManaged((void**)(devPtr), size, flags);
 }
 
 /* Stream-ordered allocation overloads. */
@@ -2247,15 +2249,15 @@ static inline hipError_t hipMallocAsync(void** devPtr, size_t size, hipMemPool_t
 }
 template <class T>
 static inline hipError_t hipMallocAsync(T** devPtr, size_t size, hipMemPool_t pool, hipStream_t stream) {
-  return hipMallocFromPoolAsync(reinterpret_cast<void**>(devPtr), size, pool, stream);
+  return hipMallocFromPoolAsync((void**)(devPtr), size, pool, stream);
 }
 template <class T>
 static inline hipError_t hipMallocAsync(T** devPtr, size_t size, hipStream_t stream) {
-  return hipMallocAsync(reinterpret_cast<void**>(devPtr), size, stream);
+  return hipMallocAsync((void**)(devPtr), size, stream);
 }
 template <class T>
 static inline hipError_t hipMallocFromPoolAsync(T** devPtr, size_t size, hipMemPool_t pool, hipStream_t stream) {
-  return hipMallocFromPoolAsync(reinterpret_cast<void**>(devPtr), size, pool, stream);
+  return hipMallocFromPoolAsync((void**)(devPtr), size, pool, stream);
 }
 
 /* Symbols named by the variable itself rather than its address. */

@@ -6,6 +6,7 @@
 
 #include <hip/amd_detail/host_defines.h>
 #include <hip/amd_detail/device_library_decls.h>
+#include <hip/amd_detail/amd_hip_vector_types.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -58,7 +59,8 @@ __HIPKFD_HD__ unsigned int __popc(unsigned int x) { return __builtin_popcount(x)
 __HIPKFD_HD__ unsigned int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 /* Leading zeros of 0 is the width (CUDA semantics), which the plain builtins leave undefined. */
 __HIPKFD_HD__ int __clz(int x) { return x == 0 ? 32 : __builtin_clz((unsigned int)x); }
-__HIPKFD_HD__ unsigned int __clz(unsigned int x) { return x == 0 ? 32u : (unsigned int)__builtin_clz(x); }
+/* One signature only, as in AMD's header: a second (unsigned) overload would make calls with
+ * short or float arguments ambiguous. */
 __HIPKFD_HD__ int __clzll(long long x) {
   return x == 0 ? 64 : __builtin_clzll((unsigned long long)x);
 }
@@ -221,6 +223,13 @@ __HIPKFD_DEV__ long long int wall_clock64(void) {
 
 /* ---- Cached loads ---- */
 template <class T> __HIPKFD_DEV__ T __ldg(const T *ptr) { return *ptr; }
+/* CUDA's other cache-hinted loads (cache global, cache all, streaming, last use, volatile):
+ * plain loads here too, as in AMD's headers. */
+template <class T> __HIPKFD_DEV__ T __ldcg(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldca(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldcs(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldlu(const T *ptr) { return *ptr; }
+template <class T> __HIPKFD_DEV__ T __ldcv(const T *ptr) { return *ptr; }
 
 /* ---- Cross-lane data movement (AMD extensions) ---- */
 __HIPKFD_DEV__ int __hip_ds_bpermute(int index, int src) {
@@ -283,6 +292,54 @@ extern "C" __device__ __attribute__((weak, noinline)) inline void __assertfail(
     size_t charsize) noexcept {
   (void)charsize;
   __assert_fail(assertion, file, line, function);
+}
+
+/* ---- Packed byte arithmetic of the old HC API (__hip_hc_add8pk, _sub8pk, _mul8pk) ----
+ * AMD's versions work on the .w bytes only: the result's .w is the low byte of the wrapped
+ * sum, difference or product of the two .w bytes (the low byte of an integer sum, difference
+ * or product depends only on the operands' low bytes). Lanes x, y and z are returned as 0.
+ * The parameters are exactly char4: no scalar or other vector converts to it implicitly. */
+__HIPKFD_DEV__ char4 __hip_hc_add8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w + (unsigned)b.w));
+}
+__HIPKFD_DEV__ char4 __hip_hc_sub8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w - (unsigned)b.w));
+}
+__HIPKFD_DEV__ char4 __hip_hc_mul8pk(char4 a, char4 b) {
+  return char4(0, 0, 0, (signed char)(unsigned char)((unsigned)a.w * (unsigned)b.w));
+}
+
+/* ---- Integer dot products (amd_mixed_dot): c plus the sum of the lane products, one
+ * v_dot2/v_dot4/v_dot8 instruction through ockl; `saturate` is the instruction's clamp bit.
+ * ockl takes the lanes as clang vectors. */
+typedef short __hipkfd_s16x2 __attribute__((ext_vector_type(2)));
+typedef unsigned short __hipkfd_u16x2 __attribute__((ext_vector_type(2)));
+typedef signed char __hipkfd_s8x4 __attribute__((ext_vector_type(4)));
+typedef unsigned char __hipkfd_u8x4 __attribute__((ext_vector_type(4)));
+extern "C" __device__ int __ockl_sdot2(__hipkfd_s16x2 a, __hipkfd_s16x2 b, int c, bool s);
+extern "C" __device__ unsigned int __ockl_udot2(__hipkfd_u16x2 a, __hipkfd_u16x2 b, unsigned int c, bool s);
+extern "C" __device__ int __ockl_sdot4(__hipkfd_s8x4 a, __hipkfd_s8x4 b, int c, bool s);
+extern "C" __device__ unsigned int __ockl_udot4(__hipkfd_u8x4 a, __hipkfd_u8x4 b, unsigned int c, bool s);
+extern "C" __device__ int __ockl_sdot8(int a, int b, int c, bool s);
+extern "C" __device__ unsigned int __ockl_udot8(unsigned int a, unsigned int b, unsigned int c, bool s);
+__HIPKFD_DEV__ int amd_mixed_dot(short2 a, short2 b, int c, bool saturate) {
+  return __ockl_sdot2((__hipkfd_s16x2){a.x, a.y}, (__hipkfd_s16x2){b.x, b.y}, c, saturate);
+}
+__HIPKFD_DEV__ unsigned int amd_mixed_dot(ushort2 a, ushort2 b, unsigned int c, bool saturate) {
+  return __ockl_udot2((__hipkfd_u16x2){a.x, a.y}, (__hipkfd_u16x2){b.x, b.y}, c, saturate);
+}
+__HIPKFD_DEV__ int amd_mixed_dot(char4 a, char4 b, int c, bool saturate) {
+  return __ockl_sdot4((__hipkfd_s8x4){a.x, a.y, a.z, a.w}, (__hipkfd_s8x4){b.x, b.y, b.z, b.w}, c,
+                      saturate);
+}
+__HIPKFD_DEV__ unsigned int amd_mixed_dot(uchar4 a, uchar4 b, unsigned int c, bool saturate) {
+  return __ockl_udot4((__hipkfd_u8x4){a.x, a.y, a.z, a.w}, (__hipkfd_u8x4){b.x, b.y, b.z, b.w}, c,
+                      saturate);
+}
+/* The int forms hold eight 4-bit lanes each. */
+__HIPKFD_DEV__ int amd_mixed_dot(int a, int b, int c, bool saturate) { return __ockl_sdot8(a, b, c, saturate); }
+__HIPKFD_DEV__ unsigned int amd_mixed_dot(unsigned int a, unsigned int b, unsigned int c, bool saturate) {
+  return __ockl_udot8(a, b, c, saturate);
 }
 
 /* memcpy and memset in device code (AMD's header provides them; C's are host functions).

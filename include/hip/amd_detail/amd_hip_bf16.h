@@ -185,5 +185,31 @@ __HIPKFD_BF16_MATH(hceil, __builtin_ceilf(x))
 __HIPKFD_BF16_MATH(htrunc, __builtin_truncf(x))
 __HIPKFD_BF16_MATH(hrint, __builtin_rintf(x))
 
+#if defined(__HIPKFD_HIP_CLANG__)
+/* Packed bfloat16 atomic add (device): adds both halves of the 32-bit word at once and returns
+ * the old pair. gfx94x has flat_atomic_pk_add_bf16 (the builtin takes the pair as two 16-bit
+ * integers); elsewhere a compare-and-swap loop. */
+typedef short __hipkfd_bf16x2_bits __attribute__((ext_vector_type(2)));
+static __device__ inline __hip_bfloat162 unsafeAtomicAdd(__hip_bfloat162 *address, __hip_bfloat162 value) {
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+  __hipkfd_bf16x2_bits old = __builtin_amdgcn_flat_atomic_fadd_v2bf16(
+      (__hipkfd_bf16x2_bits *)address, __builtin_bit_cast(__hipkfd_bf16x2_bits, value));
+  return __builtin_bit_cast(__hip_bfloat162, old);
+#else
+  unsigned int *word = (unsigned int *)address;
+  unsigned int old = __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  unsigned int next;
+  do {
+    __hip_bfloat162 o = __builtin_bit_cast(__hip_bfloat162, old);
+    __hip_bfloat162 sum(__hip_bfloat16((float)o.x + (float)value.x),
+                        __hip_bfloat16((float)o.y + (float)value.y));
+    next = __builtin_bit_cast(unsigned int, sum);
+  } while (!__hip_atomic_compare_exchange_weak(word, &old, next, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __HIP_MEMORY_SCOPE_AGENT));
+  return __builtin_bit_cast(__hip_bfloat162, old);
+#endif
+}
+#endif
+
 #endif /* __cplusplus */
 #endif /* HIPKFD_AMD_DETAIL_AMD_HIP_BF16_H */

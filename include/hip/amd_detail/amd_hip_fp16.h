@@ -18,11 +18,22 @@
 #define __HIPKFD_FP16_HD__ __host__ __device__ inline __attribute__((always_inline))
 #define __HIPKFD_FP16_CHD__ __host__ __device__ constexpr inline __attribute__((always_inline))
 
+/* The raw forms hold the bits; `data` views the same bits as _Float16 values, the member AMD's
+ * header offers (code reads r.data.x of a __half2_raw). */
+typedef _Float16 __hipkfd_f16x2 __attribute__((ext_vector_type(2)));
 typedef struct __half_raw {
-  unsigned short x;
+  union {
+    unsigned short x;
+    _Float16 data;
+  };
 } __half_raw;
 typedef struct __half2_raw {
-  unsigned short x, y;
+  union {
+    struct {
+      unsigned short x, y;
+    };
+    __hipkfd_f16x2 data;
+  };
 } __half2_raw;
 
 struct __attribute__((aligned(2))) __half {
@@ -39,6 +50,8 @@ struct __attribute__((aligned(2))) __half {
   __HIPKFD_FP16_HD__ __half(unsigned int v) : __half((_Float16)v) {}
   __HIPKFD_FP16_HD__ __half(short v) : __half((_Float16)v) {}
   __HIPKFD_FP16_HD__ __half(unsigned short v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(long v) : __half((_Float16)v) {}
+  __HIPKFD_FP16_HD__ __half(unsigned long v) : __half((_Float16)v) {}
   __HIPKFD_FP16_HD__ __half(long long v) : __half((_Float16)v) {}
   __HIPKFD_FP16_HD__ __half(unsigned long long v) : __half((_Float16)v) {}
 
@@ -47,6 +60,9 @@ struct __attribute__((aligned(2))) __half {
   __HIPKFD_FP16_HD__ operator float() const { return (float)__f16(); }
 
   __HIPKFD_FP16_HD__ __half &operator=(const __half_raw &r) { __x = r.x; return *this; }
+  /* Assignable from volatile raw values too, lvalue and rvalue, as AMD's __half is. */
+  __HIPKFD_FP16_HD__ __half &operator=(const volatile __half_raw &r) { __x = r.x; return *this; }
+  __HIPKFD_FP16_HD__ __half &operator=(volatile __half_raw &&r) { __x = r.x; return *this; }
   __HIPKFD_FP16_HD__ __half &operator+=(const __half &o) { return *this = __half(__f16() + o.__f16()); }
   __HIPKFD_FP16_HD__ __half &operator-=(const __half &o) { return *this = __half(__f16() - o.__f16()); }
   __HIPKFD_FP16_HD__ __half &operator*=(const __half &o) { return *this = __half(__f16() * o.__f16()); }
@@ -55,22 +71,73 @@ struct __attribute__((aligned(2))) __half {
   __HIPKFD_FP16_HD__ __half &operator--() { return *this -= __half(1.0f); }
   __HIPKFD_FP16_HD__ __half operator++(int) { __half o = *this; *this += __half(1.0f); return o; }
   __HIPKFD_FP16_HD__ __half operator--(int) { __half o = *this; *this -= __half(1.0f); return o; }
+
+  /* The operators are hidden friends, as in AMD's header: overload resolution sees them only
+   * for __half operands, so a class that merely converts to __half (and to float) still gets
+   * the built-in float operators without ambiguity. Equality is device-only, also as in AMD's
+   * header: host code may then define its own (hip-tests compare halves on the host with a
+   * static operator==). */
+  friend __HIPKFD_FP16_HD__ __half operator+(__half a, __half b) { return __half(a.__f16() + b.__f16()); }
+  friend __HIPKFD_FP16_HD__ __half operator-(__half a, __half b) { return __half(a.__f16() - b.__f16()); }
+  friend __HIPKFD_FP16_HD__ __half operator*(__half a, __half b) { return __half(a.__f16() * b.__f16()); }
+  friend __HIPKFD_FP16_HD__ __half operator/(__half a, __half b) { return __half(a.__f16() / b.__f16()); }
+  friend __HIPKFD_FP16_HD__ __half operator-(__half a) { return __half(-a.__f16()); }
+  friend __HIPKFD_FP16_HD__ __half operator+(__half a) { return a; }
+  friend __device__ inline bool operator==(__half a, __half b) { return a.__f16() == b.__f16(); }
+  friend __device__ inline bool operator!=(__half a, __half b) { return a.__f16() != b.__f16(); }
+  friend __HIPKFD_FP16_HD__ bool operator<(__half a, __half b) { return a.__f16() < b.__f16(); }
+  friend __HIPKFD_FP16_HD__ bool operator<=(__half a, __half b) { return a.__f16() <= b.__f16(); }
+  friend __HIPKFD_FP16_HD__ bool operator>(__half a, __half b) { return a.__f16() > b.__f16(); }
+  friend __HIPKFD_FP16_HD__ bool operator>=(__half a, __half b) { return a.__f16() >= b.__f16(); }
 };
 
+/* AMD's __half2 converts implicitly from the two-half clang vector, so a scalar (which clang
+ * splats to a vector) becomes a __half2 with both lanes equal: `__half2 h = 0;`, `h += 2;`. */
+
 struct __attribute__((aligned(4))) __half2 {
-  __half x, y;
+  /* `data` is the same two halves as one clang vector (AMD's header has the member). */
+  union {
+    struct {
+      __half x, y;
+    };
+    __hipkfd_f16x2 data;
+  };
 
   __half2() = default;
+  __HIPKFD_FP16_HD__ __half2(__hipkfd_f16x2 v) : x((_Float16)v.x), y((_Float16)v.y) {}
   __HIPKFD_FP16_HD__ __half2(const __half2_raw &r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
   __HIPKFD_FP16_HD__ __half2(const __half &a, const __half &b) : x(a), y(b) {}
   __HIPKFD_FP16_HD__ operator __half2_raw() const {
-    return __half2_raw{__half_raw(x).x, __half_raw(y).x};
+    __half2_raw r;
+    r.x = __half_raw(x).x;
+    r.y = __half_raw(y).x;
+    return r;
   }
   __HIPKFD_FP16_HD__ __half2 &operator=(const __half2_raw &r) { return *this = __half2(r); }
   __HIPKFD_FP16_HD__ __half2 &operator+=(const __half2 &o) { x += o.x; y += o.y; return *this; }
   __HIPKFD_FP16_HD__ __half2 &operator-=(const __half2 &o) { x -= o.x; y -= o.y; return *this; }
   __HIPKFD_FP16_HD__ __half2 &operator*=(const __half2 &o) { x *= o.x; y *= o.y; return *this; }
   __HIPKFD_FP16_HD__ __half2 &operator/=(const __half2 &o) { x /= o.x; y /= o.y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator++() { ++x; ++y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 &operator--() { --x; --y; return *this; }
+  __HIPKFD_FP16_HD__ __half2 operator++(int) { __half2 o = *this; ++*this; return o; }
+  __HIPKFD_FP16_HD__ __half2 operator--(int) { __half2 o = *this; --*this; return o; }
+
+  /* Hidden friends too (see __half). Lane-wise arithmetic; == holds when both lanes are equal;
+   * the ordering is AMD's (device-only): a < b when it holds in both lanes, a > b is b < a, and
+   * a <= b, a >= b are the negations of b < a and a < b. */
+  friend __HIPKFD_FP16_HD__ __half2 operator+(__half2 a, __half2 b) { return __half2(a.x + b.x, a.y + b.y); }
+  friend __HIPKFD_FP16_HD__ __half2 operator-(__half2 a, __half2 b) { return __half2(a.x - b.x, a.y - b.y); }
+  friend __HIPKFD_FP16_HD__ __half2 operator*(__half2 a, __half2 b) { return __half2(a.x * b.x, a.y * b.y); }
+  friend __HIPKFD_FP16_HD__ __half2 operator/(__half2 a, __half2 b) { return __half2(a.x / b.x, a.y / b.y); }
+  friend __HIPKFD_FP16_HD__ __half2 operator-(__half2 a) { return __half2(-a.x, -a.y); }
+  friend __HIPKFD_FP16_HD__ __half2 operator+(__half2 a) { return a; }
+  friend __device__ inline bool operator==(__half2 a, __half2 b) { return a.x == b.x && a.y == b.y; }
+  friend __device__ inline bool operator!=(__half2 a, __half2 b) { return !(a == b); }
+  friend __device__ inline bool operator<(__half2 a, __half2 b) { return a.x < b.x && a.y < b.y; }
+  friend __device__ inline bool operator>(__half2 a, __half2 b) { return b < a; }
+  friend __device__ inline bool operator<=(__half2 a, __half2 b) { return !(b < a); }
+  friend __device__ inline bool operator>=(__half2 a, __half2 b) { return !(a < b); }
 };
 
 typedef __half half;
@@ -201,6 +268,12 @@ __HIPKFD_FP16_HD__ __half2 __habs2(__half2 a) { return __half2(__habs(a.x), __ha
   }                                                                                       \
   __HIPKFD_FP16_HD__ bool __hb##name##2(__half2 a, __half2 b) {                            \
     return name(a.x, b.x) && name(a.y, b.y);                                              \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ __half2 name##u2(__half2 a, __half2 b) {                              \
+    return __half2(__half(name##u(a.x, b.x) ? 1.0f : 0.0f), __half(name##u(a.y, b.y) ? 1.0f : 0.0f)); \
+  }                                                                                       \
+  __HIPKFD_FP16_HD__ bool __hb##name##u2(__half2 a, __half2 b) {                           \
+    return name##u(a.x, b.x) && name##u(a.y, b.y);                                        \
   }
 /* __hbeq2 etc. are named with the bare comparison after __hb: map them below. */
 __HIPKFD_FP16_CMP(__heq, ==)
@@ -215,6 +288,12 @@ __HIPKFD_FP16_CMP(__hge, >=)
 #define __hble2 __hb__hle2
 #define __hbgt2 __hb__hgt2
 #define __hbge2 __hb__hge2
+#define __hbequ2 __hb__hequ2
+#define __hbneu2 __hb__hneu2
+#define __hbltu2 __hb__hltu2
+#define __hbleu2 __hb__hleu2
+#define __hbgtu2 __hb__hgtu2
+#define __hbgeu2 __hb__hgeu2
 
 __HIPKFD_FP16_HD__ bool __hisnan(__half a) { return __hipkfd_f16(a) != __hipkfd_f16(a); }
 __HIPKFD_FP16_HD__ int __hisinf(__half a) {
@@ -232,29 +311,24 @@ __HIPKFD_FP16_HD__ __half __hmin(__half a, __half b) {
 }
 __HIPKFD_FP16_LIFT2(__hmax2, __hmax)
 __HIPKFD_FP16_LIFT2(__hmin2, __hmin)
+__HIPKFD_FP16_HD__ __half2 __hisinf2(__half2 a) {
+  return __half2(__half(__hisinf(a.x) ? 1.0f : 0.0f), __half(__hisinf(a.y) ? 1.0f : 0.0f));
+}
+/* The _nan forms propagate a NaN operand instead of preferring the number (IEEE maximum /
+ * minimum rather than maxNum / minNum). */
+__HIPKFD_FP16_HD__ __half __hmax_nan(__half a, __half b) {
+  return __hisnan(a) ? a : (__hisnan(b) ? b : __hmax(a, b));
+}
+__HIPKFD_FP16_HD__ __half __hmin_nan(__half a, __half b) {
+  return __hisnan(a) ? a : (__hisnan(b) ? b : __hmin(a, b));
+}
+__HIPKFD_FP16_LIFT2(__hmax2_nan, __hmax_nan)
+__HIPKFD_FP16_LIFT2(__hmin2_nan, __hmin_nan)
+/* Clamp to [0, 1] (a NaN stays NaN), the saturation of the _sat operations. */
+__HIPKFD_FP16_HD__ __half __clamp_01(__half a) { return __hipkfd_sat(__hipkfd_f16(a)); }
 
 /* ---- Operators ---- */
-__HIPKFD_FP16_HD__ __half operator+(__half a, __half b) { return __hadd(a, b); }
-__HIPKFD_FP16_HD__ __half operator-(__half a, __half b) { return __hsub(a, b); }
-__HIPKFD_FP16_HD__ __half operator*(__half a, __half b) { return __hmul(a, b); }
-__HIPKFD_FP16_HD__ __half operator/(__half a, __half b) { return __hdiv(a, b); }
-__HIPKFD_FP16_HD__ __half operator-(__half a) { return __hneg(a); }
-__HIPKFD_FP16_HD__ __half operator+(__half a) { return a; }
-/* Equality is device-only, as in AMD's header: host code may then define its own (hip-tests'
- * warp shuffle tests compare halves on the host with a static operator==). */
-__device__ inline __attribute__((always_inline)) bool operator==(__half a, __half b) { return __heq(a, b); }
-__device__ inline __attribute__((always_inline)) bool operator!=(__half a, __half b) { return __hne(a, b); }
-__HIPKFD_FP16_HD__ bool operator<(__half a, __half b) { return __hlt(a, b); }
-__HIPKFD_FP16_HD__ bool operator<=(__half a, __half b) { return __hle(a, b); }
-__HIPKFD_FP16_HD__ bool operator>(__half a, __half b) { return __hgt(a, b); }
-__HIPKFD_FP16_HD__ bool operator>=(__half a, __half b) { return __hge(a, b); }
-__HIPKFD_FP16_HD__ __half2 operator+(__half2 a, __half2 b) { return __hadd2(a, b); }
-__HIPKFD_FP16_HD__ __half2 operator-(__half2 a, __half2 b) { return __hsub2(a, b); }
-__HIPKFD_FP16_HD__ __half2 operator*(__half2 a, __half2 b) { return __hmul2(a, b); }
-__HIPKFD_FP16_HD__ __half2 operator/(__half2 a, __half2 b) { return __h2div(a, b); }
-__HIPKFD_FP16_HD__ __half2 operator-(__half2 a) { return __hneg2(a); }
-__device__ inline __attribute__((always_inline)) bool operator==(__half2 a, __half2 b) { return __hbeq2(a, b); }
-__device__ inline __attribute__((always_inline)) bool operator!=(__half2 a, __half2 b) { return !(a == b); }
+/* (The arithmetic and comparison operators are hidden friends of __half and __half2, above.) */
 
 /* ---- Math (computed in float, rounded once to half) ---- */
 #define __HIPKFD_FP16_MATH(hname, fexpr)                                                   \
@@ -296,6 +370,36 @@ __HIPKFD_FP16_MATH(hrint, __builtin_rintf(x))
 #define h2rint h2hrint
 
 #if defined(__HIPKFD_HIP_CLANG__)
+/* ---- Mixed-precision dot product (device): a.x*b.x + a.y*b.y + c in f32, one
+ * v_dot2_f32_f16 through ockl; `saturate` is the instruction's clamp bit. */
+extern "C" __device__ float __ockl_fdot2(__hipkfd_f16x2 a, __hipkfd_f16x2 b, float c, bool s);
+static __device__ inline float amd_mixed_dot(__half2 a, __half2 b, float c, bool saturate) {
+  __hipkfd_f16x2 va = {__hipkfd_f16(a.x), __hipkfd_f16(a.y)};
+  __hipkfd_f16x2 vb = {__hipkfd_f16(b.x), __hipkfd_f16(b.y)};
+  return __ockl_fdot2(va, vb, c, saturate);
+}
+
+/* ---- Packed half atomic add (device): adds both halves of the 32-bit word at once and
+ * returns the old pair. gfx94x has flat_atomic_pk_add_f16; elsewhere a compare-and-swap loop
+ * (gfx90a's packed add exists for global addresses only). */
+static __device__ inline __half2 unsafeAtomicAdd(__half2 *address, __half2 value) {
+#if defined(__gfx940__) || defined(__gfx941__) || defined(__gfx942__) || defined(__gfx950__)
+  __hipkfd_f16x2 old = __builtin_amdgcn_flat_atomic_fadd_v2f16((__hipkfd_f16x2 *)address,
+                                                               __builtin_bit_cast(__hipkfd_f16x2, value));
+  return __builtin_bit_cast(__half2, old);
+#else
+  unsigned int *word = (unsigned int *)address;
+  unsigned int old = __hip_atomic_load(word, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+  unsigned int next;
+  do {
+    __half2 sum = __builtin_bit_cast(__half2, old) + value;
+    next = __builtin_bit_cast(unsigned int, sum);
+  } while (!__hip_atomic_compare_exchange_weak(word, &old, next, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                               __HIP_MEMORY_SCOPE_AGENT));
+  return __builtin_bit_cast(__half2, old);
+#endif
+}
+
 /* ---- Shuffles of half values (device) ---- */
 #define __HIPKFD_FP16_SHFL(T)                                                              \
   static __device__ inline T __shfl(T var, int src_lane, int width = warpSize) {           \

@@ -22,23 +22,33 @@
 /* Element aggregates. In C++ each type is trivial (defaulted default constructor), so it can
  * be a __shared__ variable and is copied with memcpy, and it has the value constructors. */
 #if defined(__cplusplus)
+/* value_type names the element type, and a scalar of any arithmetic type fills every lane
+ * (explicitly, converted as by static_cast, so `uint2{-2}` is not a narrowing error), as with
+ * AMD's vector types. */
+#define __HIPKFD_VEC_SPLAT(T, name, ...)                                                   \
+  typedef T value_type;                                                                   \
+  template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>   \
+  __HIPKFD_VEC_CHD__ explicit name(U v) : __VA_ARGS__ {}
 #define __HIPKFD_VEC_CTORS1(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v) {}                                          \
-  template <class U, class = typename std::enable_if<std::is_arithmetic<U>::value>::type>   \
-  __HIPKFD_VEC_CHD__ explicit name(U v) : x(static_cast<T>(v)) {}
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS2(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v) {}                                    \
-  __HIPKFD_VEC_CHD__ name(T a, T b) : x(a), y(b) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b) : x(a), y(b) {}                                        \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS3(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v), z(v) {}                              \
-  __HIPKFD_VEC_CHD__ name(T a, T b, T c) : x(a), y(b), z(c) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b, T c) : x(a), y(b), z(c) {}                             \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)), z(static_cast<T>(v)))
 #define __HIPKFD_VEC_CTORS4(T, name)                                                       \
   name() = default;                                                                       \
   __HIPKFD_VEC_CHD__ explicit name(T v) : x(v), y(v), z(v), w(v) {}                        \
-  __HIPKFD_VEC_CHD__ name(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}
+  __HIPKFD_VEC_CHD__ name(T a, T b, T c, T d) : x(a), y(b), z(c), w(d) {}                  \
+  __HIPKFD_VEC_SPLAT(T, name, x(static_cast<T>(v)), y(static_cast<T>(v)), z(static_cast<T>(v)), \
+                     w(static_cast<T>(v)))
 #else
 #define __HIPKFD_VEC_CTORS1(T, name)
 #define __HIPKFD_VEC_CTORS2(T, name)
@@ -141,18 +151,23 @@ __HIPKFD_VEC_HD__ const typename __hipkfd_vec_info<V>::type &__hipkfd_lane(const
     return a;                                                                             \
   }                                                                                       \
   template <class V>                                                                      \
-  __HIPKFD_VEC_HD__ ret operator op##=(V &a, __HIPKFD_VEC_ENABLE(V) s) {                   \
-    for (int i = 0; i < __hipkfd_vec_info<V>::rank; ++i) __hipkfd_lane(a, i) op## = s;    \
-    return a;                                                                             \
-  }                                                                                       \
-  template <class V>                                                                      \
   __HIPKFD_VEC_HD__ ret operator op(V a, const V &b) { return a op## = b; }               \
   template <class V>                                                                      \
-  __HIPKFD_VEC_HD__ ret operator op(V a, __HIPKFD_VEC_ENABLE(V) s) { return a op## = s; } \
+  __HIPKFD_VEC_HD__ ret operator op(V a, __HIPKFD_VEC_ENABLE(V) s) { return a op## = V(s); } \
   template <class V>                                                                      \
   __HIPKFD_VEC_HD__ ret operator op(__HIPKFD_VEC_ENABLE(V) s, const V &b) {                \
     V a(s);                                                                               \
     return a op## = b;                                                                    \
+  }
+
+/* `vector op= scalar` applies the scalar to every lane. AMD's header accepts it for + - * /
+ * only (its scalar-to-vector constructor is explicit); hipkfd also accepts the remainder,
+ * bitwise and shift forms, a superset that existing code here relies on. */
+#define __HIPKFD_VEC_SCALAR_ASSIGN(op, ret)                                                \
+  template <class V>                                                                      \
+  __HIPKFD_VEC_HD__ ret operator op##=(V &a, __HIPKFD_VEC_ENABLE(V) s) {                   \
+    for (int i = 0; i < __hipkfd_vec_info<V>::rank; ++i) __hipkfd_lane(a, i) op## = s;    \
+    return a;                                                                             \
   }
 
 /* The return type doubles as the SFINAE guard: arithmetic for every vector, bitwise ones for
@@ -170,9 +185,22 @@ __HIPKFD_VEC_BINOP(|, __HIPKFD_VEC_INT_RET)
 __HIPKFD_VEC_BINOP(^, __HIPKFD_VEC_INT_RET)
 __HIPKFD_VEC_BINOP(<<, __HIPKFD_VEC_INT_RET)
 __HIPKFD_VEC_BINOP(>>, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(+, __HIPKFD_VEC_ANY_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(-, __HIPKFD_VEC_ANY_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(*, __HIPKFD_VEC_ANY_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(/, __HIPKFD_VEC_ANY_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(%, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(&, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(|, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(^, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(<<, __HIPKFD_VEC_INT_RET)
+__HIPKFD_VEC_SCALAR_ASSIGN(>>, __HIPKFD_VEC_INT_RET)
 
 template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET operator+(const V &a) { return a; }
-template <class V> __HIPKFD_VEC_HD__ __HIPKFD_VEC_ANY_RET operator-(V a) {
+/* Negation needs a signed element type (AMD's header: unsigned vectors have no unary minus). */
+template <class V>
+__HIPKFD_VEC_HD__ typename std::enable_if<std::is_signed<typename __hipkfd_vec_info<V>::type>::value, V>::type
+operator-(V a) {
   for (int i = 0; i < __hipkfd_vec_info<V>::rank; ++i) __hipkfd_lane(a, i) = -__hipkfd_lane(a, i);
   return a;
 }
@@ -209,6 +237,28 @@ template <class V>
 __HIPKFD_VEC_HD__ typename std::enable_if<(__hipkfd_vec_info<V>::rank > 0), bool>::type
 operator!=(const V &a, const V &b) {
   return !(a == b);
+}
+/* A vector compared with a scalar compares every lane with it (AMD's header turns the scalar
+ * into a vector of that value first). */
+template <class V>
+__HIPKFD_VEC_HD__ typename std::enable_if<(__hipkfd_vec_info<V>::rank > 0), bool>::type
+operator==(const V &a, __HIPKFD_VEC_ENABLE(V) s) {
+  return a == V(s);
+}
+template <class V>
+__HIPKFD_VEC_HD__ typename std::enable_if<(__hipkfd_vec_info<V>::rank > 0), bool>::type
+operator==(__HIPKFD_VEC_ENABLE(V) s, const V &b) {
+  return V(s) == b;
+}
+template <class V>
+__HIPKFD_VEC_HD__ typename std::enable_if<(__hipkfd_vec_info<V>::rank > 0), bool>::type
+operator!=(const V &a, __HIPKFD_VEC_ENABLE(V) s) {
+  return !(a == V(s));
+}
+template <class V>
+__HIPKFD_VEC_HD__ typename std::enable_if<(__hipkfd_vec_info<V>::rank > 0), bool>::type
+operator!=(__HIPKFD_VEC_ENABLE(V) s, const V &b) {
+  return !(V(s) == b);
 }
 #endif /* __cplusplus */
 

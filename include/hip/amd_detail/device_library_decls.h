@@ -9,6 +9,14 @@
 #include <stdint.h>
 
 #if defined(__HIPKFD_HIP_CLANG__)
+/* Short unsigned names AMD's kernel language provides (glibc has ushort, uint and ulong, not
+ * uchar or ullong); identical typedefs may repeat in C++. */
+typedef unsigned char uchar;
+typedef unsigned short ushort;
+typedef unsigned int uint;
+typedef unsigned long ulong;
+typedef unsigned long long ullong;
+
 extern "C" {
 /* Dispatch geometry; reads the dispatch packet (code object v4) or the hidden kernel arguments
  * (v5), chosen by __oclc_ABI_version. */

@@ -74,10 +74,21 @@
  * flat work-group size the compiler must support, the second asks for that many waves per SIMD
  * (AMDGPU attributes amdgpu_flat_work_group_size and amdgpu_waves_per_eu). */
 #if defined(__HIPKFD_HIP_CLANG__)
+/* clang takes both attribute arguments as unsigned and silently reads -1 as 4294967295; AMD's
+ * compiler rejects a negative bound. Each argument passes through a template that refuses a
+ * negative value (and, as a non-type template argument, anything that is not an integer
+ * constant), so `__launch_bounds__(-1)` is a compile error here too. A maximum of 0 is left
+ * to clang's own check (min 1 greater than max 0). */
+template <long long __hipkfd_bound>
+struct __hipkfd_launch_bound {
+  static_assert(__hipkfd_bound >= 0, "__launch_bounds__ arguments must not be negative");
+  static constexpr unsigned value = (unsigned)__hipkfd_bound;
+};
 #define __hipkfd_launch_bounds_1(max_threads) \
-  __attribute__((amdgpu_flat_work_group_size(1, max_threads)))
-#define __hipkfd_launch_bounds_2(max_threads, min_waves) \
-  __attribute__((amdgpu_flat_work_group_size(1, max_threads), amdgpu_waves_per_eu(min_waves)))
+  __attribute__((amdgpu_flat_work_group_size(1, __hipkfd_launch_bound<(max_threads)>::value)))
+#define __hipkfd_launch_bounds_2(max_threads, min_waves)                                   \
+  __attribute__((amdgpu_flat_work_group_size(1, __hipkfd_launch_bound<(max_threads)>::value), \
+                 amdgpu_waves_per_eu(__hipkfd_launch_bound<(min_waves)>::value)))
 #define __hipkfd_launch_bounds_pick(_1, _2, name, ...) name
 #define __launch_bounds__(...)                                                           \
   __hipkfd_launch_bounds_pick(__VA_ARGS__, __hipkfd_launch_bounds_2,                   \
