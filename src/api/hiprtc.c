@@ -506,6 +506,11 @@ static hiprtcResult build_args(struct rtc_args *a, const char *dir, const char *
   bool ok = rtc_arg(a, compiler && *compiler ? compiler : "clang++-19") && rtc_arg(a, "-x") &&
             rtc_arg(a, "hip") && rtc_argf(a, "--offload-arch=%s", arch) && rtc_arg(a, "--cuda-device-only") &&
             rtc_arg(a, "--no-gpu-bundle-output") && rtc_arg(a, "-c") && rtc_arg(a, "-nogpuinc") &&
+            /* As AMD's hiprtc: programs see __HIPCC_RTC__ (hip_runtime.h then brings fp16,
+             * bfloat16, complex, math constants and cooperative groups), and every error is
+             * reported (clang stops at 20 by default; a user's -ferror-limit comes later and
+             * wins). */
+            rtc_arg(a, "-D__HIPCC_RTC__") && rtc_arg(a, "-ferror-limit=0") &&
             rtc_argf(a, "-I%s", dir) && rtc_argf(a, "-I%s", inc) && rtc_arg(a, "-include") &&
             rtc_arg(a, "__clang_hip_runtime_wrapper.h") && rtc_arg(a, "-include") &&
             rtc_arg(a, "hip/hip_runtime.h") && rtc_argf(a, "--rocm-device-lib-path=%s", libs) &&

@@ -4,6 +4,8 @@
 #include <criterion/criterion.h>
 #include <hip/hip_runtime.h>
 #include <hip/hiprtc.h>
+
+#include <string>
 #include <string.h>
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
@@ -61,6 +63,48 @@ static hiprtcResult rtc_compile(const char *src, bool *has_error)
   free(log);
   cr_assert_eq(hiprtcDestroyProgram(&p), HIPRTC_SUCCESS);
   return r;
+}
+
+// Compiles `src` with hiprtc and [in] opts; returns the result and how many errors the log holds.
+static hiprtcResult rtc_compile_count(const char *src, int nopts, const char **opts, int *errors)
+{
+  hiprtcProgram p;
+  cr_assert_eq(hiprtcCreateProgram(&p, src, "count.cc", 0, nullptr, nullptr), HIPRTC_SUCCESS);
+  hiprtcResult r = hiprtcCompileProgram(p, nopts, opts);
+  size_t n = 0;
+  cr_assert_eq(hiprtcGetProgramLogSize(p, &n), HIPRTC_SUCCESS);
+  char *log = (char *)calloc(n + 1, 1);
+  cr_assert_eq(hiprtcGetProgramLog(p, log), HIPRTC_SUCCESS);
+  *errors = 0;
+  for (const char *q = log; (q = strstr(q, "error:")) != nullptr; q++)
+    (*errors)++;
+  free(log);
+  cr_assert_eq(hiprtcDestroyProgram(&p), HIPRTC_SUCCESS);
+  return r;
+}
+
+// As AMD's hiprtc: programs see __HIPCC_RTC__ and the half/bfloat16/complex headers without an
+// include, and the log reports every error (clang stops at 20 unless told otherwise); a user's
+// -ferror-limit still wins.
+Test(hiptests2_lang, hiprtc_defines_hipcc_rtc_and_reports_every_error)
+{
+  int errors = -1;
+  const char *ok_src =
+      "#ifndef __HIPCC_RTC__\n#error no __HIPCC_RTC__\n#endif\n"
+      "extern \"C\" __global__ void k(float *p) {\n"
+      "  __half h = __float2half(p[0]); hipFloatComplex c = make_hipFloatComplex(1, 2);\n"
+      "  p[0] = __half2float(h) + hipCrealf(c);\n}\n";
+  cr_assert_eq(rtc_compile_count(ok_src, 0, nullptr, &errors), HIPRTC_SUCCESS);
+  cr_assert_eq(errors, 0);
+  std::string bad = "extern \"C\" __global__ void k() {\n";
+  for (int i = 0; i < 30; i++)
+    bad += "  undeclared_" + std::to_string(i) + " = 1;\n";
+  bad += "}\n";
+  cr_assert_eq(rtc_compile_count(bad.c_str(), 0, nullptr, &errors), HIPRTC_ERROR_COMPILATION);
+  cr_assert_eq(errors, 30, "%d errors reported", errors);
+  const char *limit[] = {"-ferror-limit=5"};
+  cr_assert_eq(rtc_compile_count(bad.c_str(), 1, limit, &errors), HIPRTC_ERROR_COMPILATION);
+  cr_assert_leq(errors, 6, "the user's limit applies: %d errors", errors);
 }
 
 Test(hiptests2_lang, launch_bounds_rejects_negative_and_non_integer)
