@@ -23,7 +23,6 @@
  * for ring space).
  */
 #include <errno.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <sched.h>
 #include <stdlib.h>
