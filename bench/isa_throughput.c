@@ -75,24 +75,34 @@ static void record(const char *name, const char *what, unsigned threads, double 
   r->unit = unit;
 }
 
+/* One dispatch of [in] wl on [in] threads host threads: [out] r and its wall time [out] dt in
+ * seconds. -1 (reported) when it fails. */
+static int timed_run(struct harness *h, const struct workload *wl, const char *label,
+                     unsigned threads, struct isa_result *r, double *dt)
+{
+  h->host_threads = threads;
+  struct harness_launch l = {.name = wl->name, .grid = {wl->grid, 1, 1}, .block = {wl->block, 1, 1},
+                             .kernarg = wl->args, .kernarg_size = wl->args_size};
+  double t0 = now_s();
+  if (harness_run(h, &l, r) || r->status != ISA_OK) {
+    fprintf(stderr, "isa_throughput: %s failed: %s\n", label, r->message);
+    return -1;
+  }
+  *dt = now_s() - t0;
+  return 0;
+}
+
 /* One large-grid dispatch, `reps` times: wall milliseconds and waves per second. */
 static int measure_grid(struct harness *h, const struct workload *wl, const char *label,
                         unsigned threads, int reps)
 {
-  double ms[64], wps[64];
+  double ms[64], wps[64], dt;
   if (only && !strstr(label, only))
     return 0;
-  h->host_threads = threads;
-  struct harness_launch l = {.name = wl->name, .grid = {wl->grid, 1, 1}, .block = {wl->block, 1, 1},
-                             .kernarg = wl->args, .kernarg_size = wl->args_size};
   for (int i = 0; i < reps; i++) {
     struct isa_result r;
-    double t0 = now_s();
-    if (harness_run(h, &l, &r) || r.status != ISA_OK) {
-      fprintf(stderr, "isa_throughput: %s failed: %s\n", label, r.message);
+    if (timed_run(h, wl, label, threads, &r, &dt))
       return -1;
-    }
-    double dt = now_s() - t0;
     ms[i] = dt * 1e3;
     wps[i] = (double)r.waves_executed / dt;
   }
@@ -103,20 +113,13 @@ static int measure_grid(struct harness *h, const struct workload *wl, const char
 
 static int measure(struct harness *h, const struct workload *wl, unsigned threads, int reps)
 {
-  double ips[64], lops[64];
+  double ips[64], lops[64], dt;
   if (only && !strstr(wl->name, only))
     return 0;
-  h->host_threads = threads;
-  struct harness_launch l = {.name = wl->name, .grid = {wl->grid, 1, 1}, .block = {wl->block, 1, 1},
-                             .kernarg = wl->args, .kernarg_size = wl->args_size};
   for (int i = 0; i < reps; i++) {
     struct isa_result r;
-    double t0 = now_s();
-    if (harness_run(h, &l, &r) || r.status != ISA_OK) {
-      fprintf(stderr, "isa_throughput: %s failed: %s\n", wl->name, r.message);
+    if (timed_run(h, wl, wl->name, threads, &r, &dt))
       return -1;
-    }
-    double dt = now_s() - t0;
     ips[i] = (double)r.instructions_executed / dt;
     lops[i] = (double)r.lane_ops / dt;
   }

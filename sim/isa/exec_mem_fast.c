@@ -119,20 +119,29 @@ static void block_store(uint32_t *const *regs, unsigned dw, uint8_t *p)
     LANES memcpy(p + (size_t)(l * dw + i) * 4, &regs[i][l], 4);
 }
 
+/* The host page of global [in] page for a [in] dw-dword access (a store when [in] store), and
+ * [out] regs the instruction's data registers; NULL when the page is not mapped as plain global
+ * memory. */
+static uint8_t *access_page(struct isa_wave *w, const struct isa_inst *in, uint64_t page,
+                            unsigned dw, bool store, uint32_t *regs[4])
+{
+  uint8_t *host = global_page(in, page) ? wave_page(w, page, store) : NULL;
+  if (host)
+    for (unsigned i = 0; i < dw; i++)
+      regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  return host;
+}
+
 /* Every lane active and consecutive: one block copy. Returns 1 when the block is not in one
  * mapped global page. */
 static int block_access(struct isa_wave *w, const struct isa_inst *in, uint64_t a0, unsigned dw,
                         bool store)
 {
   uint64_t page = a0 & ~0xfffull, end = a0 + (uint64_t)WAVE_SIZE * 4 * dw - 1;
-  if (end < a0 || (end & ~0xfffull) != page || !global_page(in, page))
-    return 1;
-  uint8_t *host = wave_page(w, page, store);
-  if (!host)
-    return 1;
   uint32_t *regs[4];
-  for (unsigned i = 0; i < dw; i++)
-    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  uint8_t *host;
+  if (end < a0 || (end & ~0xfffull) != page || !(host = access_page(w, in, page, dw, store, regs)))
+    return 1;
   uint8_t *p = host + (a0 - page);
   if (store)
     block_store(regs, dw, p);
@@ -157,14 +166,11 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   lane_span(a, exec, &lo, &hi);
   uint64_t page = lo & ~0xfffull;
   /* One page, and no wrap past the top of the address space. */
-  if (hi + len - 1 < hi || ((hi + len - 1) & ~0xfffull) != page || !global_page(in, page))
-    return 1;
-  uint8_t *host = wave_page(w, page, store);
-  if (!host)
-    return 1;
   uint32_t *regs[4];
-  for (unsigned i = 0; i < dw; i++)
-    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  uint8_t *host;
+  if (hi + len - 1 < hi || ((hi + len - 1) & ~0xfffull) != page ||
+      !(host = access_page(w, in, page, dw, store, regs)))
+    return 1;
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint8_t *p = host + (a[l] - page);
