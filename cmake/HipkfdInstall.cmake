@@ -40,7 +40,7 @@ foreach(pc hip amdhip64)
           COMPONENT devel)
 endforeach()
 
-# hiprtc's device libraries (src/api/hiprtc.c looks here once installed). Absent when the HIP
+# hiprtc's device libraries (src/rtc/hiprtc.c looks here once installed). Absent when the HIP
 # toolchain was not found at configure time.
 install(DIRECTORY ${CMAKE_BINARY_DIR}/device-libs/ DESTINATION ${CMAKE_INSTALL_DATADIR}/hipkfd/device-libs
         COMPONENT runtime OPTIONAL)

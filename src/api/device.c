@@ -5,10 +5,10 @@
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
-#include "mempool.h"
+#include "../pool/mempool.h"
 
 static struct hip_device *devices; /* written once by hip_devices_create, then read-only */
 static int ndevices;

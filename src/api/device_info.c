@@ -7,7 +7,7 @@
 #include "device_props.h"
 #include "error.h"
 #include "internal.h"
-#include "printf_buffer.h"
+#include "../hostcall/printf_buffer.h"
 
 static struct hip_device *device_arg(int device, hipError_t *err)
 {

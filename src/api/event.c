@@ -12,7 +12,7 @@
 
 #include "../kfd/kfd.h"
 #include "../queues/signal.h"
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "event_ipc.h"
 #include "internal.h"

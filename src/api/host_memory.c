@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "../memory/mem.h"
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
 

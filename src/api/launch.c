@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
-#include "device_heap.h"
+#include "../graph/capture.h"
+#include "../hostcall/device_heap.h"
 #include "error.h"
 #include "internal.h"
 #include "launch_multi.h"
-#include "printf_buffer.h"
+#include "../hostcall/printf_buffer.h"
 #include "loader_api.h"
 #include "runtime.h"
 #include "../kfd/kfd.h"

@@ -27,7 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
 #include "launch_multi.h"

@@ -20,7 +20,7 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "error.h"
-#include "managed_cpu_access.h"
+#include "../memory/managed_cpu_access.h"
 #include "runtime.h"
 
 /* The page-aligned SVM range covering [ptr, ptr + count) of one managed allocation. */

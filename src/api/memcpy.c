@@ -3,7 +3,7 @@
  * memory the runtime knows, so a bogus "device" pointer gets hipErrorInvalidValue, not a crash. */
 #include <errno.h>
 
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
 #include "../memory/mem.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "array.h"
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
 

@@ -4,10 +4,10 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "device_props.h"
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
-#include "mempool.h"
+#include "../pool/mempool.h"
 
 /* Row pitch alignment of hipMallocPitch/hipMalloc3D; also what hipDeviceProp_t reports as
  * texturePitchAlignment (gfx9 image pitch alignment, 256 bytes). */

@@ -1,7 +1,7 @@
 /* The hipStream* entry points: create, destroy, synchronise, query, flags and priority. */
 #include <errno.h>
 
-#include "capture.h"
+#include "../graph/capture.h"
 #include "error.h"
 #include "internal.h"
 

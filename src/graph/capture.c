@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "capture.h"
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 
 /* One capture sequence: begun on its origin stream, possibly joined by others. */
 struct capture_seq {

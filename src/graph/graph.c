@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
 
 /* ---- small helpers ---------------------------------------------------------------------------- */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
 
 /* hipStreamBatchMemOp's limit (stream_memops.c MEMOP_BATCH_MAX). */

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "capture.h"
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 
 /* ---- launching nodes -------------------------------------------------------------------------- */
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
+#include "../api/array.h"
+#include "../api/error.h"
 #include "graph.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 
 #define MAX_GRAPH_MEM_DEVICES 64
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "capture.h"
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
 #include "../memory/mem.h"
 

@@ -3,11 +3,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
+#include "../api/array.h"
+#include "../api/error.h"
 #include "graph.h"
-#include "loader_api.h"
-#include "runtime.h"
+#include "../api/loader_api.h"
+#include "../api/runtime.h"
 #include "../memory/mem.h"
 
 hipGraphNode_t node_alloc(hipGraphNodeType type)

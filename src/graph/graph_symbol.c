@@ -4,10 +4,10 @@
  * reaches the symbol of the launch stream's device. */
 #include <string.h>
 
-#include "error.h"
+#include "../api/error.h"
 #include "graph.h"
-#include "runtime.h"
-#include "symbols.h"
+#include "../api/runtime.h"
+#include "../api/symbols.h"
 
 /* The kind of a symbol copy against what the non-symbol side is (clr's
  * GraphMemcpyNodeToSymbol/FromSymbol::SetParams): unknown (pageable) memory must be the host side

@@ -33,10 +33,10 @@
 #include <linux/kfd_ioctl.h>
 
 #include "device_heap.h"
-#include "error.h"
-#include "loader_api.h"
+#include "../api/error.h"
+#include "../api/loader_api.h"
 #include "printf_buffer.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "../queues/signal.h"

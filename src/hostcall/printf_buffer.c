@@ -35,10 +35,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
-#include "loader_api.h"
+#include "../api/internal.h"
+#include "../api/loader_api.h"
 #include "printf_buffer.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 #include "../memory/mem.h"
 
 /* The buffer must hold its header and one frame: a control word and an 8-byte format hash. */

@@ -34,11 +34,11 @@
 #include <string.h>
 
 #include "../memory/mem.h"
-#include "capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../graph/capture.h"
+#include "../api/error.h"
+#include "../api/internal.h"
 #include "mempool.h"
-#include "runtime.h"
+#include "../api/runtime.h"
 
 #define POOL_MAGIC 0x4c4f4f50u   /* "POOL" */
 #define POOL_MAX_DEVICES 32

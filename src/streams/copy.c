@@ -18,7 +18,7 @@
 #include "../memory/mem.h"
 #include "../queues/sdma.h"
 #include "../queues/signal.h"
-#include "internal.h"
+#include "../api/internal.h"
 #include "fill.h"
 
 /* Measured on kfdsim (gfx942 profile, this 2-core host; median of 15 synchronous hipMemcpy /

@@ -31,9 +31,9 @@
 #include "../kfd/kfd.h"
 #include "../queues/aql.h"
 #include "../queues/signal.h"
-#include "error.h"
-#include "internal.h"
-#include "stream_cumask.h"
+#include "../api/error.h"
+#include "../api/internal.h"
+#include "../api/stream_cumask.h"
 #include "stream_lock.h"
 
 /* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in

@@ -25,7 +25,7 @@
 
 #include <stdatomic.h>
 
-#include "runtime.h"
+#include "../api/runtime.h"
 
 enum { STREAM_LOCK_BIASED, STREAM_LOCK_REVOKING, STREAM_LOCK_SHARED };
 

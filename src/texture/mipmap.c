@@ -8,8 +8,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "array.h"
-#include "error.h"
+#include "../api/array.h"
+#include "../api/error.h"
 
 /* 32 levels cover any size_t extent. */
 #define MIP_MAX_LEVELS 32

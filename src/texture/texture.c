@@ -25,10 +25,10 @@
 #include <string.h>
 
 #include "../kfd/kfd.h"
-#include "array.h"
-#include "error.h"
-#include "internal.h"
-#include "runtime.h"
+#include "../api/array.h"
+#include "../api/error.h"
+#include "../api/internal.h"
+#include "../api/runtime.h"
 #include "texture.h"
 
 /* Base address and pitch alignment of image resources (clr imageBaseAddressAlignment_,

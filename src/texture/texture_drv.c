@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "error.h"
+#include "../api/error.h"
 
 static unsigned fmt_bits(hipArray_Format f)
 {

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "array.h"
-#include "error.h"
+#include "../api/array.h"
+#include "../api/error.h"
 #include "texture.h"
 
 #define TEX_ALIGN 256u

@@ -9,8 +9,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "array.h"
-#include "error.h"
+#include "../api/array.h"
+#include "../api/error.h"
 #include "texture.h"
 
 struct surf_object {
