@@ -5,8 +5,9 @@
  *  - the C++-mangled entry points that ROCm 5.2 headers emitted references to;
  *  - small helpers libamdhip64.so.5 exported (hipCreateChannelDesc, the half conversions,
  *    __hipGetPCH, the debugger build queries, hiprtcGetErrorString).
- * Each forwards to the C API or is complete on its own. */
-#include "error.h"
+ * Each forwards to the C API or is complete on its own. The mangled surface calls are in
+ * src/texture/texture_surface.c, beside the calls they forward to. */
+#include "../runtime/error.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -31,20 +32,6 @@ hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) {
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
 
-
-/* hipCreateSurfaceObject(hipSurfaceObject_t*, const hipResourceDesc*) */
-HIPKFD_EXPORT hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) __asm__(
-    "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
-hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) {
-  return hipCreateSurfaceObject(surface, desc);
-}
-
-/* hipDestroySurfaceObject(hipSurfaceObject_t) */
-HIPKFD_EXPORT hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) __asm__(
-    "_Z23hipDestroySurfaceObjectP13__hip_surface");
-hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
-  return hipDestroySurfaceObject(surface);
-}
 
 /* hipExtModuleLaunchKernel(hipFunction_t, 6 x uint32_t, size_t, hipStream_t, void**, void**,
  * hipEvent_t, hipEvent_t, uint32_t) */

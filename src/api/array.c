@@ -11,7 +11,7 @@
 #include <stdlib.h>
 
 #include "array.h"
-#include "error.h"
+#include "../runtime/error.h"
 
 /* Every live array; protected by array_lock. */
 static struct hipArray *array_list;

@@ -8,7 +8,7 @@
  * uses: [offset, offset + count) must lie inside the array.
  */
 #include "array.h"
-#include "error.h"
+#include "../runtime/error.h"
 #include "../memory/mem.h"
 
 /* Per-thread default stream for the _spt forms: NULL means the thread's stream. */

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "array.h"
-#include "error.h"
-#include "runtime.h"
+#include "../runtime/error.h"
+#include "../runtime/runtime.h"
 
 static bool access_order_valid(hipMemcpySrcAccessOrder o)
 {

@@ -13,8 +13,8 @@
  */
 #include <stdatomic.h>
 
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* Deep enough for any real nesting; a push beyond it fails with hipErrorOutOfMemory. */
 #define CTX_STACK_MAX 64

@@ -7,8 +7,8 @@
 
 #include "../kfd/kfd.h"
 #include "device_props.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 enum attr_kind { A_INT, A_SIZE, A_CONST, A_SPECIAL };
 
@@ -113,7 +113,7 @@ static const struct attr_entry attr_table[] = {
 	F_INT(hipDeviceAttributeUnifiedAddressing, unifiedAddressing),
 	F_INT(hipDeviceAttributeWarpSize, warpSize),
 	F_INT(hipDeviceAttributeMemoryPoolsSupported, memoryPoolsSupported),
-	K(hipDeviceAttributeVirtualMemoryManagementSupported, 1), /* hipMem* VMM: src/api/vmm.c */
+	K(hipDeviceAttributeVirtualMemoryManagementSupported, 1), /* hipMem* VMM: api/vmm.c */
 	F_INT(hipDeviceAttributeHostRegisterSupported, hostRegisterSupported),
 	F_INT(hipDeviceAttributeMemoryPoolSupportedHandleTypes, memoryPoolSupportedHandleTypes),
 	K(hipDeviceAttributeHostNumaId, 0),
@@ -134,7 +134,7 @@ static const struct attr_entry attr_table[] = {
 	      cooperativeMultiDeviceUnmatchedSharedMem),
 	F_INT(hipDeviceAttributeIsLargeBar, isLargeBar),
 	F_INT(hipDeviceAttributeAsicRevision, asicRevision),
-	K(hipDeviceAttributeCanUseStreamWaitValue, 1), /* hipStreamWaitValue*: src/api/stream_memops.c */
+	K(hipDeviceAttributeCanUseStreamWaitValue, 1), /* hipStreamWaitValue*: api/stream_memops.c */
 	S(hipDeviceAttributeImageSupport),
 	S(hipDeviceAttributePhysicalMultiProcessorCount),
 	K(hipDeviceAttributeFineGrainSupport, 1),

@@ -5,8 +5,8 @@
 
 #include "../kfd/kfd.h"
 #include "device_props.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 #include "../hostcall/printf_buffer.h"
 
 static struct hip_device *device_arg(int device, hipError_t *err)

@@ -12,8 +12,8 @@
 
 #include "../kfd/kfd.h"
 #include "device_props.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* gfx9 parts whose ISA has the sramecc and xnack target features (LLVM AMDGPUUsage.rst,
  * "Processors" table): they appear in the target id as ":sramecc±:xnack±". */
@@ -163,7 +163,7 @@ void hip_device_props(const struct hip_device *d, hipDeviceProp_tR0600 *p)
 	p->maxBlocksPerMultiProcessor = waves_per_cu;
 	p->hostRegisterSupported = 1;
 	p->hostRegisterReadOnlySupported = 0;
-	p->memoryPoolsSupported = 1; /* stream-ordered pools: src/api/mempool.c */
+	p->memoryPoolsSupported = 1; /* stream-ordered pools: src/pool/mempool.c */
 	p->ipcEventSupported = 0;
 	hip_gcn_arch_name(n, p->gcnArchName, sizeof(p->gcnArchName));
 	p->maxSharedMemoryPerMultiProcessor = (size_t)lds;

@@ -12,10 +12,10 @@
 
 #include "../kfd/kfd.h"
 #include "../queues/signal.h"
-#include "../graph/capture.h"
-#include "error.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
 #include "event_ipc.h"
-#include "internal.h"
+#include "../runtime/internal.h"
 
 struct hip_event {
 	_Atomic bool live;            /* created and not destroyed (objects are recycled) */

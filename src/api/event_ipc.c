@@ -31,8 +31,8 @@
 
 #include "../memory/mem.h"
 #include "event_ipc.h"
-#include "internal.h"
-#include "runtime.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 
 #define IPC_EVENT_MAGIC 0x45504b48u /* "HKPE" */
 #define IPC_EVENT_SLOTS 32

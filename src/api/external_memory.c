@@ -19,9 +19,9 @@
 
 #include "../memory/mem.h"
 #include "../memory/vmm.h"
-#include "error.h"
-#include "internal.h"
-#include "runtime.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 
 struct ext_mem {
 	struct mem_phys *ph;

@@ -9,8 +9,8 @@
  * stream handle that is not live, NULL array entries and non-zero per-semaphore flags are all
  * hipErrorInvalidValue. An empty list (numExtSems 0) has nothing to do and succeeds, as in clr.
  */
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
                                       const hipExternalSemaphoreHandleDesc *semHandleDesc)

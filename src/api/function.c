@@ -7,9 +7,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include "error.h"
+#include "../runtime/error.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 
 static hipError_t kernel_on_current(hipFunction_t f, struct hip_device **d, struct hip_kernel_ref *ref)

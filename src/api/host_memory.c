@@ -10,9 +10,9 @@
 #include <stdint.h>
 
 #include "../memory/mem.h"
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 #ifndef hipHostMallocUncached
 #define hipHostMallocUncached 0

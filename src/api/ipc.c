@@ -33,29 +33,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "../memory/ipc_handle.h"
 #include "../memory/mem.h"
-#include "error.h"
-#include "runtime.h"
+#include "../runtime/error.h"
+#include "../runtime/runtime.h"
 
-#define IPC_MAGIC 0x50494b48u /* "HKIP" */
-#define IPC_VERSION 1u
-
-/* The layout inside hipIpcMemHandle_t (64 bytes). */
-struct ipc_handle {
-	uint32_t magic;
-	uint32_t version;
-	int32_t pid;          /* exporting process */
-	int32_t fd;           /* dma-buf descriptor number in the exporter */
-	uint64_t ino;         /* st_ino of the dma-buf: guards against a reused pid or fd */
-	uint64_t buf_size;    /* bytes of the exported kernel allocation */
-	uint64_t offset;      /* the exported pointer's offset in it */
-	uint64_t alloc_size;  /* bytes of the user's allocation (informational) */
-	uint64_t alloc_id;    /* the exporter's allocation id: a new allocation at the same address,
-			       * carved from the same kernel buffer and exported through a recycled
-			       * descriptor number, still gets a handle of its own (as in clr and
-			       * CUDA); importers do not read it */
-	uint8_t reserved[8];
-};
 _Static_assert(sizeof(struct ipc_handle) == sizeof(hipIpcMemHandle_t), "IPC handle layout");
 
 /* An exported descriptor, kept until its allocation is freed. */
@@ -179,14 +161,6 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr)
 
 /* The exporting pid of a handle (mempool.c checks pool pointers against their pool's exporter),
  * or -1 when the handle is not one of ours. */
-int hip_ipc_handle_pid(const hipIpcMemHandle_t *h);
-int hip_ipc_handle_pid(const hipIpcMemHandle_t *h)
-{
-	struct ipc_handle ih;
-	memcpy(&ih, h, sizeof(ih));
-	return ih.magic == IPC_MAGIC && ih.version == IPC_VERSION ? ih.pid : -1;
-}
-
 /* ---- import ----------------------------------------------------------------------------------- */
 
 #ifndef SYS_pidfd_open

@@ -10,14 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../graph/capture.h"
+#include "../runtime/capture.h"
 #include "../hostcall/device_heap.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 #include "launch_multi.h"
+#include "../hostcall/hostcall.h"
 #include "../hostcall/printf_buffer.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 #include "../queues/aql.h"
 

@@ -27,12 +27,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 #include "launch_multi.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "../memory/mem.h"
 
 /* A launch's slot: the barrier words, then one 32-byte info block per grid. */

@@ -23,9 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "../runtime/error.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 
 #define HIP_LIBRARY_MAGIC 0x4c494252u /* "LIBR" */
 

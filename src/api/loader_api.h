@@ -19,11 +19,12 @@
 #include <hip/hip_runtime_api.h>
 
 #include "../loader/loader.h"
+#include "../runtime/runtime.h"
 
 struct hip_device;
 struct hip_stream;
 
-#define HIP_MODULE_MAX_DEVICES 64
+#define HIP_MODULE_MAX_DEVICES HIP_MAX_DEVICES
 #define HIP_MODULE_MAGIC 0x4d4f444cu   /* "MODL": catches stale or foreign hipModule_t */
 #define HIP_FUNCTION_MAGIC 0x46554e43u /* "FUNC" */
 
@@ -166,15 +167,5 @@ void hip_launch_plan_free(struct hip_launch_plan *p);
  * Returns 0 or -errno. */
 int hip_occupancy_blocks_per_cu(const struct hip_device *d, const struct loader_kernel *k,
                                 uint32_t block_size, size_t dyn_lds, int *blocks);
-
-/* ---- hostcall.c ---- */
-
-/* The hostcall buffer of [in] d (created with its service thread on first use). Returns 0 or
- * -errno. [out] va: what hidden_hostcall_buffer holds. */
-int hip_hostcall_buffer(struct hip_device *d, uint64_t *va);
-
-/* [out] va: what hidden_multigrid_sync_arg holds for a cooperative launch of [in] all_sum
- * work-items on [in] d (ockl's multigrid info for grid 0 of 1). Returns 0 or -errno. */
-int hip_multigrid_sync_arg(struct hip_device *d, uint64_t all_sum, uint64_t *va);
 
 #endif

@@ -4,8 +4,8 @@
  * (1 errors, 2 set-up decisions, higher: more); AMD's size and category mask have no meaning
  * here and are accepted as they are.
  */
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* The level logging returns to when re-enabled (0 when it never was: then errors, level 1). */
 static int enabled_level;

@@ -19,9 +19,9 @@
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
-#include "error.h"
+#include "../runtime/error.h"
 #include "../memory/managed_cpu_access.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 
 /* The page-aligned SVM range covering [ptr, ptr + count) of one managed allocation. */
 struct svm_span {

@@ -3,9 +3,10 @@
  * memory the runtime knows, so a bogus "device" pointer gets hipErrorInvalidValue, not a crash. */
 #include <errno.h>
 
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "memcpy.h"
 #include "../memory/mem.h"
 
 static bool is_known(const void *p)

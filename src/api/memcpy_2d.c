@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "array.h"
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 static hipError_t copy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
 			  size_t height, hipMemcpyKind kind, hipStream_t stream, bool async)

@@ -4,8 +4,9 @@
  * it every symbol is unknown (hipErrorInvalidSymbol). */
 #include <errno.h>
 
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "memcpy.h"
 #include "symbols.h"
 
 extern int hip_symbol_lookup(const void *host_symbol, struct hip_device *d, void **dev_ptr,

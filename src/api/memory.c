@@ -4,10 +4,9 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "device_props.h"
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
-#include "../pool/mempool.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* Row pitch alignment of hipMallocPitch/hipMalloc3D; also what hipDeviceProp_t reports as
  * texturePitchAlignment (gfx9 image pitch alignment, 256 bytes). */
@@ -132,7 +131,7 @@ hipError_t hipFree(void *ptr)
 	if (mem_free_owner(ptr, &gpu) != 0)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidValue);
 	hip_device_sync_owner(gpu);
-	if (graph_mem_free_outside(ptr))
+	if (hip_capture_mem_free_outside(ptr))
 		HIP_RETURN(hipSuccess);
 	int err = mem_free(ptr);
 	HIP_RETURN(err ? hipErrorInvalidValue : hipSuccess);
@@ -144,7 +143,7 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct mem_info info;
 	/* A block hipFreeAsync returned to its pool is still mapped but no longer the program's. */
-	if (mem_lookup(ptr, &info) != 0 || hip_mempool_holds_free(ptr))
+	if (mem_lookup(ptr, &info) != 0 || (hip_pool_holds_free && hip_pool_holds_free(ptr)))
 		HIP_RETURN(hipErrorInvalidValue);
 	*size = info.size;
 	HIP_RETURN(hipSuccess);

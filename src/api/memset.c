@@ -4,10 +4,10 @@
 #include <errno.h>
 
 #include "../memory/mem.h"
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
-#include "../streams/fill.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "../runtime/fill.h"
 
 static hipError_t fill(void *dst, uint32_t value, size_t esize, size_t count, hipStream_t stream,
 		       bool async)

@@ -10,9 +10,9 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "array.h"
-#include "error.h"
+#include "../runtime/error.h"
 #include "pointer.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "symbols.h"
 
 /* ---- hipInitDevice ---------------------------------------------------------------------------- */

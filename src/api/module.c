@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "error.h"
+#include "../runtime/error.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 
 bool hip_module_valid(const struct ihipModule_t *m)

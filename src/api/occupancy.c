@@ -18,9 +18,9 @@
 #include <errno.h>
 #include <limits.h>
 
-#include "error.h"
+#include "../runtime/error.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 
 struct occupancy {

@@ -8,8 +8,9 @@
 #include <errno.h>
 
 #include "../kfd/kfd.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "memcpy.h"
 
 hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId)
 {

@@ -8,8 +8,8 @@
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 #include "pointer.h"
 
 static int ordinal_of(const struct mem_info *info)

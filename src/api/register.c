@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
+#include "../runtime/error.h"
 #include "loader_api.h"
-#include "runtime.h"
+#include "../runtime/runtime.h"
 #include "symbols.h"
 #include "../memory/mem.h"
 

@@ -1,25 +1,12 @@
 /* The hipStream* entry points: create, destroy, synchronise, query, flags and priority. */
 #include <errno.h>
 
-#include "../graph/capture.h"
-#include "error.h"
-#include "internal.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* A GPU-side failure seen by a wait: a memory fault on a queue poisons the process as in AMD's
  * runtime (hipErrorIllegalAddress, sticky), any other queue error is a launch failure. */
-hipError_t hip_gpu_error(int err)
-{
-	hipError_t e;
-	if (err == -EFAULT)
-		e = hipErrorIllegalAddress;
-	else if (err == -EIO)
-		e = hipErrorLaunchFailure;
-	else
-		return hip_error_from_errno(err);
-	hip_sticky_error_set(e);
-	return e;
-}
-
 /* HIP's stream priorities (hip::Stream::Priority in AMD's runtime): -1 high, 0 normal, 1 low. */
 #define PRIORITY_HIGH (-1)
 #define PRIORITY_LOW 1

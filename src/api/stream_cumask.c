@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "error.h"
-#include "internal.h"
-#include "runtime.h"
-#include "stream_cumask.h"
 #include "../kfd/kfd.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
+#include "stream_cumask.h"
 
 struct cu_mask_entry {
   const struct hip_stream *stream;
@@ -55,7 +55,8 @@ static uint32_t full_word(const struct hip_device *d, uint32_t i)
   return first >= cus ? 0 : (1u << (cus - first)) - 1u;
 }
 
-void hip_stream_cu_mask_forget(const struct hip_stream *s)
+/* Stream objects are recycled: a destroyed stream's mask goes with it (hip_stream_on_destroy). */
+static void stream_cu_mask_forget(const struct hip_stream *s)
 {
   pthread_mutex_lock(&mask_lock);
   for (struct cu_mask_entry **pp = &masks; *pp; pp = &(*pp)->next) {
@@ -81,7 +82,7 @@ int hip_stream_cu_mask_remember(const struct hip_stream *s, const uint32_t *mask
   }
   memcpy(copy, mask, sizeof(uint32_t) * words);
   *e = (struct cu_mask_entry){.stream = s, .words = words, .mask = copy};
-  hip_stream_cu_mask_forget(s); /* a recycled stream object's old entry, if any */
+  stream_cu_mask_forget(s); /* a recycled stream object's old entry, if any */
   pthread_mutex_lock(&mask_lock);
   e->next = masks;
   masks = e;
@@ -151,4 +152,9 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   for (uint32_t i = 0; i < device_words(d); i++)
     cuMask[i] = full_word(d, i);
   HIP_RETURN(hipSuccess);
+}
+
+__attribute__((constructor)) static void stream_cu_mask_install(void)
+{
+  hip_stream_on_destroy(stream_cu_mask_forget);
 }

@@ -26,7 +26,7 @@
 #include <time.h>
 
 #include "../memory/mem.h"
-#include "error.h"
+#include "../runtime/error.h"
 
 /* CUDA's limit on the operations of one batch (cuStreamBatchMemOp). */
 #define MEMOP_BATCH_MAX 256

@@ -1,4 +1,4 @@
-/* Device symbols of registered modules (owned by the loader; used by rt-api's memcpy-to-symbol). */
+/* Device symbols of registered modules (owned by the loader; used by the memcpy-to-symbol entry points and graph symbol nodes). */
 #ifndef HIPKFD_API_SYMBOLS_H
 #define HIPKFD_API_SYMBOLS_H
 

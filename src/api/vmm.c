@@ -34,9 +34,9 @@
 
 #include "../memory/mem.h"
 #include "../memory/vmm.h"
-#include "error.h"
-#include "internal.h"
-#include "runtime.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 
 /* See the file comment: ROCr's RUNTIME_ALLOC_GRANULE and RUNTIME_ALLOC_REC_GRANULE. */
 #define VMM_MIN_GRANULE 4096ull
@@ -476,7 +476,7 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
 	HIP_RETURN(m ? hipSuccess : hipErrorInvalidValue);
 }
 
-int hip_vmm_access_of(const void *ptr, int ordinal)
+static int vmm_access_of(const void *ptr, int ordinal)
 {
 	int access = -1;
 	if (ordinal < 0 || ordinal >= VMM_MAX_DEVICES)
@@ -590,4 +590,10 @@ hipError_t hipMemGetHandleForAddressRange(void *handle, hipDeviceptr_t dptr, siz
 	}
 	*(int *)handle = fd;
 	HIP_RETURN(hipSuccess);
+}
+
+/* The copy engine (runtime/copy.c) checks hipMemSetAccess rights through this query. */
+__attribute__((constructor)) static void vmm_install_access_query(void)
+{
+	hip_vmm_access_of = vmm_access_of;
 }

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "capture.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 
 /* One capture sequence: begun on its origin stream, possibly joined by others. */
 struct capture_seq {
@@ -38,7 +38,6 @@ struct captured_event {
   struct captured_event *next;
 };
 
-_Atomic int hip_capture_streams;
 /* Captures in progress begun in hipStreamCaptureModeGlobal; protected by capture_lock. */
 static int global_captures;
 static unsigned long long next_capture_id = 1;
@@ -166,7 +165,7 @@ static void discard_graph(struct ihipGraph *g)
 
 /* ---- hooks --------------------------------------------------------------------------------------- */
 
-bool hip_capture_lookup(hipStream_t stream)
+bool graph_capture_lookup(hipStream_t stream)
 {
   struct hip_stream *s = hip_stream_resolve(stream);
   if (!s)
@@ -225,7 +224,7 @@ static hipError_t capture_add(struct capture_stream *cs, hipGraphNode_t n, hipEr
   return e;
 }
 
-hipError_t hip_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
+hipError_t graph_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
                               dim3 block, void **args, void **extra, size_t shmem)
 {
   struct capture_stream *cs;
@@ -243,7 +242,7 @@ hipError_t hip_capture_kernel(hipStream_t stream, const void *stub, hipFunction_
   return capture_add(cs, n, n ? node_kernel_set(&n->u.kernel, &p) : hipErrorOutOfMemory);
 }
 
-hipError_t hip_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size,
+hipError_t graph_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size,
                               hipMemcpyKind kind)
 {
   struct capture_stream *cs;
@@ -262,7 +261,7 @@ hipError_t hip_capture_memcpy(hipStream_t stream, void *dst, const void *src, si
   return capture_add(cs, n, hipSuccess);
 }
 
-hipError_t hip_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p)
+hipError_t graph_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p)
 {
   hipError_t e = node_memcpy_check(p);
   if (e != hipSuccess)
@@ -276,7 +275,7 @@ hipError_t hip_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p)
   return capture_add(cs, n, hipSuccess);
 }
 
-hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value,
+hipError_t graph_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value,
                               unsigned esize, size_t width, size_t height)
 {
   if (width == 0 || height == 0)
@@ -295,7 +294,7 @@ hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsig
   return capture_add(cs, n, hipSuccess);
 }
 
-hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data)
+hipError_t graph_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data)
 {
   if (!fn)
     return hipErrorInvalidValue;
@@ -309,7 +308,7 @@ hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_
   return capture_add(cs, n, hipSuccess);
 }
 
-hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size)
+hipError_t graph_capture_malloc(hipStream_t stream, void **ptr, size_t size)
 {
   if (!ptr || size == 0)
     return hipErrorInvalidValue;
@@ -340,7 +339,7 @@ hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size)
   return capture_add(cs, n, hipSuccess);
 }
 
-hipError_t hip_capture_free(hipStream_t stream, void *ptr)
+hipError_t graph_capture_free(hipStream_t stream, void *ptr)
 {
   struct capture_stream *cs;
   hipError_t e = capture_begin_op(stream, &cs);
@@ -353,7 +352,7 @@ hipError_t hip_capture_free(hipStream_t stream, void *ptr)
   return capture_add(cs, n, e);
 }
 
-hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g)
+hipError_t graph_capture_graph(hipStream_t stream, const struct ihipGraph *g)
 {
   struct capture_stream *cs;
   hipError_t e = capture_begin_op(stream, &cs);
@@ -369,7 +368,7 @@ hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g)
 
 /* ---- events ------------------------------------------------------------------------------------- */
 
-bool hip_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags, hipError_t *err)
+bool graph_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags, hipError_t *err)
 {
   if (!event)
     return false; /* the normal path reports the bad handle */
@@ -429,7 +428,7 @@ static hipError_t deps_merge(struct capture_stream *cs, const struct captured_ev
   return hipSuccess;
 }
 
-bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err)
+bool graph_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err)
 {
   if (!event)
     return false;
@@ -501,7 +500,7 @@ static hipError_t unsafe_check_locked(void)
   return e;
 }
 
-hipError_t hip_capture_sync_check(hipStream_t stream)
+hipError_t graph_capture_sync_check(hipStream_t stream)
 {
   if (!hip_capture_any())
     return hipSuccess;
@@ -526,7 +525,7 @@ hipError_t hip_capture_sync_check(hipStream_t stream)
   return e;
 }
 
-hipError_t hip_capture_unsafe_check(void)
+hipError_t graph_capture_unsafe_check(void)
 {
   if (!hip_capture_any() || thread_mode == hipStreamCaptureModeRelaxed || internal_calls)
     return hipSuccess;
@@ -536,7 +535,7 @@ hipError_t hip_capture_unsafe_check(void)
   return e;
 }
 
-hipError_t hip_capture_device_sync_check(void)
+hipError_t graph_capture_device_sync_check(void)
 {
   if (!hip_capture_any() || internal_calls)
     return hipSuccess;
@@ -550,7 +549,7 @@ hipError_t hip_capture_device_sync_check(void)
   return e;
 }
 
-hipError_t hip_capture_event_check(hipEvent_t event)
+hipError_t graph_capture_event_check(hipEvent_t event)
 {
   if (!hip_capture_any() || !event)
     return hipSuccess;
@@ -560,7 +559,7 @@ hipError_t hip_capture_event_check(hipEvent_t event)
   return captured ? hipErrorCapturedEvent : hipSuccess;
 }
 
-void hip_capture_stream_destroyed(hipStream_t stream)
+void graph_capture_stream_destroyed(hipStream_t stream)
 {
   if (!hip_capture_any())
     return;
@@ -579,7 +578,7 @@ void hip_capture_stream_destroyed(hipStream_t stream)
   discard_graph(discard);
 }
 
-void hip_capture_event_destroyed(hipEvent_t event)
+void graph_capture_event_destroyed(hipEvent_t event)
 {
   if (!hip_capture_any())
     return;
@@ -844,4 +843,31 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode)
   thread_mode = *mode;
   *mode = old;
   HIP_RETURN(hipSuccess);
+}
+
+static const struct hip_capture_ops graph_capture_ops = {
+    .lookup = graph_capture_lookup,
+    .kernel = graph_capture_kernel,
+    .memcpy = graph_capture_memcpy,
+    .memcpy3d = graph_capture_memcpy3d,
+    .memset = graph_capture_memset,
+    .host_func = graph_capture_host_func,
+    .malloc = graph_capture_malloc,
+    .free = graph_capture_free,
+    .graph = graph_capture_graph,
+    .event_record = graph_capture_event_record,
+    .wait_event = graph_capture_wait_event,
+    .sync_check = graph_capture_sync_check,
+    .unsafe_check = graph_capture_unsafe_check,
+    .device_sync_check = graph_capture_device_sync_check,
+    .event_check = graph_capture_event_check,
+    .stream_destroyed = graph_capture_stream_destroyed,
+    .event_destroyed = graph_capture_event_destroyed,
+    .mem_free_outside = graph_mem_free_outside,
+};
+
+/* The entry points reach the graph layer through this table (api/capture.h). */
+__attribute__((constructor)) static void graph_capture_install(void)
+{
+  hip_capture_install(&graph_capture_ops);
 }

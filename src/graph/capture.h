@@ -18,8 +18,8 @@
  * remembers the set and hipStreamWaitEvent on that event merges it into the waiting stream (which
  * joins the capture if it was not capturing: fork and join across streams).
  */
-#ifndef HIPKFD_API_CAPTURE_H
-#define HIPKFD_API_CAPTURE_H
+#ifndef HIPKFD_GRAPH_CAPTURE_H
+#define HIPKFD_GRAPH_CAPTURE_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -29,57 +29,44 @@
 
 struct ihipGraph;
 
-/* Streams taking part in a capture, process-wide. Written under the capture lock. */
-extern _Atomic int hip_capture_streams;
+#include "../runtime/capture.h"
 
-/* Slow path of hip_capture_active(). */
-bool hip_capture_lookup(hipStream_t stream);
-
-/* Any capture in progress anywhere in the process. */
-static inline bool hip_capture_any(void)
-{
-  return atomic_load_explicit(&hip_capture_streams, memory_order_relaxed) != 0;
-}
-
-/* [in] stream is capturing (or is the legacy stream while a blocking stream captures). */
-static inline bool hip_capture_active(hipStream_t stream)
-{
-  return hip_capture_any() && hip_capture_lookup(stream);
-}
+/* The graph layer's side of api/capture.h: capture.c installs these in the hook table. */
+bool graph_capture_lookup(hipStream_t stream);
 
 /* ---- hooks for enqueue paths (call only when hip_capture_active(stream)) ------------------- */
 
 /* A kernel launch: [in] stub (a registered host stub) or [in] fn (hipModuleLaunchKernel's
  * function; stub NULL); arguments as kernelParams [in] args or as [in] extra (one of them). */
-hipError_t hip_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
+hipError_t graph_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
                               dim3 block, void **args, void **extra, size_t shmem);
 /* hipMemcpyAsync and friends (1D). */
-hipError_t hip_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size,
+hipError_t graph_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size,
                               hipMemcpyKind kind);
 /* hipMemcpy2DAsync / hipMemcpy3DAsync (2D callers fill a 3D block with depth 1). */
-hipError_t hip_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p);
+hipError_t graph_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p);
 /* hipMemset*Async: [in] height rows of [in] width elements of [in] esize (1, 2 or 4) bytes,
  * [in] pitch bytes apart (pitch ignored when height is 1). */
-hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value,
+hipError_t graph_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value,
                               unsigned esize, size_t width, size_t height);
 /* hipLaunchHostFunc (and hipStreamAddCallback through a host node). */
-hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data);
+hipError_t graph_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data);
 /* hipMallocAsync: a memory-allocation node; [out] ptr is its (fixed) address. */
-hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size);
+hipError_t graph_capture_malloc(hipStream_t stream, void **ptr, size_t size);
 /* hipFreeAsync of memory allocated earlier in the same capture: a memory-free node. */
-hipError_t hip_capture_free(hipStream_t stream, void *ptr);
+hipError_t graph_capture_free(hipStream_t stream, void *ptr);
 /* hipGraphLaunch into a capturing stream: [in] g is embedded as a child graph node. */
-hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g);
+hipError_t graph_capture_graph(hipStream_t stream, const struct ihipGraph *g);
 
 /* ---- hooks for events (call when hip_capture_any()) ----------------------------------------- */
 
 /* hipEventRecord / hipEventRecordWithFlags. Returns true when the call was handled here (the
  * stream is capturing), with the result in [out] err; false when the caller records normally
  * (this also forgets a capture-time record of [in] event). */
-bool hip_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags, hipError_t *err);
+bool graph_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags, hipError_t *err);
 /* hipStreamWaitEvent. Returns true when handled here (the stream is capturing or the event was
  * recorded in a capture), with the result in [out] err. */
-bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err);
+bool graph_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err);
 
 /* ---- checks for calls that are illegal during capture ---------------------------------------- */
 
@@ -87,25 +74,25 @@ bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags
  * hipErrorStreamCaptureUnsupported (and the capture is invalidated) if it is capturing;
  * hipErrorStreamCaptureImplicit if it is the legacy stream while a blocking stream captures;
  * for another stream that is not capturing, the rule of hip_capture_unsafe_check() (clr). */
-hipError_t hip_capture_sync_check(hipStream_t stream);
+hipError_t graph_capture_sync_check(hipStream_t stream);
 /* Calls CUDA calls "potentially unsafe" during capture (hipMalloc, hipFree, hipHostMalloc,
  * hipHostFree, hipMallocManaged, hipDeviceSynchronize, synchronous hipMemcpy/hipMemset, ...):
  * hipErrorStreamCaptureUnsupported according to the thread's capture mode
  * (hipThreadExchangeStreamCaptureMode): Global: this thread has a non-relaxed capture or any
  * thread has a global one; ThreadLocal: this thread has a non-relaxed capture; Relaxed: never.
  * This thread's offending captures are invalidated. */
-hipError_t hip_capture_unsafe_check(void);
+hipError_t graph_capture_unsafe_check(void);
 /* hipDeviceSynchronize: it would wait for every capturing stream, which is illegal in every
  * capture mode (clr's CHECK_SUPPORTED_DURING_CAPTURE, CUDA): hipErrorStreamCaptureUnsupported
  * while any capture is in progress in any thread, and all of them are invalidated. */
-hipError_t hip_capture_device_sync_check(void);
+hipError_t graph_capture_device_sync_check(void);
 /* hipEventSynchronize / hipEventQuery / hipEventElapsedTime: hipErrorCapturedEvent if [in] event
  * was last recorded in a capture still in progress. */
-hipError_t hip_capture_event_check(hipEvent_t event);
+hipError_t graph_capture_event_check(hipEvent_t event);
 /* hipStreamDestroy of [in] stream: forgets its capture state (the capture is invalidated). */
-void hip_capture_stream_destroyed(hipStream_t stream);
+void graph_capture_stream_destroyed(hipStream_t stream);
 /* hipEventDestroy of [in] event: forgets its capture-time record. */
-void hip_capture_event_destroyed(hipEvent_t event);
+void graph_capture_event_destroyed(hipEvent_t event);
 
 /* ---- graph memory (graph_mem.c) --------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
 /* HIP graphs: the objects behind hipGraph_t, hipGraphNode_t and hipGraphExec_t (private to
- * src/api/graph*.c and capture.c).
+ * src/graph).
  *
  * A graph owns its nodes; a node keeps both directions of its edges (dependencies and
  * dependents) so that every query is a walk of one array. A child-graph node owns a private
@@ -12,8 +12,8 @@
  * Thread safety: as in CUDA, a graph (and its nodes) must not be used from two threads at once;
  * an executable graph may not be launched concurrently with its own update or destruction.
  */
-#ifndef HIPKFD_API_GRAPH_H
-#define HIPKFD_API_GRAPH_H
+#ifndef HIPKFD_GRAPH_GRAPH_H
+#define HIPKFD_GRAPH_GRAPH_H
 
 #include <stdatomic.h>
 #include <stdbool.h>

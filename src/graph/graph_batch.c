@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
 
 /* hipStreamBatchMemOp's limit (stream_memops.c MEMOP_BATCH_MAX). */

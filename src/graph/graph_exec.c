@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "capture.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 
 /* ---- launching nodes -------------------------------------------------------------------------- */
 

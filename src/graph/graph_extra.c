@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "../api/array.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 
 #define MAX_GRAPH_MEM_DEVICES 64
 

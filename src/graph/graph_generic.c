@@ -3,7 +3,7 @@
  * node kind named in hipGraphNodeParams.type; kinds without a typed implementation (external
  * semaphores) answer hipErrorNotSupported, as do parameter changes of memory nodes (CUDA allows
  * none). */
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
 
 static hipError_t add_generic(hipGraphNode_t *out, hipGraph_t graph, const hipGraphNode_t *deps,

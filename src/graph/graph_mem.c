@@ -16,7 +16,7 @@
 #include <stdlib.h>
 
 #include "capture.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
 #include "../memory/mem.h"
 
@@ -26,7 +26,6 @@ static pthread_mutex_t mem_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct graph_mem *mem_list;
 /* Entries of mem_list (changed under mem_lock): hipFree skips the lock while there are none. A
  * graph allocation made before a hipFree began is counted by then (read-after-write coherence). */
-static _Atomic unsigned mem_count;
 
 static struct graph_mem *mem_find_locked(const void *ptr)
 {
@@ -41,7 +40,7 @@ static void mem_unlink_locked(struct graph_mem *m)
   for (struct graph_mem **p = &mem_list; *p; p = &(*p)->next) {
     if (*p == m) {
       *p = m->next;
-      atomic_fetch_sub_explicit(&mem_count, 1, memory_order_relaxed);
+      atomic_fetch_sub_explicit(&hip_graph_mem_count, 1, memory_order_relaxed);
       return;
     }
   }
@@ -149,7 +148,7 @@ hipError_t graph_mem_launch(hipGraphNode_t n)
 
 bool graph_mem_free_outside(void *ptr)
 {
-  if (!ptr || !atomic_load_explicit(&mem_count, memory_order_relaxed))
+  if (!ptr || !atomic_load_explicit(&hip_graph_mem_count, memory_order_relaxed))
     return false;
   pthread_mutex_lock(&mem_lock);
   struct graph_mem *m = mem_find_locked(ptr);
@@ -220,7 +219,7 @@ hipError_t graph_mem_alloc_node(const hipMemAllocNodeParams *p, hipGraphNode_t *
   pthread_mutex_lock(&mem_lock);
   m->next = mem_list;
   mem_list = m;
-  atomic_fetch_add_explicit(&mem_count, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit(&hip_graph_mem_count, 1, memory_order_relaxed);
   pthread_mutex_unlock(&mem_lock);
   n->u.mem = m;
   *out = n;

@@ -4,10 +4,10 @@
 #include <string.h>
 
 #include "../api/array.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
 #include "../api/loader_api.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 #include "../memory/mem.h"
 
 hipGraphNode_t node_alloc(hipGraphNodeType type)

@@ -4,9 +4,9 @@
  * reaches the symbol of the launch stream's device. */
 #include <string.h>
 
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 #include "../api/symbols.h"
 
 /* The kind of a symbol copy against what the non-symbol side is (clr's

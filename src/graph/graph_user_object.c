@@ -20,7 +20,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "graph.h"
 
 struct hipUserObject {

@@ -48,10 +48,10 @@
 #include <string.h>
 
 #include "../kfd/kfd.h"
-#include "error.h"
+#include "../runtime/error.h"
 #include "green_ctx.h"
-#include "internal.h"
-#include "stream_cumask.h"
+#include "../runtime/internal.h"
+#include "../api/stream_cumask.h"
 
 #define CU_WORDS (GREEN_TAG_MAX_CUS / 32)
 
@@ -725,14 +725,14 @@ hipError_t hipExecutionCtxGetId(hipExecutionCtx_t ctx, unsigned long long *ctxId
 /* ---- streams ------------------------------------------------------------------------------- */
 
 /* Is [in] g still the stream it was made as? Until every stream destroy calls
- * hip_green_ctx_stream_forget, a destroyed green stream's object can come back as another
+ * green_ctx_stream_forget, a destroyed green stream's object can come back as another
  * stream; green streams are always non-blocking, so a blocking one is such a leftover. gc_lock. */
 static bool green_stream_current(const struct green_stream *g)
 {
 	return hip_stream_valid((hipStream_t)g->stream) && (g->stream->flags & hipStreamNonBlocking);
 }
 
-void hip_green_ctx_stream_forget(const struct hip_stream *s)
+static void green_ctx_stream_forget(const struct hip_stream *s)
 {
 	struct green_stream *gone = NULL;
 	pthread_mutex_lock(&gc_lock);
@@ -798,7 +798,7 @@ static hipError_t ctx_stream_create(hipStream_t *stream, hipExecutionCtx_t h, un
 	if (err)
 		return hip_error_from_errno(err);
 	if (primary)
-		hip_green_ctx_stream_forget(s); /* see green_stream_create */
+		green_ctx_stream_forget(s); /* see green_stream_create */
 	*stream = (hipStream_t)s;
 	return hipSuccess;
 }
@@ -1055,4 +1055,11 @@ static hipError_t ctx_wait_event(hipExecutionCtx_t h, hipEvent_t e)
 hipError_t hipExecutionCtxWaitEvent(hipExecutionCtx_t ctx, hipEvent_t event)
 {
 	HIP_RETURN(ctx_wait_event(ctx, event));
+}
+
+/* Streams are destroyed below this layer (hipStreamDestroy, hipDeviceReset): the stream engine
+ * tells green contexts through its destroy hook. */
+__attribute__((constructor)) static void green_ctx_install_hook(void)
+{
+	hip_stream_on_destroy(green_ctx_stream_forget);
 }

@@ -1,5 +1,5 @@
 /*
- * Execution contexts (green contexts): what green_ctx.c shares with the rest of src/api.
+ * Execution contexts (green contexts): what green_ctx.c shares with its tests.
  *
  * A hipDevResource of type hipDevResourceTypeSm handed out by this runtime carries, in its
  * _internal_padding, which CUs it stands for. The layout is private to green_ctx.c except for
@@ -8,8 +8,8 @@
  * CU (bit i of the 32-bit little-endian word i / 32), the bit numbering AMDKFD_IOC_SET_CU_MASK
  * takes.
  */
-#ifndef HIPKFD_API_GREEN_CTX_H
-#define HIPKFD_API_GREEN_CTX_H
+#ifndef HIPKFD_GREENCTX_GREEN_CTX_H
+#define HIPKFD_GREENCTX_GREEN_CTX_H
 
 #define GREEN_TAG_MAGIC 0x78636b68u /* "hkcx" */
 #define GREEN_TAG_CUS_OFFSET 12
@@ -18,8 +18,5 @@
 
 struct hip_stream;
 
-/* Forgets [in] s's execution-context membership. Called when a stream is destroyed (the stream
- * object is then recycled, so a stale entry would make a new stream look like a member). */
-void hip_green_ctx_stream_forget(const struct hip_stream *s);
 
 #endif

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "device_heap.h"
-#include "../api/internal.h"
-#include "../api/runtime.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 #include "../memory/mem.h"
 
 #define SLAB_SIZE (2u * 1024u * 1024u) /* ockl dm.cl: slabs are 2 MiB, 2 MiB aligned */

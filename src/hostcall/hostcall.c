@@ -33,10 +33,11 @@
 #include <linux/kfd_ioctl.h>
 
 #include "device_heap.h"
-#include "../api/error.h"
-#include "../api/loader_api.h"
+#include "../runtime/error.h"
+#include "../loader/loader.h"
+#include "hostcall.h"
 #include "printf_buffer.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "../queues/signal.h"

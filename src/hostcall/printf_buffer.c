@@ -35,10 +35,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../api/internal.h"
-#include "../api/loader_api.h"
+#include "../runtime/internal.h"
+#include "../loader/loader.h"
 #include "printf_buffer.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 #include "../memory/mem.h"
 
 /* The buffer must hold its header and one frame: a control word and an 8-byte format hash. */
@@ -53,21 +53,21 @@ struct printf_state {
   uint32_t size;
 };
 
-static struct printf_state states[HIP_MODULE_MAX_DEVICES];
+static struct printf_state states[HIP_MAX_DEVICES];
 static pthread_once_t states_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t states_pid;       /* a forked child maps none of the parent's buffers */
 
 static void states_init(void)
 {
-  for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++)
+  for (int i = 0; i < HIP_MAX_DEVICES; i++)
     pthread_mutex_init(&states[i].lock, NULL);
 }
 
 static struct printf_state *state_of(struct hip_device *d)
 {
   pthread_once(&states_once, states_init);
-  return d->ordinal >= 0 && d->ordinal < HIP_MODULE_MAX_DEVICES ? &states[d->ordinal] : NULL;
+  return d->ordinal >= 0 && d->ordinal < HIP_MAX_DEVICES ? &states[d->ordinal] : NULL;
 }
 
 int hip_printf_buffer(struct hip_device *d, uint64_t *va)
@@ -79,7 +79,7 @@ int hip_printf_buffer(struct hip_device *d, uint64_t *va)
   pthread_mutex_lock(&create_lock);
   if (states_pid != getpid()) {
     states_pid = getpid();
-    for (int i = 0; i < HIP_MODULE_MAX_DEVICES; i++)
+    for (int i = 0; i < HIP_MAX_DEVICES; i++)
       states[i].buf = NULL;
   }
   if (!st->buf) {

@@ -2,8 +2,8 @@
  * Buffered device printf (-mprintf-kind=buffered): the hidden_printf_buffer argument and the
  * printing of what kernels left in it (printf_buffer.c, formatting shared with hostcall.c).
  */
-#ifndef HIPKFD_API_PRINTF_BUFFER_H
-#define HIPKFD_API_PRINTF_BUFFER_H
+#ifndef HIPKFD_HOSTCALL_PRINTF_BUFFER_H
+#define HIPKFD_HOSTCALL_PRINTF_BUFFER_H
 
 #include <stdbool.h>
 #include <stddef.h>

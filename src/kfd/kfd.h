@@ -216,7 +216,7 @@ int kfd_topology_load(void);
 int kfd_topology_system(struct kfd_system *sys);
 
 /* Restrict and reorder the visible GPUs. [in] idx: indices into the unfiltered GPU list (in
- * sysfs node order), as parsed from HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES by src/api;
+ * sysfs node order), as parsed from HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES by src/runtime;
  * [in] n: their count (n < 0 restores all GPUs). Stops at the first invalid index, as HIP does.
  * Call before the first kfd_gpu(). Returns the number of visible GPUs or -errno. */
 int kfd_topology_set_visible(const int *idx, int n);

@@ -1,6 +1,6 @@
 /* The CPU's AccessedBy advice on managed memory (managed_cpu_access.c). */
-#ifndef HIPKFD_API_MANAGED_CPU_ACCESS_H
-#define HIPKFD_API_MANAGED_CPU_ACCESS_H
+#ifndef HIPKFD_MEMORY_MANAGED_CPU_ACCESS_H
+#define HIPKFD_MEMORY_MANAGED_CPU_ACCESS_H
 
 #include <stdbool.h>
 #include <stdint.h>

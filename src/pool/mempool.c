@@ -34,11 +34,12 @@
 #include <string.h>
 
 #include "../memory/mem.h"
-#include "../graph/capture.h"
-#include "../api/error.h"
-#include "../api/internal.h"
+#include "../memory/ipc_handle.h"
+#include "../runtime/capture.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
 #include "mempool.h"
-#include "../api/runtime.h"
+#include "../runtime/runtime.h"
 
 #define POOL_MAGIC 0x4c4f4f50u   /* "POOL" */
 #define POOL_MAX_DEVICES 32
@@ -750,7 +751,6 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool, 
  * frees it, as CUDA requires. */
 
 /* ipc.c: the exporting pid recorded in an IPC memory handle, or -1 for a malformed handle. */
-int hip_ipc_handle_pid(const hipIpcMemHandle_t *h);
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
@@ -881,7 +881,7 @@ hipError_t hipMemPoolImportPointer(void **ptr, hipMemPool_t mem_pool, hipMemPool
 	struct hip_pool *p = pool_of(mem_pool);
 	hipIpcMemHandle_t h;
 	memcpy(&h, export_data, sizeof(h));
-	if (!p || !p->imported || hip_ipc_handle_pid(&h) != p->exporter)
+	if (!p || !p->imported || ipc_handle_pid(&h) != p->exporter)
 		HIP_RETURN(hipErrorInvalidValue);
 	struct pool_import *im = calloc(1, sizeof(*im));
 	if (!im)
@@ -1067,4 +1067,11 @@ void hip_mempool_reset_device(int device)
 		pthread_mutex_unlock(&p->lock);
 		pool_delete(p);
 	}
+}
+
+/* The entry points below this layer reach the pools through these (runtime/internal.h). */
+__attribute__((constructor)) static void mempool_install(void)
+{
+	hip_pool_holds_free = hip_mempool_holds_free;
+	hip_pool_reset_device = hip_mempool_reset_device;
 }

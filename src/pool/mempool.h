@@ -1,6 +1,7 @@
-/* Stream-ordered pools (mempool.c) as other files of src/api see them. */
-#ifndef HIPKFD_API_MEMPOOL_H
-#define HIPKFD_API_MEMPOOL_H
+/* Stream-ordered pools (mempool.c): what the entry points below reach through the hooks of
+ * runtime/internal.h (installed by mempool.c at load). */
+#ifndef HIPKFD_POOL_MEMPOOL_H
+#define HIPKFD_POOL_MEMPOOL_H
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* Running LLVM 19's tools for runtime compilation (hiprtc.c) and linking (rtc_link.c): a scratch
  * directory, files in and out of it, and a tool run with its messages in a log file. */
-#ifndef HIPKFD_API_RTC_TOOLS_H
-#define HIPKFD_API_RTC_TOOLS_H
+#ifndef HIPKFD_RTC_RTC_TOOLS_H
+#define HIPKFD_RTC_RTC_TOOLS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,8 +18,10 @@
 #include "../memory/mem.h"
 #include "../queues/sdma.h"
 #include "../queues/signal.h"
-#include "../api/internal.h"
+#include "internal.h"
 #include "fill.h"
+
+int (*hip_vmm_access_of)(const void *ptr, int ordinal);
 
 /* Measured on kfdsim (gfx942 profile, this 2-core host; median of 15 synchronous hipMemcpy /
  * hipMemset on host-visible VRAM with pinned host memory, the library built once with every
@@ -100,7 +102,7 @@ static int vmm_access_check(const struct hip_stream *s, const struct hip_span *s
 {
 	if (!sp->vmm)
 		return 0;
-	int a = hip_vmm_access_of(p, s->device->ordinal);
+	int a = hip_vmm_access_of ? hip_vmm_access_of(p, s->device->ordinal) : -1;
 	if (a < 0)
 		return 0; /* not a hipMemMap mapping (external memory's buffers) */
 	bool ok = write ? a == hipMemAccessFlagsProtReadWrite

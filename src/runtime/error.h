@@ -1,6 +1,6 @@
 /* hipkfd: error state of the HIP API layer.
  *
- * Only src/api knows hipError_t. Lower layers return 0 or -errno; every API entry point turns
+ * The layers below src/runtime return 0 or -errno; every API entry point turns
  * that into a hipError_t with hip_error_from_errno() and leaves through HIP_RETURN(), which
  * records the result in the calling thread's error state (HIP 7 semantics):
  *
@@ -14,8 +14,8 @@
  *
  * This mirrors clr's HIP_UPDATE_ERROR_STATE (ROCm 7.x hipamd/src/hip_internal.hpp). ROCm 6.x
  * overwrote the last error on every call, successful or not. */
-#ifndef HIPKFD_API_ERROR_H
-#define HIPKFD_API_ERROR_H
+#ifndef HIPKFD_RUNTIME_ERROR_H
+#define HIPKFD_RUNTIME_ERROR_H
 
 #include <stdatomic.h>
 

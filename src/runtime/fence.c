@@ -9,7 +9,7 @@
 
 #include "../queues/aql.h"
 #include "../queues/signal.h"
-#include "../api/internal.h"
+#include "internal.h"
 
 /* How long one signal_wait_lt call may sleep before we look again. A host store (hip_fence_signal)
  * may not raise the signal's KFD event, so a sleeper must wake up to notice it. */

@@ -1,6 +1,6 @@
 /* Fills of pitched boxes (copy.c) for memset.c. */
-#ifndef HIPKFD_API_FILL_H
-#define HIPKFD_API_FILL_H
+#ifndef HIPKFD_RUNTIME_FILL_H
+#define HIPKFD_RUNTIME_FILL_H
 
 #include <stdbool.h>
 #include <stddef.h>

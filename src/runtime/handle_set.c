@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "../api/internal.h"
+#include "internal.h"
 
 struct handle_table {
 	size_t mask;               /* capacity - 1, capacity a power of two */

@@ -1,7 +1,8 @@
-/* Private declarations shared by rt-api's src/api files (devices, memory, copies, streams, events).
+/* What src/runtime offers the layers above it (devices, settings, streams, fences, the copy engine,
+ * handle sets, errors) beyond runtime.h.
  * Not part of the runtime contract: the loader uses runtime.h only. */
-#ifndef HIPKFD_API_INTERNAL_H
-#define HIPKFD_API_INTERNAL_H
+#ifndef HIPKFD_RUNTIME_INTERNAL_H
+#define HIPKFD_RUNTIME_INTERNAL_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,6 +44,10 @@ struct hip_device *hip_device_peek(int ordinal);
 int hip_device_open(struct hip_device *d);
 /* The device whose GPU state is `gpu` (memory owner lookups), or NULL. */
 struct hip_device *hip_device_of_gpu(const struct kfd_gpu *gpu);
+/* hipSetDevice: [in] ordinal (valid) becomes the calling thread's current device. */
+void hip_device_select(int ordinal);
+/* hipSetValidDevices: [in] ordinal becomes current unless the thread chose one with hipSetDevice. */
+void hip_device_prefer(int ordinal);
 /* The calling thread's current ordinal (hipSetDevice), without opening anything. */
 int hip_device_current_ordinal(void);
 /* A limit's value (hipDeviceSetLimit, or the default): the loader reads the stack size. */
@@ -59,6 +64,13 @@ bool hip_device_blocking(const struct hip_device *d);
  * list's generation, which the lock-free idle check of device-wide waits relies on (device.c). */
 void hip_device_stream_link(struct hip_device *d, struct hip_stream *s);
 void hip_device_stream_unlink(struct hip_device *d, struct hip_stream *s);
+/* Stream-ordered pools (src/pool) sit above the entry points (they allocate, free and order
+ * through them); the entry points reach the pools through these, which the pool layer installs
+ * at load. hip_pool_holds_free: [in] ptr lies in a block hipFreeAsync gave back to its pool (still
+ * mapped, but freed for the program). hip_pool_reset_device: hipDeviceReset's release of every
+ * pool of device [in] device (pool/mempool.h says what goes). */
+extern bool (*hip_pool_holds_free)(const void *ptr);
+extern void (*hip_pool_reset_device)(int device);
 /* hipFree's wait: the work of every device that may use memory of [in] gpu (its own device, or
  * every opened device when gpu is NULL: managed memory). */
 void hip_device_sync_owner(const struct kfd_gpu *gpu);
@@ -168,6 +180,12 @@ void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f);
 /* Create a stream on a device (hipStreamCreate*, null and per-thread streams). */
 int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct hip_stream **out);
 void hip_stream_destroy(struct hip_stream *s);
+/* [in] hook runs for every stream hip_stream_destroy destroys (a layer above forgets what it kept
+ * about the stream). Call from a constructor: at most 4 hooks. */
+void hip_stream_on_destroy(void (*hook)(const struct hip_stream *s));
+/* Creates [in] s's queue now (it is otherwise created on first use) and restricts it to the CUs
+ * set in [in] mask, [in] words 32-bit words (AMDKFD_IOC_SET_CU_MASK). Returns 0 or -errno. */
+int hip_stream_apply_cu_mask(struct hip_stream *s, const uint32_t *mask, uint32_t words);
 /* The errno of a fault on the stream's queue (0 when none). */
 int hip_stream_error(struct hip_stream *s);
 /* Current device's stream for an API argument, with hipErrorInvalidHandle / hipErrorNoDevice /
@@ -253,9 +271,11 @@ struct hip_span {
 	struct hip_device *device; /* owner device for device memory, NULL for host memory */
 };
 
-/* vmm.c: the access (hipMemAccessFlags) device [in] ordinal was granted to the hipMemMap mapping
- * containing [in] ptr (read-write before any hipMemSetAccess), or -1 if ptr is in none. */
-int hip_vmm_access_of(const void *ptr, int ordinal);
+/* The access (hipMemAccessFlags) device [in] ordinal was granted to the hipMemMap mapping
+ * containing [in] ptr (read-write before any hipMemSetAccess), or -1 if ptr is in none. The VMM
+ * objects are api/vmm.c's, above this layer: it installs the query at load; unset, no span is a
+ * hipMemMap mapping. */
+extern int (*hip_vmm_access_of)(const void *ptr, int ordinal);
 
 int hip_span_of(const void *p, size_t size, struct hip_span *out);
 /* Copy `size` bytes in stream order. `async`: may return before the copy completes when an engine
@@ -267,12 +287,6 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 /* Fill `count` elements of `esize` (1, 2 or 4) bytes with `value`, in stream order. */
 int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size_t count, bool async);
 
-/* ---- memcpy.c -------------------------------------------------------------------------------- */
-
-/* Every 1D copy entry point: argument checks, stream resolution, hip_copy. */
-hipError_t hip_memcpy_common(void *dst, const void *src, size_t size, hipMemcpyKind kind,
-			     hipStream_t stream, bool async);
-
 /* ---- errors ---------------------------------------------------------------------------------- */
 
 /* A failure seen while waiting for GPU work: queue faults become sticky hipErrorIllegalAddress /
@@ -282,4 +296,4 @@ hipError_t hip_gpu_error(int err);
 /* Translate the runtime init result for an API entry: hipErrorNoDevice when no GPU. */
 hipError_t hip_init_error(void);
 
-#endif /* HIPKFD_API_INTERNAL_H */
+#endif /* HIPKFD_RUNTIME_INTERNAL_H */

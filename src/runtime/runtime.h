@@ -1,4 +1,4 @@
-/* hipkfd runtime objects shared by the src/api files: devices and streams.
+/* hipkfd runtime objects shared by the layers above src/runtime: devices and streams.
  *
  * The contract (RUNTIME_CONTRACT.md): the loader's hipLaunchKernel resolves a hipStream_t with
  * hip_stream_resolve(), then enqueues its packet with hip_stream_dispatch(), which applies the null
@@ -12,8 +12,8 @@
  * After fork(): the parent's GPU state is unusable in the child (amdkfd copies no GPU mapping);
  * every API call in the child answers hipErrorNotInitialized (init.c) instead of touching it.
  */
-#ifndef HIPKFD_API_RUNTIME_H
-#define HIPKFD_API_RUNTIME_H
+#ifndef HIPKFD_RUNTIME_RUNTIME_H
+#define HIPKFD_RUNTIME_RUNTIME_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -31,6 +31,9 @@ struct sdma_queue;
 struct signal;
 struct hip_stream;
 struct hip_fence;
+
+/* Per-device tables (modules, printf buffers) have this many slots, by ordinal. */
+#define HIP_MAX_DEVICES 64
 
 /* One visible GPU. `ordinal` is its index after HIP_VISIBLE_DEVICES/ROCR_VISIBLE_DEVICES. */
 struct hip_device {
@@ -53,7 +56,7 @@ struct hip_device {
 	void *loader_state;             /* owned by the loader (code objects loaded on this device) */
 };
 
-/* A stream. Fields are private to src/api/stream*.c; the loader uses the functions below. */
+/* A stream. Fields are private to src/runtime/stream*.c; the launch path uses the functions below. */
 #define HIP_STREAM_MAX_WAITS 32
 struct hip_stream_callbacks;
 struct hip_gpu_read;
@@ -131,4 +134,4 @@ int hip_stream_sync(struct hip_stream *s);
 /* Wait for every stream of the device (hipDeviceSynchronize). */
 void hip_device_sync_all(struct hip_device *d);
 
-#endif /* HIPKFD_API_RUNTIME_H */
+#endif /* HIPKFD_RUNTIME_RUNTIME_H */

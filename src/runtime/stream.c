@@ -31,9 +31,8 @@
 #include "../kfd/kfd.h"
 #include "../queues/aql.h"
 #include "../queues/signal.h"
-#include "../api/error.h"
-#include "../api/internal.h"
-#include "../api/stream_cumask.h"
+#include "error.h"
+#include "internal.h"
 #include "stream_lock.h"
 
 /* AQL ring size of a stream's queue. 512 packets let a burst of a few hundred launches go in
@@ -133,14 +132,35 @@ int hip_stream_create(struct hip_device *d, unsigned flags, int priority, struct
 
 /* Waits for the stream's work and callbacks, then releases its queue. The object goes back to the
  * pool; its handle stays readable and answers "not live". */
+/* What the layers above keep per stream (CU masks, green-context membership) is forgotten when
+ * the stream is destroyed: stream objects are recycled. Installed at load, before any stream. */
+#define STREAM_DESTROY_HOOKS 4
+static void (*destroy_hooks[STREAM_DESTROY_HOOKS])(const struct hip_stream *s);
+
+void hip_stream_on_destroy(void (*hook)(const struct hip_stream *s))
+{
+	for (int i = 0; i < STREAM_DESTROY_HOOKS; i++) {
+		if (!destroy_hooks[i]) {
+			destroy_hooks[i] = hook;
+			return;
+		}
+	}
+	abort(); /* more layers than slots: a build error, caught by the first test */
+}
+
+static void stream_destroy_hooks_run(const struct hip_stream *s)
+{
+	for (int i = 0; i < STREAM_DESTROY_HOOKS && destroy_hooks[i]; i++)
+		destroy_hooks[i](s);
+}
+
 void hip_stream_destroy(struct hip_stream *s)
 {
 	atomic_store_explicit(&s->live, false, memory_order_release);
 	hip_stream_sync(s);
 	hip_stream_callbacks_stop(s);
 	hip_device_stream_unlink(s->device, s);
-	hip_stream_cu_mask_forget(s);
-	hip_green_ctx_stream_forget(s);
+	stream_destroy_hooks_run(s);
 
 	stream_lock(s);
 	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in

@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "../graph/capture.h"
-#include "../api/error.h"
-#include "../api/internal.h"
+#include "capture.h"
+#include "error.h"
+#include "internal.h"
 
 struct callback_item {
 	struct callback_item *next;

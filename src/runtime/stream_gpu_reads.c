@@ -11,7 +11,7 @@
  */
 #include <stdlib.h>
 
-#include "../api/internal.h"
+#include "internal.h"
 #include "../queues/aql.h"
 
 struct hip_gpu_read {

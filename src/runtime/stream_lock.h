@@ -20,12 +20,12 @@
  * 2 held and someone may sleep (the unlocker then wakes one).
  *
  * Where membarrier is not available (registration fails) no stream is ever biased. */
-#ifndef HIPKFD_API_STREAM_LOCK_H
-#define HIPKFD_API_STREAM_LOCK_H
+#ifndef HIPKFD_RUNTIME_STREAM_LOCK_H
+#define HIPKFD_RUNTIME_STREAM_LOCK_H
 
 #include <stdatomic.h>
 
-#include "../api/runtime.h"
+#include "runtime.h"
 
 enum { STREAM_LOCK_BIASED, STREAM_LOCK_REVOKING, STREAM_LOCK_SHARED };
 

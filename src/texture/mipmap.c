@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "../api/array.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 
 /* 32 levels cover any size_t extent. */
 #define MIP_MAX_LEVELS 32

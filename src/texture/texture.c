@@ -26,9 +26,9 @@
 
 #include "../kfd/kfd.h"
 #include "../api/array.h"
-#include "../api/error.h"
-#include "../api/internal.h"
-#include "../api/runtime.h"
+#include "../runtime/error.h"
+#include "../runtime/internal.h"
+#include "../runtime/runtime.h"
 #include "texture.h"
 
 /* Base address and pitch alignment of image resources (clr imageBaseAddressAlignment_,

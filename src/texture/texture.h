@@ -7,8 +7,8 @@
  *   dwords 12-15 the sampler S# (HIP_SAMPLER_OBJECT_OFFSET_DWORD = 12).
  * A hipSurfaceObject_t is the same object without a sampler.
  */
-#ifndef HIPKFD_API_TEXTURE_H
-#define HIPKFD_API_TEXTURE_H
+#ifndef HIPKFD_TEXTURE_TEXTURE_H
+#define HIPKFD_TEXTURE_TEXTURE_H
 
 #include <stdbool.h>
 #include <stdint.h>

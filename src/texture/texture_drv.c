@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "../api/error.h"
+#include "../runtime/error.h"
 
 static unsigned fmt_bits(hipArray_Format f)
 {

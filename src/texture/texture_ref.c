@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "../api/array.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "texture.h"
 
 #define TEX_ALIGN 256u

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "../api/array.h"
-#include "../api/error.h"
+#include "../runtime/error.h"
 #include "texture.h"
 
 struct surf_object {
@@ -78,4 +78,22 @@ hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject)
 	hipError_t err = hipFree(o->dev);
 	free(o);
 	HIP_RETURN(err);
+}
+
+/* ---- the C++-mangled names ROCm 5.2 headers emitted for these calls (api/abi_compat.c) ---- */
+
+#define HIPKFD_EXPORT __attribute__((visibility("default")))
+
+/* hipCreateSurfaceObject(hipSurfaceObject_t*, const hipResourceDesc*) */
+HIPKFD_EXPORT hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) __asm__(
+    "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
+hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) {
+  return hipCreateSurfaceObject(surface, desc);
+}
+
+/* hipDestroySurfaceObject(hipSurfaceObject_t) */
+HIPKFD_EXPORT hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) __asm__(
+    "_Z23hipDestroySurfaceObjectP13__hip_surface");
+hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
+  return hipDestroySurfaceObject(surface);
 }

@@ -1,12 +1,12 @@
-/* hipkfd: the API layer's error state (src/api/error.c), compiled into this test directly so
+/* hipkfd: the API layer's error state (src/runtime/error.c, src/api/error.c), compiled into this test directly so
  * that the internal functions (hip_set_error, sticky errors, errno mapping) are reachable.
- * Semantics under test are HIP 7's; see src/api/error.h. */
+ * Semantics under test are HIP 7's; see src/runtime/error.h. */
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>
 
-#include "api/error.h"
+#include "runtime/error.h"
 
 /* Every test starts from a clean thread and process state. */
 static void reset_state(void) {

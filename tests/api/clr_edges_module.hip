@@ -1,4 +1,4 @@
-// A small module for tests/rtfix, loaded with hipModuleLoad.
+// A small module for tests/api/test_api_clr_edges.hip, loaded with hipModuleLoad.
 #include <hip/hip_runtime.h>
 
 extern "C" __global__ void add_one(int *p) { p[threadIdx.x] += 1; }

@@ -36,7 +36,7 @@ static unsigned invalid_headers(const struct haql *a)
   return n;
 }
 
-Test(cppoll, one_packet_at_a_time_each_completes)
+Test(cp_settle, one_packet_at_a_time_each_completes)
 {
   struct haql a;
   cr_assert_eq(aql_open(&a, 64), 0);
@@ -50,7 +50,7 @@ Test(cppoll, one_packet_at_a_time_each_completes)
   sim_cp_queue_destroy(a.q);
 }
 
-Test(cppoll, packet_and_marker_right_behind_it_both_complete)
+Test(cp_settle, packet_and_marker_right_behind_it_both_complete)
 {
   struct haql a;
   cr_assert_eq(aql_open(&a, 64), 0);
@@ -76,7 +76,7 @@ Test(cppoll, packet_and_marker_right_behind_it_both_complete)
   sim_cp_queue_destroy(a.q);
 }
 
-Test(cppoll, bursts_of_every_length_around_the_run_size_complete)
+Test(cp_settle, bursts_of_every_length_around_the_run_size_complete)
 {
   /* The engine takes up to 64 packets per run and hands their slots back at its end. */
   static const unsigned lengths[] = {1, 2, 3, 63, 64, 65, 127, 128, 129, 255, 300, 511};
@@ -98,7 +98,7 @@ Test(cppoll, bursts_of_every_length_around_the_run_size_complete)
   sim_cp_queue_destroy(a.q);
 }
 
-Test(cppoll, a_burst_that_wraps_the_ring_completes)
+Test(cp_settle, a_burst_that_wraps_the_ring_completes)
 {
   /* The producer never pauses on its own: only a full ring stops it, so the worker's wait for
    * the burst to settle ends at its bound or at the full ring, and it must then drain the ring
@@ -139,7 +139,7 @@ static void *produce(void *arg)
   return NULL;
 }
 
-Test(cppoll, destroy_while_a_burst_goes_on_returns)
+Test(cp_settle, destroy_while_a_burst_goes_on_returns)
 {
   for (unsigned r = 0; r < 20; r++) {
     struct haql a;

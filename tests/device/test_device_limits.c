@@ -10,14 +10,14 @@
 
 #include <hip/hip_runtime_api.h>
 
-Test(hipfix_device, printf_fifo_default_is_the_buffer_size)
+Test(device_limits, printf_fifo_default_is_the_buffer_size)
 {
 	size_t v = 0;
 	cr_assert_eq(hipDeviceGetLimit(&v, hipLimitPrintfFifoSize), hipSuccess);
 	cr_assert_eq(v, (size_t)4 << 20, "default printf FIFO %zu, buffer is 4 MiB", v);
 }
 
-Test(hipfix_device, printf_fifo_set_before_use_reads_back)
+Test(device_limits, printf_fifo_set_before_use_reads_back)
 {
 	size_t v = 0;
 	cr_assert_eq(hipDeviceSetLimit(hipLimitPrintfFifoSize, (size_t)8 << 20), hipSuccess);
@@ -40,7 +40,7 @@ Test(hipfix_device, printf_fifo_set_before_use_reads_back)
 	cr_assert_eq(v, (size_t)4 << 20);
 }
 
-Test(hipfix_device, copy_from_null_array_is_invalid_handle)
+Test(device_limits, copy_from_null_array_is_invalid_handle)
 {
 	enum { W = 64, H = 4 };
 	char *host = malloc(W * H);

@@ -44,7 +44,7 @@ __global__ void devlib_checks(float *r)
   r[9] = neg == -3.0f && diff == 0.0f;
 }
 
-Test(hiptests2_devlib, dot_clz_half_views_on_device)
+Test(headers_devlib, dot_clz_half_views_on_device)
 {
   float *d = nullptr, h[NCHECK];
   HIP_OK(hipMalloc(&d, sizeof(h)));
@@ -57,7 +57,7 @@ Test(hiptests2_devlib, dot_clz_half_views_on_device)
   HIP_OK(hipFree(d));
 }
 
-Test(hiptests2_devlib, host_views_and_operators)
+Test(headers_devlib, host_views_and_operators)
 {
   to_half t{__half(2.5f)};
   float neg = -t;
@@ -69,7 +69,7 @@ Test(hiptests2_devlib, host_views_and_operators)
   cr_expect(__half(1.0f) < __half(2.0f));
 }
 
-Test(hiptests2_devlib, volatile_pointer_allocation)
+Test(headers_devlib, volatile_pointer_allocation)
 {
   volatile int *p = nullptr;
   HIP_OK(hipHostMalloc(&p, sizeof(int)));
@@ -91,7 +91,7 @@ __global__ void packed_atomic_add(__half2 *h, __hip_bfloat162 *b, __half2 *old_h
     *old_h = +o;
 }
 
-Test(hiptests2_devlib, packed_unsafe_atomic_add)
+Test(headers_devlib, packed_unsafe_atomic_add)
 {
   __half2 *h = nullptr, *old_h = nullptr, hh, ho;
   __hip_bfloat162 *b = nullptr, bb;
@@ -119,7 +119,7 @@ Test(hiptests2_devlib, packed_unsafe_atomic_add)
   HIP_OK(hipFree(b));
 }
 
-Test(hiptests2_devlib, half_from_long_and_volatile_raw)
+Test(headers_devlib, half_from_long_and_volatile_raw)
 {
   static_assert(std::is_constructible<__half, long>::value, "__half(long)");
   static_assert(std::is_constructible<__half, unsigned long>::value, "__half(unsigned long)");

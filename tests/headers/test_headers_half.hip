@@ -59,7 +59,7 @@ __global__ void half_checks(float *r, const __half2 *in)
   r[23] = 1;
 }
 
-Test(hiptests2_half, device_half_bfloat16_constants)
+Test(headers_half, device_half_bfloat16_constants)
 {
   float *d = nullptr, h[NCHECK];
   __half2 *in = nullptr;
@@ -77,7 +77,7 @@ Test(hiptests2_half, device_half_bfloat16_constants)
   HIP_OK(hipFree(in));
 }
 
-Test(hiptests2_half, math_constants_on_host)
+Test(headers_half, math_constants_on_host)
 {
   // sqrt(2 pi) = 2.50662827463100050241...: the correctly rounded double.
   cr_expect_eq(HIP_SQRT_2PI, 2.5066282746310007e+0);
@@ -103,7 +103,7 @@ static hiprtcResult rtc_compile(const char *src, int nopt, const char **opts, bo
 
 // With __HIPCC_RTC__ (which hiprtc defines, as AMD's does) the runtime header brings in half
 // precision, hip_bfloat16, complex numbers, math constants and cooperative groups.
-Test(hiptests2_half, rtc_program_sees_the_builtin_headers)
+Test(headers_half, rtc_program_sees_the_builtin_headers)
 {
   const char *src =
       "extern \"C\" __global__ void k(float *r) {\n"

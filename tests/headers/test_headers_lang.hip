@@ -29,7 +29,7 @@ static void run_pk8(signed char a, signed char b, char4 r[3])
   HIP_OK(hipFree(d));
 }
 
-Test(hiptests2_lang, hc_8pk_wraps_the_w_byte)
+Test(headers_lang, hc_8pk_wraps_the_w_byte)
 {
   // (a, b) and the expected wrapped byte results a+b, a-b, a*b.
   const struct { signed char a, b, sum, diff, prod; } c[] = {
@@ -86,7 +86,7 @@ static hiprtcResult rtc_compile_count(const char *src, int nopts, const char **o
 // As AMD's hiprtc: programs see __HIPCC_RTC__ and the half/bfloat16/complex headers without an
 // include, and the log reports every error (clang stops at 20 unless told otherwise); a user's
 // -ferror-limit still wins.
-Test(hiptests2_lang, hiprtc_defines_hipcc_rtc_and_reports_every_error)
+Test(headers_lang, hiprtc_defines_hipcc_rtc_and_reports_every_error)
 {
   int errors = -1;
   const char *ok_src =
@@ -107,7 +107,7 @@ Test(hiptests2_lang, hiprtc_defines_hipcc_rtc_and_reports_every_error)
   cr_assert_leq(errors, 6, "the user's limit applies: %d errors", errors);
 }
 
-Test(hiptests2_lang, launch_bounds_rejects_negative_and_non_integer)
+Test(headers_lang, launch_bounds_rejects_negative_and_non_integer)
 {
   const char *bad[] = {
     "__launch_bounds__(-1) __global__ void k(int *p) { *p = 1; }",
@@ -123,7 +123,7 @@ Test(hiptests2_lang, launch_bounds_rejects_negative_and_non_integer)
   }
 }
 
-Test(hiptests2_lang, launch_bounds_accepts_valid_and_dependent_bounds)
+Test(headers_lang, launch_bounds_accepts_valid_and_dependent_bounds)
 {
   const char *good =
       "template <int N> __launch_bounds__(N, 2) __global__ void k(int *p) { *p = N; }\n"
@@ -140,7 +140,7 @@ __launch_bounds__(N, 1) __global__ void bounded(int *p)
   p[threadIdx.x] = N + (int)threadIdx.x;
 }
 
-Test(hiptests2_lang, launch_bounded_kernel_runs)
+Test(headers_lang, launch_bounded_kernel_runs)
 {
   int *d = nullptr, h[128];
   HIP_OK(hipMalloc(&d, sizeof(h)));

@@ -24,7 +24,7 @@ __global__ void compare_scalar(uint *out, int4 v, uchar4 u)
   *out = r;
 }
 
-Test(hiptests2_vector, compare_with_scalar_on_device)
+Test(headers_vector, compare_with_scalar_on_device)
 {
   uint *d = nullptr, h = 0;
   HIP_OK(hipMalloc(&d, sizeof(uint)));
@@ -35,7 +35,7 @@ Test(hiptests2_vector, compare_with_scalar_on_device)
   cr_expect_eq(h, 0x3du, "bits 0x%x (want all but bit 1)", h);
 }
 
-Test(hiptests2_vector, compare_with_scalar_on_host)
+Test(headers_vector, compare_with_scalar_on_host)
 {
   short2 s = make_short2(-3, -3);
   cr_expect(s == (short)-3);
@@ -44,7 +44,7 @@ Test(hiptests2_vector, compare_with_scalar_on_host)
   cr_expect(2.0 == make_double1(2.0));
 }
 
-Test(hiptests2_vector, binary_operators_with_scalar_still_work)
+Test(headers_vector, binary_operators_with_scalar_still_work)
 {
   uint2 a = make_uint2(7, 12);
   uint2 r = a % 5u;
@@ -64,7 +64,7 @@ Test(hiptests2_vector, binary_operators_with_scalar_still_work)
   cr_expect(f.x == -1.0f && f.y == 2.0f);
 }
 
-Test(hiptests2_vector, value_type_and_any_scalar_splat)
+Test(headers_vector, value_type_and_any_scalar_splat)
 {
   static_assert(std::is_same<uint2::value_type, unsigned int>::value, "uint2::value_type");
   static_assert(std::is_same<double3::value_type, double>::value, "double3::value_type");
@@ -95,7 +95,7 @@ static int rtc_errors(const char *src, hiprtcResult *res)
   return count;
 }
 
-Test(hiptests2_vector, rejected_forms_do_not_compile)
+Test(headers_vector, rejected_forms_do_not_compile)
 {
   // One rejected statement per line, each in device code: 5 errors.
   const char *src =
@@ -111,7 +111,7 @@ Test(hiptests2_vector, rejected_forms_do_not_compile)
   cr_expect_eq(r, HIPRTC_ERROR_COMPILATION);
 }
 
-Test(hiptests2_vector, accepted_forms_compile)
+Test(headers_vector, accepted_forms_compile)
 {
   const char *src =
       "__global__ void k(uint2 *u, int2 *i, ullong *q, ushort *s) {\n"

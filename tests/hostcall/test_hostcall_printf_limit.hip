@@ -35,7 +35,7 @@ static int count_lines(void)
   return n;
 }
 
-Test(hipfix_printf_limit, small_buffer_holds_what_fits, .init = redirect)
+Test(printf_limit, small_buffer_holds_what_fits, .init = redirect)
 {
   const int calls = 1000;
   int *ok = nullptr, h_ok = -1;
@@ -55,7 +55,7 @@ Test(hipfix_printf_limit, small_buffer_holds_what_fits, .init = redirect)
   HIP_OK(hipFree(ok));
 }
 
-Test(hipfix_printf_limit, size_fixed_once_the_buffer_exists, .init = redirect)
+Test(printf_limit, size_fixed_once_the_buffer_exists, .init = redirect)
 {
   int *ok = nullptr, h_ok = -1;
   size_t v = 0;

@@ -27,7 +27,7 @@ static struct kfd_gpu *test_gpu(void)
   return gpu;
 }
 
-Test(freefast_mem, cached_block_is_unknown_until_reused)
+Test(memory_free_paths, cached_block_is_unknown_until_reused)
 {
   struct kfd_gpu *gpu = test_gpu();
   const size_t size = 64u << 20;
@@ -65,7 +65,7 @@ Test(freefast_mem, cached_block_is_unknown_until_reused)
   cr_assert_eq(mem_free(q), 0);
 }
 
-Test(freefast_mem, free_owner_answers_as_free_would)
+Test(memory_free_paths, free_owner_answers_as_free_would)
 {
   struct kfd_gpu *gpu = test_gpu();
   void *small = NULL, *big = NULL;
@@ -95,7 +95,7 @@ Test(freefast_mem, free_owner_answers_as_free_would)
 
 /* Freed slots are taken back: after freeing every slot of a size class, a trim returns the
  * chunks (each one counts as empty only once its freed slots are taken in). */
-Test(freefast_mem, freed_slots_are_counted_free_again)
+Test(memory_free_paths, freed_slots_are_counted_free_again)
 {
   struct kfd_gpu *gpu = test_gpu();
   enum { N = 100 };
@@ -133,7 +133,7 @@ static void *race_free(void *arg)
   return NULL;
 }
 
-Test(freefast_mem, racing_frees_of_one_pointer_one_wins)
+Test(memory_free_paths, racing_frees_of_one_pointer_one_wins)
 {
   struct kfd_gpu *gpu = test_gpu();
   struct race r = {0};
@@ -234,7 +234,7 @@ static void *stress(void *arg)
   return NULL;
 }
 
-Test(freefast_mem, concurrent_allocs_and_frees_never_share_a_slot)
+Test(memory_free_paths, concurrent_allocs_and_frees_never_share_a_slot)
 {
   stress_gpu = test_gpu();
   pthread_t t[3];

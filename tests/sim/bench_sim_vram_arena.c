@@ -1,8 +1,8 @@
-/* bench_simarena: what kfdsim's memory ioctls cost for one size of VRAM buffer, measured with the
+/* bench_sim_vram_arena: what kfdsim's memory ioctls cost for one size of VRAM buffer, measured with the
  * ioctls themselves (no runtime in between). Prints one line per phase with the median and the
  * minimum of `iters` rounds, in nanoseconds:
  *
- *   bench_simarena [size_MiB=256] [iters=2000]
+ *   bench_sim_vram_arena [size_MiB=256] [iters=2000]
  *
  * Run it with kfdsim preloaded (LD_PRELOAD=libkfdsim.so, or under the kfdsim launcher). A
  * benchmark, not a test: nothing is asserted about time. */
@@ -73,7 +73,7 @@ int main(int argc, char **argv)
   uint64_t size = (argc > 1 ? strtoull(argv[1], NULL, 0) : 256) << 20;
   int iters = argc > 2 ? atoi(argv[2]) : 2000;
   if (!size || iters <= 0 || open_gpu()) {
-    fprintf(stderr, "bench_simarena: no emulated GPU (run with kfdsim preloaded)\n");
+    fprintf(stderr, "bench_sim_vram_arena: no emulated GPU (run with kfdsim preloaded)\n");
     return 1;
   }
   uint64_t *t_alloc = calloc((size_t)iters, sizeof(uint64_t));
@@ -101,7 +101,7 @@ int main(int argc, char **argv)
       r = ioctl(kfd, AMDKFD_IOC_FREE_MEMORY_OF_GPU, &fr);
     uint64_t t2 = now_ns();
     if (r) {
-      fprintf(stderr, "bench_simarena: round %d failed: %s\n", i, strerror(errno));
+      fprintf(stderr, "bench_sim_vram_arena: round %d failed: %s\n", i, strerror(errno));
       return 1;
     }
     t_alloc[i] = t1 - t0;

@@ -3,7 +3,7 @@
  * mapping, a reused range reads as zero, a dma-buf is exactly its BO (size, offsets, lifetime)
  * in this process and in another one, a fork child has an arena of its own, and a BO the arena
  * cannot hold gets a file of its own. Runs with kfdsim preloaded (one MI300X-like GPU; the
- * simarena_full suite with KFDSIM_VRAM=64M, see CMakeLists.txt). */
+ * vram_arena_full suite with KFDSIM_VRAM=64M, see CMakeLists.txt). */
 #define _GNU_SOURCE
 #include "kfd/uapi.h"   /* first: the 1.17 UAPI without the raw linux/types.h */
 
@@ -148,9 +148,9 @@ static int open_files(const char *prefix)
   return n;
 }
 
-TestSuite(simarena, .init = open_gpu, .fini = close_gpu);
+TestSuite(vram_arena, .init = open_gpu, .fini = close_gpu);
 
-Test(simarena, mixed_sizes_keep_their_contents_across_mappings) {
+Test(vram_arena, mixed_sizes_keep_their_contents_across_mappings) {
   static const uint64_t sizes[] = { PAGE, 3 * PAGE, 64 << 10, (64 << 10) + PAGE, 1 << 20,
                                     (2 << 20) - PAGE, 5 << 20, 16 << 20 };
   enum { N = 48 };
@@ -239,7 +239,7 @@ static bool vma_flag(const void *p, const char *flag)
   return found;
 }
 
-Test(simarena, arena_bos_open_no_descriptor) {
+Test(vram_arena, arena_bos_open_no_descriptor) {
   struct bo first, b[40];
   cr_assert_eq(bo_alloc(VA(0), PAGE, VRAM_W, &first), 0);   /* makes the arena */
   int fds = open_files(NULL);
@@ -255,7 +255,7 @@ Test(simarena, arena_bos_open_no_descriptor) {
   cr_assert_eq(open_files(NULL), fds, "freeing closes nothing either");
 }
 
-Test(simarena, a_freed_range_is_reused_and_reads_zero) {
+Test(vram_arena, a_freed_range_is_reused_and_reads_zero) {
   struct bo a, b;
   char path[256];
   cr_assert_eq(bo_alloc(VA(0), 1 << 20, VRAM_W, &a), 0);
@@ -284,7 +284,7 @@ Test(simarena, a_freed_range_is_reused_and_reads_zero) {
   cr_assert_eq(bo_free(&b), 0);
 }
 
-Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
+Test(vram_arena, an_exported_bo_is_exactly_its_dmabuf) {
   struct bo a, imp = { 0 }, again;
   char path[256];
   cr_assert_eq(bo_alloc(VA(0), 3 * PAGE, VRAM_W, &a), 0);
@@ -338,7 +338,7 @@ Test(simarena, an_exported_bo_is_exactly_its_dmabuf) {
   close(fd);
 }
 
-Test(simarena, another_process_imports_an_arena_bo) {
+Test(vram_arena, another_process_imports_an_arena_bo) {
   struct bo a;
   cr_assert_eq(bo_alloc(VA(0), 5 * PAGE, VRAM_W, &a), 0);
   uint8_t *p = bo_cpu(&a);
@@ -375,7 +375,7 @@ Test(simarena, another_process_imports_an_arena_bo) {
   cr_assert_eq(bo_free(&a), 0);
 }
 
-Test(simarena, a_fork_child_has_an_arena_of_its_own) {
+Test(vram_arena, a_fork_child_has_an_arena_of_its_own) {
   struct bo a;
   cr_assert_eq(bo_alloc(VA(0), 2 << 20, VRAM_W, &a), 0);
   uint8_t *p = bo_cpu(&a);
@@ -409,11 +409,11 @@ static bool small_vram(void)
   return !kioctl(kfd, AMDKFD_IOC_AVAILABLE_MEMORY, &m) && m.available <= (64ull << 20);
 }
 
-TestSuite(simarena_full, .init = open_gpu, .fini = close_gpu);
+TestSuite(vram_arena_full, .init = open_gpu, .fini = close_gpu);
 
-Test(simarena_full, a_bo_the_arena_cannot_hold_gets_a_file_of_its_own) {
+Test(vram_arena_full, a_bo_the_arena_cannot_hold_gets_a_file_of_its_own) {
   if (!small_vram())
-    cr_skip_test("needs KFDSIM_VRAM=64M (ctest test_simarena_full)");
+    cr_skip_test("needs KFDSIM_VRAM=64M (ctest test_sim_vram_arena_full)");
   struct bo a, big, small;
   for (int i = 0; i < 2; i++) {
     /* 48 MiB exported and freed, twice: 96 MiB of the 128 MiB arena are gone for good */

@@ -61,12 +61,12 @@ static void assert_context_destroyed(hipStream_t h)
 	cr_assert_eq(hipHostFree(word), hipSuccess);
 }
 
-Test(hipfix_stream, made_up_handle_is_context_destroyed)
+Test(stream_handles, made_up_handle_is_context_destroyed)
 {
 	assert_context_destroyed((hipStream_t)(uintptr_t)0xFFFF);
 }
 
-Test(hipfix_stream, foreign_memory_handle_is_context_destroyed)
+Test(stream_handles, foreign_memory_handle_is_context_destroyed)
 {
 	/* Looks like memory, holds junk: must not be read as a stream. */
 	static unsigned char junk[512];
@@ -74,7 +74,7 @@ Test(hipfix_stream, foreign_memory_handle_is_context_destroyed)
 	assert_context_destroyed((hipStream_t)junk);
 }
 
-Test(hipfix_stream, destroyed_handle_is_context_destroyed)
+Test(stream_handles, destroyed_handle_is_context_destroyed)
 {
 	hipStream_t s = NULL;
 	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
@@ -82,7 +82,7 @@ Test(hipfix_stream, destroyed_handle_is_context_destroyed)
 	assert_context_destroyed(s);
 }
 
-Test(hipfix_stream, special_handles_keep_their_answers)
+Test(stream_handles, special_handles_keep_their_answers)
 {
 	unsigned flags = 0;
 	cr_assert_eq(hipStreamDestroy(NULL), hipErrorInvalidHandle);

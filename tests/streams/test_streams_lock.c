@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "streams/stream_lock.h"
+#include "runtime/stream_lock.h"
 
 /* Each locker runs for a while rather than a count, so that the threads overlap in time even on
  * a loaded machine with few cores. */

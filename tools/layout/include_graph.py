@@ -12,8 +12,14 @@ build/src/CMakeFiles/hipkfd_rt_objects.dir), an edge a -> b also means that a's 
 reads a symbol that b's object defines (nm), which shows the circles that one shared header of
 declarations hides from the include lines.
 
-usage: tools/layout/include_graph.py [SRC_DIR] [--objects DIR] [--edges] [--max-circle N]
-Exits 1 when a circle has more than N modules (default: no limit) or a folder circle exists.
+With --layers a,b,c (folders from the top layer to the bottom one; folders on one layer joined
+by '+', e.g. graph+texture,api,runtime), every edge must point down: a module may use its own
+folder and the folders listed after its own. Each edge that points up or sideways is printed.
+
+usage: tools/layout/include_graph.py [SRC_DIR] [--objects DIR] [--layers LIST] [--edges]
+                                     [--max-circle N]
+Exits 1 when a circle has more than N modules (default: no limit), a folder circle exists, or
+an edge breaks the layer order.
 """
 import os
 import re
@@ -63,7 +69,7 @@ def symbol_edges(src, objdir, graph):
                     continue
                 if parts[1] == 'U':
                     uses.setdefault(mod, set()).add(parts[0])
-                elif parts[1] in 'TDBRVW' and not parts[0].startswith('.'):
+                elif parts[1] in 'TDBR' and not parts[0].startswith('.'):
                     defs.setdefault(parts[0], mod)
     for mod, syms in uses.items():
         for sym in syms:
@@ -121,6 +127,7 @@ def main(argv):
     ap.add_argument('--objects')
     ap.add_argument('--edges', action='store_true')
     ap.add_argument('--max-circle', type=int)
+    ap.add_argument('--layers')
     opt = ap.parse_args(argv)
     src, limit = opt.src, opt.max_circle
     mods = modules(src)
@@ -149,6 +156,26 @@ def main(argv):
     for c in fcircles:
         print('  folder circle: ' + ' '.join(c))
         status = 1
+    if opt.layers:
+        rank = {}
+        for i, layer in enumerate(opt.layers.split(',')):
+            for f in layer.split('+'):
+                rank[f] = i
+        wrong = 0
+        for m in sorted(graph):
+            for t in sorted(graph[m]):
+                fm, ft = folder(m), folder(t)
+                if fm == ft:
+                    continue
+                if fm not in rank or ft not in rank:
+                    print(f'  not in --layers: {fm if fm not in rank else ft}')
+                    status = 1
+                elif rank[ft] <= rank[fm]:
+                    print(f'  wrong way: {rel(m)} -> {rel(t)}')
+                    wrong += 1
+        print(f'layer order {opt.layers}: {wrong} wrong-way edge(s)')
+        if wrong:
+            status = 1
     if opt.edges:
         for m in sorted(graph):
             print(f'{rel(m)} -> ' + ' '.join(rel(t) for t in sorted(graph[m])))
