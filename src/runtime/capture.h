@@ -1,5 +1,6 @@
-/* Stream capture as the entry points see it: the hooks the launch, copy, fill, host-function and event entry points call so
- * that work sent to a capturing stream becomes graph nodes instead of running.
+/* Stream capture as the entry points see it: the hooks the launch, copy, fill, host-function and
+ * event entry points call so that work sent to a capturing stream becomes graph nodes instead of
+ * running.
  *
  * The pattern at the top of an entry point (after argument checks, before the stream is used):
  *
@@ -27,19 +28,24 @@
 
 #include <hip/hip_runtime_api.h>
 
-/* The graph layer (src/graph/capture.c) sits above the entry points and this layer (a graph launch replays its
- * nodes through them), so the entry points reach it only through this table, which it installs
- * when the library is loaded (hip_capture_install). Until then, and in a build without the graph
- * layer, the table answers "nothing is capturing". */
+/* The graph layer (src/graph/capture.c) sits above the entry points and this layer (a graph
+ * launch replays its nodes through them), so the entry points reach it only through this table,
+ * which it installs when the library is loaded (hip_capture_install). Until then, and in a build
+ * without the graph layer, the table answers "nothing is capturing". The hooks below are
+ * out-of-line trampolines into the table (capture.c), so a call site costs what a direct call
+ * did; they run only while a capture exists, or for the checks of calls that are rare. */
 
 struct ihipGraph;
 
 struct hip_capture_ops {
   bool (*lookup)(hipStream_t stream);
-  hipError_t (*kernel)(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid, dim3 block, void **args, void **extra, size_t shmem);
-  hipError_t (*memcpy)(hipStream_t stream, void *dst, const void *src, size_t size, hipMemcpyKind kind);
+  hipError_t (*kernel)(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
+                       dim3 block, void **args, void **extra, size_t shmem);
+  hipError_t (*memcpy)(hipStream_t stream, void *dst, const void *src, size_t size,
+                       hipMemcpyKind kind);
   hipError_t (*memcpy3d)(hipStream_t stream, const hipMemcpy3DParms *p);
-  hipError_t (*memset)(hipStream_t stream, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width, size_t height);
+  hipError_t (*memset)(hipStream_t stream, void *dst, size_t pitch, unsigned value, unsigned esize,
+                       size_t width, size_t height);
   hipError_t (*host_func)(hipStream_t stream, hipHostFn_t fn, void *user_data);
   hipError_t (*malloc)(hipStream_t stream, void **ptr, size_t size);
   hipError_t (*free)(hipStream_t stream, void *ptr);
@@ -65,10 +71,7 @@ extern _Atomic int hip_capture_streams;
 extern _Atomic unsigned hip_graph_mem_count;
 
 /* Slow path of hip_capture_active(). */
-static inline bool hip_capture_lookup(hipStream_t stream)
-{
-  return hip_capture_ops->lookup(stream);
-}
+bool hip_capture_lookup(hipStream_t stream);
 
 /* Any capture in progress anywhere in the process. */
 static inline bool hip_capture_any(void)
@@ -84,77 +87,48 @@ static inline bool hip_capture_active(hipStream_t stream)
 
 /* A kernel launch: [in] stub (a registered host stub) or [in] fn (hipModuleLaunchKernel's
  * function; stub NULL); arguments as kernelParams [in] args or as [in] extra (one of them). */
-static inline hipError_t hip_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid, dim3 block, void **args, void **extra, size_t shmem)
-{
-  return hip_capture_ops->kernel(stream, stub, fn, grid, block, args, extra, shmem);
-}
+hipError_t hip_capture_kernel(hipStream_t stream, const void *stub, hipFunction_t fn, dim3 grid,
+                              dim3 block, void **args, void **extra, size_t shmem);
 
 /* hipMemcpyAsync and friends (1D). */
-static inline hipError_t hip_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size, hipMemcpyKind kind)
-{
-  return hip_capture_ops->memcpy(stream, dst, src, size, kind);
-}
+hipError_t hip_capture_memcpy(hipStream_t stream, void *dst, const void *src, size_t size,
+                              hipMemcpyKind kind);
 
 /* hipMemcpy2DAsync / hipMemcpy3DAsync (2D callers fill a 3D block with depth 1). */
-static inline hipError_t hip_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p)
-{
-  return hip_capture_ops->memcpy3d(stream, p);
-}
+hipError_t hip_capture_memcpy3d(hipStream_t stream, const hipMemcpy3DParms *p);
 
 /* hipMemset*Async: [in] height rows of [in] width elements of [in] esize (1, 2 or 4) bytes,
  * [in] pitch bytes apart (pitch ignored when height is 1). */
-static inline hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width, size_t height)
-{
-  return hip_capture_ops->memset(stream, dst, pitch, value, esize, width, height);
-}
+hipError_t hip_capture_memset(hipStream_t stream, void *dst, size_t pitch, unsigned value,
+                              unsigned esize, size_t width, size_t height);
 
 /* hipLaunchHostFunc (and hipStreamAddCallback through a host node). */
-static inline hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data)
-{
-  return hip_capture_ops->host_func(stream, fn, user_data);
-}
+hipError_t hip_capture_host_func(hipStream_t stream, hipHostFn_t fn, void *user_data);
 
 /* hipMallocAsync: a memory-allocation node; [out] ptr is its (fixed) address. */
-static inline hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size)
-{
-  return hip_capture_ops->malloc(stream, ptr, size);
-}
+hipError_t hip_capture_malloc(hipStream_t stream, void **ptr, size_t size);
 
 /* hipFreeAsync of memory allocated earlier in the same capture: a memory-free node. */
-static inline hipError_t hip_capture_free(hipStream_t stream, void *ptr)
-{
-  return hip_capture_ops->free(stream, ptr);
-}
+hipError_t hip_capture_free(hipStream_t stream, void *ptr);
 
 /* hipGraphLaunch into a capturing stream: [in] g is embedded as a child graph node. */
-static inline hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g)
-{
-  return hip_capture_ops->graph(stream, g);
-}
+hipError_t hip_capture_graph(hipStream_t stream, const struct ihipGraph *g);
 
 /* hipEventRecord / hipEventRecordWithFlags. Returns true when the call was handled here (the
  * stream is capturing), with the result in [out] err; false when the caller records normally
  * (this also forgets a capture-time record of [in] event). */
-static inline bool hip_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags, hipError_t *err)
-{
-  return hip_capture_ops->event_record(event, stream, flags, err);
-}
+bool hip_capture_event_record(hipEvent_t event, hipStream_t stream, unsigned flags,
+                              hipError_t *err);
 
 /* hipStreamWaitEvent. Returns true when handled here (the stream is capturing or the event was
  * recorded in a capture), with the result in [out] err. */
-static inline bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err)
-{
-  return hip_capture_ops->wait_event(stream, event, flags, err);
-}
+bool hip_capture_wait_event(hipStream_t stream, hipEvent_t event, unsigned flags, hipError_t *err);
 
 /* hipStreamSynchronize, hipStreamQuery and synchronous copies/fills on [in] stream:
  * hipErrorStreamCaptureUnsupported (and the capture is invalidated) if it is capturing;
  * hipErrorStreamCaptureImplicit if it is the legacy stream while a blocking stream captures;
  * for another stream that is not capturing, the rule of hip_capture_unsafe_check() (clr). */
-static inline hipError_t hip_capture_sync_check(hipStream_t stream)
-{
-  return hip_capture_ops->sync_check(stream);
-}
+hipError_t hip_capture_sync_check(hipStream_t stream);
 
 /* Calls CUDA calls "potentially unsafe" during capture (hipMalloc, hipFree, hipHostMalloc,
  * hipHostFree, hipMallocManaged, hipDeviceSynchronize, synchronous hipMemcpy/hipMemset, ...):
@@ -162,43 +136,28 @@ static inline hipError_t hip_capture_sync_check(hipStream_t stream)
  * (hipThreadExchangeStreamCaptureMode): Global: this thread has a non-relaxed capture or any
  * thread has a global one; ThreadLocal: this thread has a non-relaxed capture; Relaxed: never.
  * This thread's offending captures are invalidated. */
-static inline hipError_t hip_capture_unsafe_check(void)
-{
-  return hip_capture_ops->unsafe_check();
-}
+hipError_t hip_capture_unsafe_check(void);
 
 /* hipDeviceSynchronize: it would wait for every capturing stream, which is illegal in every
  * capture mode (clr's CHECK_SUPPORTED_DURING_CAPTURE, CUDA): hipErrorStreamCaptureUnsupported
  * while any capture is in progress in any thread, and all of them are invalidated. */
-static inline hipError_t hip_capture_device_sync_check(void)
-{
-  return hip_capture_ops->device_sync_check();
-}
+hipError_t hip_capture_device_sync_check(void);
 
 /* hipEventSynchronize / hipEventQuery / hipEventElapsedTime: hipErrorCapturedEvent if [in] event
  * was last recorded in a capture still in progress. */
-static inline hipError_t hip_capture_event_check(hipEvent_t event)
-{
-  return hip_capture_ops->event_check(event);
-}
+hipError_t hip_capture_event_check(hipEvent_t event);
 
 /* hipStreamDestroy of [in] stream: forgets its capture state (the capture is invalidated). */
-static inline void hip_capture_stream_destroyed(hipStream_t stream)
-{
-  hip_capture_ops->stream_destroyed(stream);
-}
+void hip_capture_stream_destroyed(hipStream_t stream);
 
 /* hipEventDestroy of [in] event: forgets its capture-time record. */
-static inline void hip_capture_event_destroyed(hipEvent_t event)
-{
-  hip_capture_ops->event_destroyed(event);
-}
+void hip_capture_event_destroyed(hipEvent_t event);
 
 /* For hipFree (and so hipFreeAsync of memory not from a pool), after its device wait and before
- * the memory is released: when [in] ptr is the address of a graph allocation (hipGraphAddMemAllocNode,
- * a captured hipMallocAsync), marks it freed in CUDA's sense and returns true, and the caller
- * returns hipSuccess without releasing anything; the graphs keep the memory mapped and allocate
- * it again at their next launch. False for any other pointer. */
+ * the memory is released: when [in] ptr is the address of a graph allocation
+ * (hipGraphAddMemAllocNode, a captured hipMallocAsync), marks it freed in CUDA's sense and returns
+ * true, and the caller returns hipSuccess without releasing anything; the graphs keep the memory
+ * mapped and allocate it again at their next launch. False for any other pointer. */
 static inline bool hip_capture_mem_free_outside(void *ptr)
 {
   return ptr && atomic_load_explicit(&hip_graph_mem_count, memory_order_relaxed) &&
