@@ -27,7 +27,7 @@ run_one() { # bench label lib round
   fi
 }
 
-for b in bench_startup bench_memory bench_sync bench_launch; do
+for b in bench_startup bench_memory bench_sync bench_launch bench_graph bench_threads; do
   r=1
   while [ "$r" -le "$rounds" ]; do
     run_one "$b" ours "$ours" "$r"
