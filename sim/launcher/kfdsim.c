@@ -109,7 +109,8 @@ static int set_preload(const char *lib)
   }
   if (!keep)
     rest = old;
-  const char *runtime = !keep && KFDSIM_SANITIZER_RUNTIME[0] ? KFDSIM_SANITIZER_RUNTIME : "";
+  static const char built_runtime[] = KFDSIM_SANITIZER_RUNTIME;
+  const char *runtime = keep ? "" : built_runtime;
   char *preload;
   if (asprintf(&preload, "%s%.*s%s%s%s%s", runtime, (int)keep, old, *runtime || keep ? ":" : "",
                lib, *rest ? ":" : "", rest) < 0)
