@@ -346,9 +346,9 @@ int isa_decode(enum isa_target target, const uint32_t *words, unsigned nwords,
   if ((w >> 26) == 0x3c)   /* MIMG: decode_mimg.c (textures) */
     return isa_decode_mimg(target, words, nwords, in, msg, msglen);
   enum isa_enc e = classify(w);
-  if (e == ENC_FLAT)
-    e = (enum isa_enc)(ENC_FLAT + (w >> 14 & 3));
-  if (e >= ENC_COUNT || (e > ENC_GLOBAL && e < ENC_MUBUF)) {
+  if (e == ENC_FLAT) /* SEG: 0 flat, 1 scratch, 2 global, 3 reserved */
+    e = (w >> 14 & 3) == 3 ? ENC_COUNT : (enum isa_enc)(ENC_FLAT + (w >> 14 & 3));
+  if (e >= ENC_COUNT) {
     snprintf(msg, msglen, "undecodable instruction word 0x%08x", w);
     return -1;
   }

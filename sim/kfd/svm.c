@@ -176,6 +176,13 @@ static int split_at(uint64_t at)
   return 0;
 }
 
+/* qsort's base is declared nonnull (glibc): with no ranges yet, `ranges` is NULL (UBSan). */
+static void sort_ranges(void)
+{
+  if (n_ranges > 1)
+    qsort(ranges, n_ranges, sizeof(*ranges), by_start);
+}
+
 static int set_attr(uint64_t start, uint64_t end, uint32_t n, const struct kfd_ioctl_svm_attribute *at)
 {
   int r = check_attrs(n, at);
@@ -183,7 +190,7 @@ static int set_attr(uint64_t start, uint64_t end, uint32_t n, const struct kfd_i
     return r;
   if ((r = split_at(start)) || (r = split_at(end)))
     return r;
-  qsort(ranges, n_ranges, sizeof(*ranges), by_start);
+  sort_ranges();
   /* fill the gaps of [start, end) with default ranges */
   uint64_t cursor = start;
   size_t count = n_ranges;
@@ -197,7 +204,7 @@ static int set_attr(uint64_t start, uint64_t end, uint32_t n, const struct kfd_i
   }
   if (cursor < end && !add_range(cursor, end, NULL))
     return -ENOMEM;
-  qsort(ranges, n_ranges, sizeof(*ranges), by_start);
+  sort_ranges();
   for (size_t i = 0; i < n_ranges; i++)
     if (ranges[i].start >= start && ranges[i].end <= end) {
       unmap_range(&ranges[i]);

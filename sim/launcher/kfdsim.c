@@ -1,7 +1,8 @@
 /* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] -- program args...
  *
  * Runs a program on emulated AMD GPUs: sets KFDSIM_GPUS / KFDSIM_PROFILE / KFDSIM_VRAM /
- * KFDSIM_LOG, prepends libkfdsim.so to LD_PRELOAD and execs the program. The library is the
+ * KFDSIM_LOG, puts libkfdsim.so into LD_PRELOAD (first, or right after a sanitizer runtime)
+ * and execs the program. The library is the
  * build tree's when it exists (KFDSIM_BUILD_LIB), else the installed one (KFDSIM_INSTALL_LIB);
  * KFDSIM_LIB overrides both. */
 #define _GNU_SOURCE
@@ -14,6 +15,10 @@
 
 #ifndef KFDSIM_BUILD_LIB
 #define KFDSIM_BUILD_LIB ""
+#endif
+/* The sanitizer runtime libkfdsim.so was built against, in a sanitizer build (HIPKFD_SANITIZE). */
+#ifndef KFDSIM_SANITIZER_RUNTIME
+#define KFDSIM_SANITIZER_RUNTIME ""
 #endif
 #ifndef KFDSIM_INSTALL_LIB
 #define KFDSIM_INSTALL_LIB "/usr/local/lib/libkfdsim.so"
@@ -69,6 +74,50 @@ static const char *library(void)
   return KFDSIM_INSTALL_LIB;
 }
 
+/* Whether the LD_PRELOAD entry p[0..n) is a sanitizer runtime (GCC's libasan.so.N, clang's
+ * libclang_rt.asan-x86_64.so, and their TSan/UBSan/LSan kin). */
+static int is_sanitizer_runtime(const char *p, size_t n)
+{
+  static const char *const names[] = {"libasan.", "libtsan.", "libubsan.", "liblsan.",
+                                      "libhwasan.", "libclang_rt."};
+  const char *base = p;
+  for (size_t i = 0; i < n; i++)
+    if (p[i] == '/')
+      base = p + i + 1;
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    if ((size_t)(p + n - base) > strlen(names[i]) && !strncmp(base, names[i], strlen(names[i])))
+      return 1;
+  return 0;
+}
+
+/* libkfdsim.so goes first in LD_PRELOAD, except behind a sanitizer runtime: ASan must be the
+ * first library loaded (it checks, and exits before main otherwise), and its interceptors must
+ * reach kfdsim's through RTLD_NEXT. A sanitizer build's own runtime is put in front when the
+ * caller did not preload one. */
+static int set_preload(const char *lib)
+{
+  const char *old = getenv("LD_PRELOAD"), *rest;
+  size_t keep = 0;                    /* the leading sanitizer entries of the old list */
+  if (!old)
+    old = "";
+  for (rest = old; *rest;) {
+    size_t n = strcspn(rest, ":");
+    if (!n || !is_sanitizer_runtime(rest, n))
+      break;
+    keep = (size_t)(rest - old) + n;
+    rest += n + (rest[n] == ':');
+  }
+  if (!keep)
+    rest = old;
+  static const char built_runtime[] = KFDSIM_SANITIZER_RUNTIME;
+  const char *runtime = keep ? "" : built_runtime;
+  char *preload;
+  if (asprintf(&preload, "%s%.*s%s%s%s%s", runtime, (int)keep, old, *runtime || keep ? ":" : "",
+               lib, *rest ? ":" : "", rest) < 0)
+    return -1;
+  return setenv("LD_PRELOAD", preload, 1);
+}
+
 int main(int argc, char **argv)
 {
   const char *gpus = NULL, *profile = NULL, *vram = NULL;
@@ -120,10 +169,7 @@ int main(int argc, char **argv)
     perror("kfdsim: setenv");
     return 127;
   }
-  const char *old = getenv("LD_PRELOAD");
-  char *preload;
-  if (asprintf(&preload, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "") < 0 ||
-      setenv("LD_PRELOAD", preload, 1)) {
+  if (set_preload(lib)) {
     perror("kfdsim");
     return 127;
   }

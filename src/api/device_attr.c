@@ -160,8 +160,9 @@ static int attr_special(const struct hip_device *d, hipDeviceAttribute_t a, int 
 	switch (a) {
 	case hipDeviceAttributeHdpMemFlushCntl:
 	case hipDeviceAttributeHdpRegFlushCntl:
-		/* AMD stores a pointer here; the HDP registers are not mapped by hipkfd. */
-		*(unsigned int **)pi = NULL;
+		/* AMD stores a pointer through the int*; hipkfd maps no HDP registers, so the
+		 * value is NULL, and only the int the caller declared is written. */
+		*pi = 0;
 		return 0;
 	case hipDeviceAttributePhysicalMultiProcessorCount:
 		*pi = (int)n->cu_count;

@@ -114,6 +114,73 @@ static int ccob_payload_size(const uint8_t *p, size_t size, const struct ccob_he
   return 0;
 }
 
+/* The densest zstd encoding is an RLE block: a 3-byte block header and one byte stand for up to
+ * ZSTD_BLOCKSIZE_MAX (128 KiB) of output (RFC 8878, 3.1.1.2). A header claiming more output than
+ * its payload can encode is corrupt, whatever the payload holds. */
+static bool ccob_size_possible(uint64_t uncompressed, size_t payload)
+{
+  return uncompressed <= ((uint64_t)payload / 4 + 1) * ZSTD_BLOCKSIZE_MAX;
+}
+
+/* The frame header records the content size when clang compressed in one call: it must agree. */
+static bool ccob_size_agrees(const uint8_t *payload, size_t n, uint64_t uncompressed)
+{
+  unsigned long long fcs = ZSTD_getFrameContentSize(payload, n);
+  if (fcs == ZSTD_CONTENTSIZE_ERROR)
+    return false;
+  return fcs == ZSTD_CONTENTSIZE_UNKNOWN || fcs == uncompressed;
+}
+
+/* Doubles *buf up to `limit` bytes. */
+static int grow(void **buf, size_t *cap, size_t limit)
+{
+  size_t ncap = *cap > limit / 2 ? limit : *cap * 2;
+  void *p = realloc(*buf, ncap);
+  if (!p)
+    return -ENOMEM;
+  *buf = p;
+  *cap = ncap;
+  return 0;
+}
+
+/* Streams the payload into a buffer that grows with the output really produced, so a header that
+ * lies about the size costs no more memory than the payload expands to. Exactly `expected` bytes
+ * must come out. */
+static int zstd_expand(ZSTD_DCtx *dctx, const uint8_t *src, size_t n, size_t expected,
+                       void **out)
+{
+  size_t cap = expected < (1u << 16) ? expected : (1u << 16);
+  void *buf = malloc(cap);
+  ZSTD_inBuffer in = {src, n, 0};
+  ZSTD_outBuffer o = {buf, cap, 0};
+  int err = buf ? 0 : -ENOMEM;
+
+  while (!err) {
+    size_t in_before = in.pos, out_before = o.pos;
+    size_t r = ZSTD_decompressStream(dctx, &o, &in);
+    if (ZSTD_isError(r)) {
+      err = -ENOEXEC;
+    } else if (r == 0 && in.pos == in.size) {
+      break; /* the last frame is complete and the payload consumed */
+    } else if (o.pos == o.size && cap < expected) {
+      if (!(err = grow(&buf, &cap, expected))) {
+        o.dst = buf;
+        o.size = cap;
+      }
+    } else if (in.pos == in_before && o.pos == out_before) {
+      err = -ENOEXEC; /* stuck: a truncated frame, or more output than the header announced */
+    }
+  }
+  if (!err && o.pos != expected)
+    err = -ENOEXEC;
+  if (err) {
+    free(buf);
+    return err;
+  }
+  *out = buf;
+  return 0;
+}
+
 static int ccob_decompress(const uint8_t *p, size_t size, void **out, size_t *out_size)
 {
   struct ccob_header h;
@@ -123,18 +190,19 @@ static int ccob_decompress(const uint8_t *p, size_t size, void **out, size_t *ou
     err = ccob_payload_size(p, size, &h, &payload);
   if (err)
     return err;
-
-  void *buf = malloc(h.uncompressed_size);
-  if (!buf)
-    return -ENOMEM;
-  size_t n = ZSTD_decompress(buf, h.uncompressed_size, p + h.header_size, payload);
-  if (ZSTD_isError(n) || n != h.uncompressed_size) {
-    free(buf);
+  const uint8_t *src = p + h.header_size;
+  if (!ccob_size_possible(h.uncompressed_size, payload) ||
+      !ccob_size_agrees(src, payload, h.uncompressed_size))
     return -ENOEXEC;
-  }
-  *out = buf;
-  *out_size = n;
-  return 0;
+
+  ZSTD_DCtx *dctx = ZSTD_createDCtx();
+  if (!dctx)
+    return -ENOMEM;
+  err = zstd_expand(dctx, src, payload, h.uncompressed_size, out);
+  ZSTD_freeDCtx(dctx);
+  if (!err)
+    *out_size = h.uncompressed_size;
+  return err;
 }
 
 /* ---- plain bundle ---- */

@@ -200,9 +200,13 @@ static int read_descriptor(struct loader_code_object *co, struct loader_kernel *
   memcpy(&kd->kernarg_preload, p + 58, 2);
   k->kd_vaddr = s->st_value;
 
-  /* The entry point must land inside the image, 256-byte aligned (AMDGPUUsage). */
-  int64_t entry = (int64_t)s->st_value + kd->kernel_code_entry_byte_offset;
-  if (entry < 0 || !in_image(co, (uint64_t)entry, 4) || (entry & 255))
+  /* The entry point must land inside the image, 256-byte aligned (AMDGPUUsage). The offset is
+   * signed and from the file: the sum is formed in unsigned arithmetic (st_value is below
+   * IMAGE_MAX_SIZE here) so that no value of it overflows. */
+  uint64_t entry = s->st_value + (uint64_t)kd->kernel_code_entry_byte_offset;
+  if (kd->kernel_code_entry_byte_offset < -(int64_t)IMAGE_MAX_SIZE ||
+      kd->kernel_code_entry_byte_offset > (int64_t)IMAGE_MAX_SIZE || !in_image(co, entry, 4) ||
+      (entry & 255))
     return -ENOEXEC;
   return 0;
 }

@@ -312,12 +312,97 @@ static int parse_root(const msgpack_object *root, struct loader_code_object *co)
   return err;
 }
 
+/* ---- bounds before msgpack-c ----
+ *
+ * msgpack-c allocates an array's or a map's elements from the count in its header before it reads
+ * any of them, so a 5-byte header can ask for tens of gigabytes. Each element takes at least one
+ * byte, so the encoding is walked first and any count the remaining bytes cannot hold is refused.
+ * Formats from the msgpack specification ("Formats"): 0xc0..0xdf by type byte. */
+enum mp_kind { MP_BAD, MP_FIXED, MP_BYTES, MP_ARRAY, MP_MAP };
+
+static const struct {
+  uint8_t kind;
+  uint8_t field;   /* big-endian length or count bytes after the type byte */
+  uint8_t extra;   /* payload bytes besides the counted ones (fixed scalars, ext's type byte) */
+} mp_types[32] = {
+  {MP_FIXED, 0, 0}, {MP_BAD, 0, 0}, {MP_FIXED, 0, 0}, {MP_FIXED, 0, 0},     /* nil, -, bools */
+  {MP_BYTES, 1, 0}, {MP_BYTES, 2, 0}, {MP_BYTES, 4, 0},                     /* bin 8/16/32 */
+  {MP_BYTES, 1, 1}, {MP_BYTES, 2, 1}, {MP_BYTES, 4, 1},                     /* ext 8/16/32 */
+  {MP_FIXED, 0, 4}, {MP_FIXED, 0, 8},                                       /* float 32/64 */
+  {MP_FIXED, 0, 1}, {MP_FIXED, 0, 2}, {MP_FIXED, 0, 4}, {MP_FIXED, 0, 8},   /* uint 8..64 */
+  {MP_FIXED, 0, 1}, {MP_FIXED, 0, 2}, {MP_FIXED, 0, 4}, {MP_FIXED, 0, 8},   /* int 8..64 */
+  {MP_FIXED, 0, 2}, {MP_FIXED, 0, 3}, {MP_FIXED, 0, 5}, {MP_FIXED, 0, 9},   /* fixext 1..8 */
+  {MP_FIXED, 0, 17},                                                        /* fixext 16 */
+  {MP_BYTES, 1, 0}, {MP_BYTES, 2, 0}, {MP_BYTES, 4, 0},                     /* str 8/16/32 */
+  {MP_ARRAY, 2, 0}, {MP_ARRAY, 4, 0}, {MP_MAP, 2, 0}, {MP_MAP, 4, 0},
+};
+
+static uint64_t be_read(const uint8_t *p, unsigned n)
+{
+  uint64_t v = 0;
+  for (unsigned i = 0; i < n; i++)
+    v = v << 8 | p[i];
+  return v;
+}
+
+/* One object's type byte at p[*pos], whose header and payload must fit in `size`: advances *pos
+ * past them and returns in *children how many objects it contains. */
+static int mp_object(const uint8_t *p, size_t size, size_t *pos, uint64_t *children)
+{
+  uint8_t b = p[(*pos)++];
+  uint64_t len = 0;
+  *children = 0;
+  if (b <= 0x7f || b >= 0xe0)
+    return 0;                         /* fixint */
+  if (b <= 0x8f)
+    *children = 2u * (b & 0x0f);      /* fixmap */
+  else if (b <= 0x9f)
+    *children = b & 0x0f;             /* fixarray */
+  else if (b <= 0xbf)
+    len = b & 0x1f;                   /* fixstr */
+  else {
+    unsigned t = b - 0xc0, field = mp_types[t].field;
+    if (mp_types[t].kind == MP_BAD || field > size - *pos)
+      return -ENOEXEC;
+    uint64_t n = be_read(p + *pos, field);
+    *pos += field;
+    if (mp_types[t].kind == MP_ARRAY)
+      *children = n;
+    else if (mp_types[t].kind == MP_MAP)
+      *children = 2 * n;
+    else
+      len = (mp_types[t].kind == MP_BYTES ? n : 0) + mp_types[t].extra;
+  }
+  if (len > size - *pos)
+    return -ENOEXEC;
+  *pos += len;
+  return 0;
+}
+
+/* The first object of p[0..size) is complete, and no count in it exceeds the bytes left. */
+static int metadata_counts_fit(const uint8_t *p, size_t size)
+{
+  uint64_t pending = 1;   /* objects announced and not yet read */
+  size_t pos = 0;
+  while (pending) {
+    uint64_t children;
+    if (pos >= size || mp_object(p, size, &pos, &children))
+      return -ENOEXEC;
+    pending = pending - 1 + children;
+    if (pending > size - pos)
+      return -ENOEXEC;
+  }
+  return 0;
+}
+
 int loader_metadata_parse(const void *blob, size_t size, struct loader_code_object *co)
 {
   msgpack_unpacked u;
   size_t off = 0;
   int err;
 
+  if (!blob || metadata_counts_fit(blob, size))
+    return -ENOEXEC;
   msgpack_unpacked_init(&u);
   switch (msgpack_unpack_next(&u, blob, size, &off)) {
   case MSGPACK_UNPACK_SUCCESS:
