@@ -191,6 +191,11 @@ static char *resolve(struct sim_gpu *gpu, uint64_t kd_va)
   uint64_t base = find_elf_base(gpu, kd_va);
   if (base && lookup_symbol(gpu, base, kd_va - base, raw, sizeof(raw)))
     return demangle(raw);
+  if (base)
+    sim_log("cp: kernel descriptor 0x%" PRIx64 ": no descriptor symbol at offset 0x%" PRIx64
+            " in the code object at 0x%" PRIx64, kd_va, kd_va - base, base);
+  else
+    sim_log("cp: kernel descriptor 0x%" PRIx64 ": no code object header below it", kd_va);
   char *out = NULL;
   if (asprintf(&out, "kernel@0x%" PRIx64, kd_va) < 0)
     return NULL;

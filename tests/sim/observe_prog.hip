@@ -20,10 +20,10 @@ extern "C" __global__ void obs_straight(int *out) {
   out[i] = i * 3 + 1;
 }
 
-// Spins `ticks` of the 100 MHz wall clock (s_memrealtime).
+// Spins `ticks` of the shader clock (clock64(): s_memtime, counting at the device's clock rate).
 __global__ void obs_long(unsigned long long ticks, int *out) {
-  unsigned long long start = wall_clock64();
-  while (wall_clock64() - start < ticks) {
+  unsigned long long start = clock64();
+  while (clock64() - start < ticks) {
   }
   out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
@@ -55,7 +55,10 @@ static int run_long(long ms) {
   int *d = nullptr;
   if (hipMalloc(&d, 8 * 64 * sizeof(int)) != hipSuccess)
     return 1;
-  obs_long<<<8, 64>>>((unsigned long long)ms * 100000ull, d);
+  int khz = 0;
+  if (hipDeviceGetAttribute(&khz, hipDeviceAttributeClockRate, 0) != hipSuccess || khz <= 0)
+    return 1;
+  obs_long<<<8, 64>>>((unsigned long long)ms * (unsigned long long)khz, d);
   return hipDeviceSynchronize() != hipSuccess;
 }
 
