@@ -78,7 +78,9 @@ struct dyn_tables {
   uint64_t symtab, strtab, strsz, hash; /* vaddrs (relative to the base) and the string size */
 };
 
-static bool read_dynamic(struct sim_gpu *gpu, uint64_t base, struct dyn_tables *t)
+/* The dynamic tables of the code object at `base`, which must load the descriptor at `kd_off`
+ * (a header found below a descriptor without a code object of its own belongs to another). */
+static bool read_dynamic(struct sim_gpu *gpu, uint64_t base, uint64_t kd_off, struct dyn_tables *t)
 {
   const Elf64_Ehdr *h = (const Elf64_Ehdr *)gpu_range(gpu, base, sizeof(Elf64_Ehdr));
   if (!h)
@@ -89,10 +91,15 @@ static bool read_dynamic(struct sim_gpu *gpu, uint64_t base, struct dyn_tables *
   if (!ph)
     return false;
   const Elf64_Phdr *dynamic = NULL;
-  for (unsigned i = 0; i < phnum; i++)
+  bool loads_kd = false;
+  for (unsigned i = 0; i < phnum; i++) {
     if (ph[i].p_type == PT_DYNAMIC)
       dynamic = &ph[i];
-  if (!dynamic || dynamic->p_memsz < sizeof(Elf64_Dyn))
+    if (ph[i].p_type == PT_LOAD && kd_off >= ph[i].p_vaddr && ph[i].p_memsz >= NAME_KD_SIZE &&
+        kd_off - ph[i].p_vaddr <= ph[i].p_memsz - NAME_KD_SIZE)
+      loads_kd = true;
+  }
+  if (!loads_kd || !dynamic || dynamic->p_memsz < sizeof(Elf64_Dyn))
     return false;
   uint64_t n = dynamic->p_memsz / sizeof(Elf64_Dyn);
   if (n > NAME_MAX_DYN)
@@ -130,7 +137,7 @@ static uint64_t symbol_count(struct sim_gpu *gpu, uint64_t base, const struct dy
 static bool lookup_symbol(struct sim_gpu *gpu, uint64_t base, uint64_t kd_off, char *buf, size_t len)
 {
   struct dyn_tables t;
-  if (!read_dynamic(gpu, base, &t))
+  if (!read_dynamic(gpu, base, kd_off, &t))
     return false;
   uint64_t nsyms = symbol_count(gpu, base, &t);
   const Elf64_Sym *sym = (const Elf64_Sym *)gpu_range(gpu, base + t.symtab, nsyms * sizeof(Elf64_Sym));
