@@ -45,6 +45,11 @@ void sim_event_interrupt(struct sim_gpu *gpu, uint32_t event_id, uint32_t valid_
  * kfd_hsa_memory_exception_data filled the way the kernel fills it. */
 void sim_event_memory_fault(struct sim_gpu *gpu, uint64_t va, bool write);
 
+/* A dispatch that would not end (kfdsim's watchdog, sim/cp/cp_monitor.c) made the driver reset
+ * the queue: raises the process's hardware-exception events with reset_cause GPU_HANG, as
+ * kfd_signal_reset_event() does after a hang. */
+void sim_event_gpu_hang(struct sim_gpu *gpu);
+
 /* Log through the simulator's one hook (KFDSIM_LOG=1 enables it; silent otherwise). */
 void sim_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -36,6 +36,7 @@ static unsigned qerr_to_exception(uint32_t code)
   case CP_QERR_INVALID_PACKET: return 20;       /* EC_QUEUE_PACKET_UNSUPPORTED */
   case CP_QERR_GROUP_TOO_LARGE: return 21;      /* ..._WORK_GROUP_SIZE_INVALID */
   case CP_QERR_INVALID_VENDOR_PACKET: return 23;/* EC_QUEUE_PACKET_VENDOR_UNSUPPORTED */
+  case CP_QERR_QUEUE_RESET: return 30;          /* EC_QUEUE_PREEMPTION_ERROR */
   default: return 0;
   }
 }
@@ -87,6 +88,16 @@ static enum cp_status aql_fault(struct sim_cp_queue *q, uint64_t va, bool write)
           q->desc.queue_id, (unsigned long long)va, write ? "write" : "read");
   sim_event_memory_fault(q->gpu, va, write);
   return aql_fail(q, CP_QERR_MEMORY_VIOLATION, "memory violation");
+}
+
+/* The watchdog stopped a dispatch that would not end (cp_monitor.c). On hardware amdkfd finds
+ * such a queue when it cannot preempt it, resets it and signals the reset to the process
+ * (kfd_signal_reset_event: hardware-exception events, reset cause "GPU hang"); the queue is
+ * then dead, which user space learns from its error signal. */
+static enum cp_status aql_hang(struct sim_cp_queue *q)
+{
+  sim_event_gpu_hang(q->gpu);
+  return aql_fail(q, CP_QERR_QUEUE_RESET, "dispatch stopped by the watchdog (GPU hang)");
 }
 
 /* ---- packets ---- */
@@ -250,6 +261,18 @@ static void isa_sendmsg(void *ctx, uint32_t msg, uint32_t m0)
     sim_log("cp: s_sendmsg %u (m0 0x%x) ignored", msg, m0);
 }
 
+/* Waves of a dispatch: wave64 waves per workgroup times the workgroups of the grid (partial
+ * workgroups at the edges count whole, as the hardware launches them). */
+static uint64_t aql_wave_count(const struct isa_dispatch *d)
+{
+  uint64_t groups = 1, items = 1;
+  for (unsigned i = 0; i < 3; i++) {
+    groups *= (d->grid_size[i] + (uint64_t)d->workgroup_size[i] - 1) / d->workgroup_size[i];
+    items *= d->workgroup_size[i];
+  }
+  return groups * ((items + 63) / 64);
+}
+
 static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kernel_dispatch *p,
                                    uint64_t packet_va, uint64_t dispatch_id)
 {
@@ -296,9 +319,18 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   }
   struct isa_result r;
   memset(&r, 0, sizeof(r));
+  struct cp_run run;
+  bool watched = cp_monitor_flags != 0;
+  if (watched) {
+    cp_monitor_begin(&run, q, p->kernel_object, aql_wave_count(&d));
+    d.waves_done = &run.waves_done;
+  }
   isa_dispatch_run(&d, &r);
+  bool hung = watched && cp_monitor_end(&run, &r);
   if (cp_queue_stopping(q))
     return CP_FAILED; /* destroyed meanwhile: its memory may be gone, report nothing */
+  if (hung)
+    return aql_hang(q);
   switch (r.status) {
   case ISA_OK:
     return CP_DONE;

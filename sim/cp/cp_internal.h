@@ -62,6 +62,12 @@
 #define CP_QERR_MEMORY_VIOLATION 0x20000000u
 #define CP_QERR_ILLEGAL_INSTRUCTION 0x40000000u
 #define CP_QERR_DEBUG_TRAP 0x80000000u
+/* kfdsim's own: the driver reset a queue whose dispatch would not end (the watchdog,
+ * cp_monitor.c). The CP firmware has no code for that, since on hardware it is amdkfd, failing to
+ * preempt the queue, that finds the hang; a bit outside every cause ROCr decodes, which ROCr
+ * 5.2.3 reports as an undefined queue error (HSA_STATUS_ERROR, fatal) and our runtime as a
+ * queue error (-EIO). The exception path reports it as EC_QUEUE_PREEMPTION_ERROR. */
+#define CP_QERR_QUEUE_RESET 0x10000000u
 
 /* sim_queue_desc.type values (kfd_ioctl.h KFD_IOC_QUEUE_TYPE_*), spelled here so that sim/cp
  * does not depend on which UAPI header is on the include path. */
@@ -90,8 +96,9 @@ struct sim_cp_queue {
   bool exited;                /* protected by cg->lock: the worker has left its loop */
   bool detached;              /* protected by cg->lock: destroy gave up waiting; the worker frees q */
   atomic_bool failed;         /* set once by the worker; the queue then consumes nothing */
-  int cancel_dispatch;        /* set once by destroy (atomic store): the interpreter abandons
-                               * the dispatch in flight, as amdkfd's queue preemption ends waves */
+  int cancel_dispatch;        /* set once by destroy (atomic store of 1): the interpreter
+                               * abandons the dispatch in flight, as amdkfd's queue preemption
+                               * ends waves; the watchdog stores 2 (cp_monitor.c) */
   uint64_t seen_doorbell;     /* watcher-private */
   bool waiting;               /* protected by cg->lock: the worker sleeps on cg->cond */
   unsigned linger_misses;     /* worker-private: full linger windows that went unused in a row */
@@ -179,6 +186,41 @@ int cp_signal_complete(struct sim_gpu *gpu, uint64_t signal_va, uint64_t start, 
 /* Record a profiling timestamp in start_ts or end_ts. */
 int cp_signal_timestamp(struct sim_gpu *gpu, uint64_t signal_va, unsigned off, uint64_t ticks,
                         uint64_t *fault_va);
+
+/* ---- cp_monitor.c: statistics, progress line and watchdog (KFDSIM_STATS, KFDSIM_PROGRESS,
+ * KFDSIM_TIMEOUT) ---- */
+#define CP_MON_STATS 0x1
+#define CP_MON_PROGRESS 0x2
+#define CP_MON_TIMEOUT 0x4
+/* CP_MON_* bits from the environment, read when the first queue is created; 0 when all are off,
+ * and then a dispatch calls nothing below. */
+extern int cp_monitor_flags;
+
+struct isa_result;
+
+/* One kernel dispatch while the interpreter runs it, on the queue worker's stack. */
+struct cp_run {
+  struct sim_cp_queue *q;
+  const char *name;           /* cp_kernel_name() */
+  uint64_t start_ns;
+  uint64_t waves_total;
+  uint64_t waves_done;        /* added to by the interpreter (isa_dispatch.waves_done) */
+  uint64_t next_log_ns;       /* monitor-private: next progress line when stderr is no terminal */
+  bool timed_out;             /* protected by the monitor's lock: the watchdog stopped it */
+  struct cp_run *next, *prev; /* the monitor's list, protected by its lock */
+};
+
+/* Reads the environment on the first call; starts the monitor thread if it is needed. */
+void cp_monitor_queue_created(void);
+/* Around isa_dispatch_run(), only when cp_monitor_flags is non-zero. _end returns true when the
+ * watchdog stopped the dispatch: the queue must then report a hang. */
+void cp_monitor_begin(struct cp_run *r, struct sim_cp_queue *q, uint64_t kernel_object,
+                      uint64_t waves_total);
+bool cp_monitor_end(struct cp_run *r, const struct isa_result *res);
+
+/* cp_names.c: the kernel's name from its code object's symbol table (demangled), or
+ * "kernel@0x<kernel_object>". The string lives as long as the process. */
+const char *cp_kernel_name(struct sim_gpu *gpu, uint64_t kernel_object);
 
 /* cp_gate.c: queue workers pass the execution gate around each run of packets. */
 void cp_gate_enter(void);

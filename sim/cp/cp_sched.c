@@ -525,6 +525,8 @@ int sim_cp_queue_create(struct sim_gpu *gpu, const struct sim_queue_desc *desc,
   if (err)
     return err;
   pthread_once(&g_atfork_once, atfork_register);
+  if (desc->type == CP_QUEUE_TYPE_COMPUTE_AQL)
+    cp_monitor_queue_created();
 
   struct sim_cp_queue *q = calloc(1, sizeof(*q));
   if (!q)

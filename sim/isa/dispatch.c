@@ -534,6 +534,8 @@ static void run_wg(struct isa_worker *k)
     k->lane_ops += g->waves[i].lane_ops;
     g->waves[i].insts = g->waves[i].lane_ops = 0;
   }
+  if (c->d->waves_done)   /* progress for the command processor: once per workgroup */
+    __atomic_fetch_add(c->d->waves_done, g->nwaves - g->live, __ATOMIC_RELAXED);
   atomic_fetch_sub(&c->running, 1);
 }
 

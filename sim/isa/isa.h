@@ -56,6 +56,11 @@ struct isa_dispatch {
    * released, within about 20 ms; the run then ends with ISA_CANCELLED. Memory the kernel wrote so far stays written. The pointed-to int
    * must stay valid until isa_dispatch_run returns. */
   const volatile int *cancel;
+
+  /* Progress (may be NULL): the waves of each workgroup that ends are added here (a relaxed
+   * atomic add per workgroup), for a live display. Must stay valid until isa_dispatch_run
+   * returns. */
+  uint64_t *waves_done;
 };
 
 struct isa_result {

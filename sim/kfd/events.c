@@ -389,6 +389,28 @@ void sim_event_memory_fault(struct sim_gpu *gpu, uint64_t va, bool write)
   pthread_mutex_unlock(&ev_lock);
 }
 
+void sim_event_gpu_hang(struct sim_gpu *gpu)
+{
+  /* kfd_signal_reset_event after a hang: every HW-exception event of the process gets
+   * reset_cause GPU_HANG and memory_lost set (the kernel fills both for any reset it signals,
+   * leaving reset_type at 0, a whole-GPU reset), with the user's gpu_id, and is set. Memory
+   * events are raised only for an ECC reset, not for a hang. */
+  struct kfd_hsa_hw_exception_data d;
+  memset(&d, 0, sizeof(d));
+  d.reset_type = KFD_HW_EXCEPTION_WHOLE_GPU_RESET;
+  d.reset_cause = KFD_HW_EXCEPTION_GPU_HANG;
+  d.memory_lost = 1;
+  d.gpu_id = sim_gpu_id(gpu);
+  sim_log("GPU %u hang: queue reset, hardware-exception events raised", d.gpu_id);
+  pthread_mutex_lock(&ev_lock);
+  for (struct sim_event *e = events; e; e = e->next)
+    if (e->type == KFD_IOC_EVENT_HW_EXCEPTION) {
+      e->hw_exception_data = d;
+      set_event(e);
+    }
+  pthread_mutex_unlock(&ev_lock);
+}
+
 /* ---- WAIT_EVENTS (kfd_wait_on_events) ------------------------------------------------------------- */
 
 static uint32_t test_condition(bool all, uint32_t n, const struct waiter *w)
@@ -414,6 +436,8 @@ static void copy_signaled_data(uint32_t n, const struct waiter *w, struct kfd_ev
       continue;
     if (e->type == KFD_IOC_EVENT_MEMORY)
       data[i].memory_exception_data = e->memory_exception_data;
+    else if (e->type == KFD_IOC_EVENT_HW_EXCEPTION)
+      data[i].hw_exception_data = e->hw_exception_data;
     else if (e->type == KFD_IOC_EVENT_SIGNAL && w[i].age_enabled)
       data[i].signal_event_data.last_event_age = e->age;
   }

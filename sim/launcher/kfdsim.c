@@ -1,8 +1,11 @@
-/* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] -- program args...
+/* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] [--stats[=FILE]]
+ *        [--progress] [--timeout SECONDS] -- program args...
+ * kfdsim --version
  *
  * Runs a program on emulated AMD GPUs: sets KFDSIM_GPUS / KFDSIM_PROFILE / KFDSIM_VRAM /
- * KFDSIM_LOG, puts libkfdsim.so into LD_PRELOAD (first, or right after a sanitizer runtime)
- * and execs the program. The library is the
+ * KFDSIM_LOG / KFDSIM_STATS / KFDSIM_PROGRESS / KFDSIM_TIMEOUT (read by libkfdsim.so, so
+ * programs started another way can set them too), puts libkfdsim.so into LD_PRELOAD (first, or
+ * right after a sanitizer runtime) and execs the program. The library is the
  * build tree's when it exists (KFDSIM_BUILD_LIB), else the installed one (KFDSIM_INSTALL_LIB);
  * KFDSIM_LIB overrides both. */
 #define _GNU_SOURCE
@@ -20,6 +23,9 @@
 #ifndef KFDSIM_SANITIZER_RUNTIME
 #define KFDSIM_SANITIZER_RUNTIME ""
 #endif
+#ifndef KFDSIM_VERSION
+#define KFDSIM_VERSION "unknown"
+#endif
 #ifndef KFDSIM_INSTALL_LIB
 #define KFDSIM_INSTALL_LIB "/usr/local/lib/libkfdsim.so"
 #endif
@@ -27,11 +33,18 @@
 static void usage(FILE *out)
 {
   fprintf(out,
-          "usage: kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] -- program [args...]\n"
-          "  --gpus N       number of emulated GPUs, 1..8 (default 1)\n"
-          "  --profile P    gfx90a (MI210-like) or gfx942 (MI300X-like, default)\n"
-          "  --vram SIZE    VRAM per GPU, e.g. 16G or 512M (default: the profile's)\n"
-          "  --log          log driver activity to stderr (KFDSIM_LOG=1)\n");
+          "usage: kfdsim [options] [--] program [args...]\n"
+          "       kfdsim --version\n"
+          "  --gpus N          number of emulated GPUs, 1..8 (default 1)\n"
+          "  --profile P       gfx90a (MI210-like) or gfx942 (MI300X-like, default)\n"
+          "  --vram SIZE       VRAM per GPU, e.g. 16G or 512M (default: the profile's)\n"
+          "  --log             log driver activity to stderr (KFDSIM_LOG=1)\n"
+          "  --stats[=FILE]    at exit, per-kernel launches, waves, instructions and time, on\n"
+          "                    stderr or appended to FILE, %%p = pid (KFDSIM_STATS=1|FILE)\n"
+          "  --progress        a live line for a dispatch running over 1 s (KFDSIM_PROGRESS=1)\n"
+          "  --timeout SECS    stop a dispatch running longer and report a GPU hang\n"
+          "                    (KFDSIM_TIMEOUT=SECS)\n"
+          "  --version         print kfdsim's version\n");
 }
 
 static int bad(const char *what, const char *value)
@@ -62,6 +75,15 @@ static int valid_size(const char *s)
   if (*end == 'B')
     end++;
   return !*end;
+}
+
+/* Seconds > 0, decimals allowed (libkfdsim.so reads it with strtod too). */
+static int valid_seconds(const char *s)
+{
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  return !errno && end != s && !*end && v > 0 && v <= 31536000.0;
 }
 
 static const char *library(void)
@@ -120,8 +142,8 @@ static int set_preload(const char *lib)
 
 int main(int argc, char **argv)
 {
-  const char *gpus = NULL, *profile = NULL, *vram = NULL;
-  int log = 0, i = 1;
+  const char *gpus = NULL, *profile = NULL, *vram = NULL, *stats = NULL, *timeout = NULL;
+  int log = 0, progress = 0, i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--")) {
@@ -132,12 +154,30 @@ int main(int argc, char **argv)
       usage(stdout);
       return 0;
     }
+    if (!strcmp(a, "--version")) {
+      printf("kfdsim %s\n", KFDSIM_VERSION);
+      return 0;
+    }
     if (!strcmp(a, "--log")) {
       log = 1;
       continue;
     }
+    if (!strcmp(a, "--progress")) {
+      progress = 1;
+      continue;
+    }
+    if (!strcmp(a, "--stats") || !strncmp(a, "--stats=", 8)) {
+      stats = a[7] ? a + 8 : "1";
+      if (!*stats)
+        return bad("--stats file", stats);
+      continue;
+    }
+    if (!strncmp(a, "--timeout=", 10)) {
+      timeout = a + 10;
+      continue;
+    }
     const char **slot = !strcmp(a, "--gpus") ? &gpus : !strcmp(a, "--profile") ? &profile :
-                        !strcmp(a, "--vram") ? &vram : NULL;
+                        !strcmp(a, "--vram") ? &vram : !strcmp(a, "--timeout") ? &timeout : NULL;
     if (!slot) {
       if (a[0] == '-')
         return bad("option", a);
@@ -158,6 +198,8 @@ int main(int argc, char **argv)
     return bad("--profile (gfx90a|gfx942)", profile);
   if (vram && !valid_size(vram))
     return bad("--vram", vram);
+  if (timeout && !valid_seconds(timeout))
+    return bad("--timeout (seconds > 0)", timeout);
 
   const char *lib = library();
   if (access(lib, R_OK)) {
@@ -165,7 +207,10 @@ int main(int argc, char **argv)
     return 127;
   }
   if ((gpus && setenv("KFDSIM_GPUS", gpus, 1)) || (profile && setenv("KFDSIM_PROFILE", profile, 1)) ||
-      (vram && setenv("KFDSIM_VRAM", vram, 1)) || (log && setenv("KFDSIM_LOG", "1", 1))) {
+      (vram && setenv("KFDSIM_VRAM", vram, 1)) || (log && setenv("KFDSIM_LOG", "1", 1)) ||
+      (stats && setenv("KFDSIM_STATS", stats, 1)) ||
+      (progress && setenv("KFDSIM_PROGRESS", "1", 1)) ||
+      (timeout && setenv("KFDSIM_TIMEOUT", timeout, 1))) {
     perror("kfdsim: setenv");
     return 127;
   }

@@ -20,7 +20,8 @@ static struct mapping g_maps[1024];
 static unsigned g_nmaps;
 static int g_gpu_token;
 
-static unsigned g_interrupts, g_last_bits, g_faults, g_dispatches, g_returns, g_spin_release;
+static unsigned g_interrupts, g_last_bits, g_faults, g_dispatches, g_returns, g_spin_release,
+    g_hangs;
 static uint32_t g_last_id;
 static uint64_t g_last_fault_va;
 static bool g_last_fault_write;
@@ -80,6 +81,12 @@ void sim_event_memory_fault(struct sim_gpu *gpu, uint64_t va, bool write)
   __atomic_fetch_add(&g_faults, 1, __ATOMIC_RELEASE);
 }
 
+void sim_event_gpu_hang(struct sim_gpu *gpu)
+{
+  (void)gpu;
+  __atomic_fetch_add(&g_hangs, 1, __ATOMIC_RELEASE);
+}
+
 void sim_log(const char *fmt, ...)
 {
   if (!getenv("KFDSIM_LOG"))
@@ -97,6 +104,7 @@ unsigned fake_last_interrupt_bits(void) { return __atomic_load_n(&g_last_bits, _
 unsigned fake_fault_count(void) { return __atomic_load_n(&g_faults, __ATOMIC_ACQUIRE); }
 uint64_t fake_last_fault_va(void) { return __atomic_load_n(&g_last_fault_va, __ATOMIC_RELAXED); }
 bool fake_last_fault_write(void) { return __atomic_load_n(&g_last_fault_write, __ATOMIC_RELAXED); }
+unsigned fake_hang_count(void) { return __atomic_load_n(&g_hangs, __ATOMIC_ACQUIRE); }
 unsigned fake_dispatch_count(void) { return __atomic_load_n(&g_dispatches, __ATOMIC_ACQUIRE); }
 unsigned fake_dispatch_returns(void) { return __atomic_load_n(&g_returns, __ATOMIC_ACQUIRE); }
 void fake_release_spin(void) { __atomic_store_n(&g_spin_release, 1, __ATOMIC_RELEASE); }
@@ -150,6 +158,11 @@ static void fake_dispatch(const struct isa_dispatch *d, struct isa_result *r)
   case FAKE_KERNEL_SPIN:
     while (!__atomic_load_n(&g_spin_release, __ATOMIC_ACQUIRE))
       usleep(1000);
+    return;
+  case FAKE_KERNEL_SPIN_CANCELLABLE:
+    while (!d->cancel || !*d->cancel)
+      usleep(1000);
+    r->status = ISA_CANCELLED;
     return;
   case FAKE_KERNEL_FAULT:
     r->status = ISA_PAGE_FAULT;

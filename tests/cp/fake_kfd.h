@@ -35,7 +35,12 @@ void fake_reset_events(void);
 #define FAKE_KERNEL_SPIN 0x5b1au
 /* FAKE_KERNEL_SENDMSG does s_sendmsg(MSG_INTERRUPT) with M0 = 0x1234567, then ends. */
 #define FAKE_KERNEL_SENDMSG 0x5e4du
+/* FAKE_KERNEL_SPIN_CANCELLABLE runs until the dispatch's cancel flag is set, then ends with
+ * ISA_CANCELLED (as the interpreter abandons a dispatch). */
+#define FAKE_KERNEL_SPIN_CANCELLABLE 0x5b1bu
 unsigned fake_dispatch_count(void);
+/* GPU hangs reported (sim_event_gpu_hang). */
+unsigned fake_hang_count(void);
 unsigned fake_dispatch_returns(void);
 void fake_release_spin(void);
 

@@ -411,6 +411,49 @@ Test(cp_aql, destroy_abandons_a_dispatch_that_outlives_the_preemption_timeout)
   cr_assert_eq(fake_fault_count(), 0);
 }
 
+/* kfdsim's watchdog (KFDSIM_TIMEOUT, read when the process's first queue is created): a
+ * dispatch running longer is cancelled, the driver is told of a GPU hang, and the queue stops
+ * with the reset-queue error; the packet is not completed. */
+Test(cp_aql, watchdog_stops_a_long_dispatch_and_reports_a_hung_queue)
+{
+  cr_assert_eq(setenv("KFDSIM_TIMEOUT", "0.2", 1), 0);
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig done = sig_new(1, 0, 0), after = sig_new(1, 0, 0);
+  submit_fake_dispatch(&a, FAKE_KERNEL_SPIN_CANCELLABLE, done.va);
+  submit_barrier(&a, after.va);
+  WAIT_UNTIL(sig_value(a.inactive) != 0);
+  cr_assert_eq(sig_value(a.inactive), CP_QERR_QUEUE_RESET);
+  cr_assert_eq(fake_hang_count(), 1);
+  cr_assert_eq(fake_dispatch_returns(), 1, "the dispatch was not stopped");
+  usleep(20000);
+  cr_assert_eq(sig_value(done), 1, "a stopped dispatch completed its signal");
+  cr_assert_eq(sig_value(after), 1, "the failed queue went on");
+  cr_assert_eq(aql_read_index(&a), 0);
+  sim_cp_queue_destroy(a.q);
+}
+
+/* Dispatches that end in time are left alone by the watchdog. */
+Test(cp_aql, watchdog_leaves_short_dispatches_alone)
+{
+  cr_assert_eq(setenv("KFDSIM_TIMEOUT", "0.2", 1), 0);
+  fake_reset_events();
+  struct haql a;
+  cr_assert_eq(aql_open(&a, 16), 0);
+  struct hsig done = sig_new(8, 0, 0);
+  for (unsigned i = 0; i < 8; i++) {
+    uint32_t pkt[16];
+    store_dispatch_pkt(pkt, 64, done.va);
+    aql_submit(&a, pkt);
+  }
+  WAIT_UNTIL(sig_value(done) == 0);
+  usleep(300000); /* past the timeout: nothing is running, nothing may fire */
+  cr_assert_eq(sig_value(a.inactive), 0);
+  cr_assert_eq(fake_hang_count(), 0);
+  sim_cp_queue_destroy(a.q);
+}
+
 /* A wave's s_sendmsg(MSG_INTERRUPT) reaches the driver as an SQ interrupt: 24 bits of M0. */
 Test(cp_aql, wave_interrupt_message_raises_an_event_interrupt)
 {
