@@ -2,7 +2,9 @@
  *
  * hipkfd presents itself as a HIP 7.2 runtime (the newest API surface it declares) so that code
  * testing HIP_VERSION picks the modern paths. HIPKFD_VERSION_* identify the implementation.
- * HIP_VERSION follows AMD's encoding: major * 10000000 + minor * 100000 + patch. */
+ * HIP_VERSION follows AMD's encoding: major * 10000000 + minor * 100000 + patch.
+ * This file is the one source of both versions: cmake/HipkfdVersion.cmake reads the six
+ * *_VERSION_MAJOR/MINOR/PATCH lines below (keep each a plain number). */
 #ifndef HIP_INCLUDE_HIP_HIP_VERSION_H
 #define HIP_INCLUDE_HIP_HIP_VERSION_H
 
