@@ -181,54 +181,132 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
 
 /* ---- LDS (DS) loads and stores of whole dwords ---- */
 
-/* The highest LDS address of the active lanes (32-bit: VGPR + offset wraps as in exec_ds). */
+/* Every lane's LDS address `va` + `off` (32-bit: VGPR + offset wraps as in exec_ds) into `a`,
+ * and the highest one among the active lanes. Computed before any register is written, so a
+ * destination that overlaps the address register does not change the addresses. */
 MEM_FAST_CLONES
-static uint32_t ds_top(const uint32_t *restrict va, uint32_t off, uint64_t exec)
+static uint32_t ds_addresses(const uint32_t *restrict va, uint32_t off, uint64_t exec,
+                             uint32_t *restrict a)
 {
   uint32_t mx = 0;
+  LANES a[l] = va[l] + off;
   if (exec == ~0ull) {
-    LANES {
-      uint32_t a = va[l] + off;
-      mx = a > mx ? a : mx;
-    }
+    LANES mx = a[l] > mx ? a[l] : mx;
   } else {
     for (uint64_t m = exec; m; m &= m - 1) {
-      uint32_t a = va[__builtin_ctzll(m)] + off;
-      mx = a > mx ? a : mx;
+      uint32_t x = a[__builtin_ctzll(m)];
+      mx = x > mx ? x : mx;
     }
   }
   return mx;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MEM_FAST_GATHER 1
+/* All 64 lanes with AVX2 gathers, eight lanes an instruction (the caller checked the CPU).
+ * Byte offsets (scale 1): an LDS address need not be dword aligned. */
+__attribute__((target("avx2")))
+static void lds_gather_avx2(uint32_t *restrict r, const uint8_t *lds, const uint32_t *restrict a)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i idx = _mm256_loadu_si256((const __m256i *)(a + l));
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)lds, idx, 1);
+    _mm256_storeu_si256((__m256i *)(r + l), v);
+  }
+}
+#endif
+
+/* Lane l of `r` from the dword at lds + a[l], for the lanes of `exec`. Addresses are below
+ * 64 KiB + 16 (checked by the caller), so the gather's signed 32-bit offsets are exact. */
+static void lds_gather(uint32_t *restrict r, const uint8_t *lds, const uint32_t *restrict a,
+                       uint64_t exec)
+{
+  if (exec == ~0ull) {
+#ifdef MEM_FAST_GATHER
+    if (__builtin_cpu_supports("avx2")) {
+      lds_gather_avx2(r, lds, a);
+      return;
+    }
+#endif
+    LANES memcpy(&r[l], lds + a[l], 4);
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    memcpy(&r[l], lds + a[l], 4);
+  }
+}
+
+/* The elements of a DS access: one, or two for read2/write2 (each OFFSET byte in units of the
+ * element size, or of 64 elements for the st64 forms; exec_ds's per-lane path). */
+static unsigned ds_elements(const struct isa_inst *in, const struct mem_op *mo, uint32_t off[2],
+                            unsigned *dw)
+{
+  if (!mo->two_addr) {
+    off[0] = (uint32_t)(in->offset & 0xffff);
+    *dw = mo->bytes * mo->count / 4;
+    return 1;
+  }
+  uint32_t esz = mo->bytes * (mo->two_addr == 2 ? 64u : 1u);
+  off[0] = (uint32_t)(in->offset & 0xff) * esz;
+  off[1] = (uint32_t)((in->offset >> 8) & 0xff) * esz;
+  *dw = mo->bytes / 4;
+  return 2;
+}
+
+/* Stores lane after lane, element after element, as the per-lane path: where lanes overlap,
+ * the later write stays. */
+static void lds_scatter(struct isa_wave *w, const struct isa_inst *in, uint8_t *lds,
+                        uint32_t (*a)[WAVE_SIZE], unsigned n, unsigned dw, uint64_t exec)
+{
+  const uint32_t *regs[2][4];
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++)
+      regs[k][i] = wave_vreg(w, (k ? in->data1 : in->data0) + i);
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        memcpy(lds + a[k][l] + 4 * i, &regs[k][i][l], 4);
+  }
 }
 
 int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                      uint64_t exec)
 {
   bool store = mo->kind == MK_STORE;
-  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->two_addr || mo->d16)
+  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->d16)
     return 1;
   if (!exec)
     return 0;
-  unsigned len = mo->bytes * mo->count, dw = len / 4;
-  const uint32_t *va = wave_vreg(w, in->addr);
-  uint32_t off = (uint32_t)(in->offset & 0xffff);
-  /* every active lane inside the LDS: no lane faults (otherwise the per-lane path finds
-   * the first that does) */
-  if ((uint64_t)ds_top(va, off, exec) + len > w->wg->lds_size)
-    return 1;
-  uint8_t *lds = w->wg->lds;
-  uint32_t *regs[4];
+  uint32_t off[2], a[2][WAVE_SIZE];
+  unsigned dw, n = ds_elements(in, mo, off, &dw);
   if (dw > 4)
     return 1;
-  for (unsigned i = 0; i < dw; i++)
+  const uint32_t *va = wave_vreg(w, in->addr);
+  uint32_t lds_size = w->wg->lds_size;
+  /* every active lane's elements inside the LDS: no lane faults (otherwise the per-lane path
+   * finds the first that does) */
+  for (unsigned k = 0; k < n; k++)
+    if ((uint64_t)ds_addresses(va, off[k], exec, a[k]) + 4 * dw > lds_size)
+      return 1;
+  uint8_t *lds = w->wg->lds;
+  if (store && n == 2) {
+    lds_scatter(w, in, lds, a, n, dw, exec);
+    return 0;
+  }
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw && n == 1; i++)
     regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
-  uint32_t a0 = va[0] + off, diff = 0, expect = a0;
-  if (exec == ~0ull) {
+  if (n == 1 && exec == ~0ull) {
+    uint32_t a0 = a[0][0], diff = 0, expect = a0;
     LANES {
-      diff |= (va[l] + off) ^ expect;
-      expect += len;
+      diff |= a[0][l] ^ expect;
+      expect += 4 * dw;
     }
     /* consecutive and not wrapping: lane l at a0 + l * len */
-    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * len <= w->wg->lds_size) {
+    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * 4 * dw <= lds_size) {
       if (store)
         block_store(regs, dw, lds + a0);
       else
@@ -236,10 +314,12 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
       return 0;
     }
   }
-  for (uint64_t m = exec; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    uint8_t *p = lds + (uint32_t)(va[l] + off);
-    lane_dwords_move(p, regs, l, dw, store);
+  if (store) {
+    lds_scatter(w, in, lds, a, n, dw, exec);
+    return 0;
   }
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++)
+      lds_gather(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
   return 0;
 }

@@ -273,7 +273,9 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
 {
   static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_READ_B64, OP_DS_READ_B96, OP_DS_READ_B128,
                                  OP_DS_WRITE_B32, OP_DS_WRITE_B64, OP_DS_WRITE_B96,
-                                 OP_DS_WRITE_B128, OP_DS_READ_U8, OP_DS_WRITE_B16};
+                                 OP_DS_WRITE_B128, OP_DS_READ_U8, OP_DS_WRITE_B16,
+                                 OP_DS_READ2_B32, OP_DS_READ2_B64, OP_DS_READ2ST64_B32,
+                                 OP_DS_WRITE2_B32, OP_DS_WRITE2_B64, OP_DS_WRITE2ST64_B64};
   static struct copy a, b;
   copy_init(&a);
   copy_init(&b);
@@ -293,7 +295,10 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
           in.addr = OPD_VGPR + ADDR;
           in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + DST;
           in.data0 = OPD_VGPR + DATA;
-          in.offset = (int32_t)(rep % 3 == 0 ? next_u32() % 64 : 0);
+          in.data1 = OPD_VGPR + DATA + 2;
+          /* read2/write2: two 8-bit element offsets, the second often overlapping the first */
+          in.offset = (int32_t)(mo->two_addr ? next_u32() % 0x10000 & (rep % 2 ? 0x0f0f : 0xffff)
+                                             : rep % 3 == 0 ? next_u32() % 64 : 0);
           fill_case(&a, &in, 0, exec);
           uint32_t base = next_u32() % 2 ? next_u32() % (LDS_BYTES - WAVE_SIZE * len + 1)
                                          : LDS_BYTES - WAVE_SIZE * len + next_u32() % 64;
