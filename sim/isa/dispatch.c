@@ -8,6 +8,7 @@
  * "Initial Kernel Execution State", from the descriptor's enable bits.
  */
 #include "isa/wave.h"
+#include "isa/exec_valu_fast.h"   /* valu_fast_class, exec_valu_bound */
 #include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdarg.h>
@@ -162,6 +163,8 @@ static void icache_invalidate(struct isa_worker *k)
   k->icache_used = 0;
 }
 
+static void bind_executor(struct isa_inst *in);
+
 static const struct isa_inst *fetch_decode(struct isa_wave *w)
 {
   struct isa_worker *k = w->worker;
@@ -207,6 +210,7 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
               (unsigned long long)pc, msg);
     return NULL;
   }
+  bind_executor(&in);
   if ((k->icache_used + 1) * 2 > k->icache_cap) {
     if (icache_grow(k)) {
       wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
@@ -232,21 +236,30 @@ int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
   return -1;
 }
 
-static int execute(struct isa_wave *w, const struct isa_inst *in)
+/* The executor of a newly decoded instruction, chosen once so that the loop calls it directly.
+ * VALU instructions are classified for the direct path here too (exec_valu_fast.h). */
+static void bind_executor(struct isa_inst *in)
 {
   switch (in->enc) {
   case ENC_SOP1: case ENC_SOP2: case ENC_SOPC: case ENC_SOPK: case ENC_SOPP:
-    return exec_salu(w, in);
+    in->exec = exec_salu;
+    break;
   case ENC_SMEM:
-    return exec_smem(w, in);
+    in->exec = exec_smem;
+    break;
   case ENC_VOP1: case ENC_VOP2: case ENC_VOPC: case ENC_VOP3: case ENC_VOP3P:
-    return exec_valu(w, in);
+    in->fast = valu_fast_class(in);
+    in->exec = in->fast ? exec_valu_bound : exec_valu_general;
+    break;
   case ENC_DS:
-    return exec_ds(w, in);
+    in->exec = exec_ds;
+    break;
   case ENC_MIMG:   /* exec_image.c (textures) */
-    return exec_image(w, in);
+    in->exec = exec_image;
+    break;
   default:
-    return exec_vmem(w, in);
+    in->exec = exec_vmem;
+    break;
   }
 }
 
@@ -267,7 +280,7 @@ static void run_wave(struct isa_wave *w, unsigned budget)
       uint64_t e = wave_exec(w);
       w->lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
-    if (execute(w, in)) {
+    if (in->exec(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
                   isa_op_name(in->op), (unsigned long long)pc);

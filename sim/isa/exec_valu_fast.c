@@ -39,19 +39,32 @@ typedef uint32_t lane32_t[WAVE_SIZE];
 #define VALU_FAST_CLONES
 #endif
 
-static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
-{
-  if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64 || (w->gpr_idx >> 31))
-    return false;
-  if (in->enc == ENC_VOP3)
-    return !(in->opsel | in->clamp | in->omod);   /* abs and neg: see source_mods */
-  return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
-}
-
 /* abs/neg bits of the sources (VOP3; exec_valu.c applies whatever is set). */
 static unsigned source_mods(const struct isa_inst *in)
 {
   return (in->abs | in->neg) & 7;
+}
+
+/* `v` into all 64 lanes of `buf`, 16 bytes a store (the baseline target's vector width; the
+ * plain loop is not vectorised outside the clones). */
+static inline void splat32(uint32_t *buf, uint32_t v)
+{
+  typedef uint32_t v4u32 __attribute__((vector_size(16)));
+  v4u32 x = {v, v, v, v};
+#pragma GCC unroll 16
+  for (unsigned l = 0; l < WAVE_SIZE; l += 4)
+    memcpy(buf + l, &x, sizeof(x));
+}
+
+/* A 32-bit scalar source: wave_scalar_src's value, with its two common cases (an SGPR, a
+ * literal) read in place. */
+static inline uint32_t scalar32(struct isa_wave *w, const struct isa_inst *in, unsigned code)
+{
+  if (code < 128)
+    return w->s[code];
+  if (code == OPD_LITERAL)
+    return in->literal;
+  return (uint32_t)wave_scalar_src(w, in, code, 1);
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
@@ -63,8 +76,7 @@ static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int
   if (!((in->abs | in->neg) >> i & 1)) {
     if (code >= OPD_VGPR)
       return wave_vreg(w, code);
-    uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
-    LANES buf[l] = v;
+    splat32(buf, scalar32(w, in, code));
     return buf;
   }
   /* abs then neg on the 32-bit value, as exec_valu.c's fetch applies them (only VOP3 sets
@@ -76,8 +88,7 @@ static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int
     LANES buf[l] = (v[l] & keep) ^ flip;
     return buf;
   }
-  uint32_t v = ((uint32_t)wave_scalar_src(w, in, code, 1) & keep) ^ flip;
-  LANES buf[l] = v;
+  splat32(buf, (scalar32(w, in, code) & keep) ^ flip);
   return buf;
 }
 
@@ -660,7 +671,10 @@ static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64 };
+/* FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx, checked further when they run. */
+enum fast_kind {
+  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP
+};
 
 static enum fast_kind fast_kind(unsigned op)
 {
@@ -697,39 +711,65 @@ static enum fast_kind fast_kind(unsigned op)
   }
 }
 
-int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
+/* The direct path's class of `in` from its decoded fields alone: FAST_NONE when only
+ * exec_valu.c's path can run it. What depends on the wave (MODE, VGPR indexing, EXEC) is
+ * checked by fast_run. */
+static enum fast_kind fast_static(const struct isa_inst *in)
 {
-  enum fast_kind kind = fast_kind(in->op);
   if (in->enc == ENC_VOP3P)
-    return pk_f32(w, in);
-  if (!plain_form(w, in))
-    return 1;
+    return FAST_PK;
+  if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64)
+    return FAST_NONE;
+  if (in->enc == ENC_VOP3 ? (in->opsel | in->clamp | in->omod) != 0
+                          : in->enc != ENC_VOP1 && in->enc != ENC_VOP2 && in->enc != ENC_VOPC)
+    return FAST_NONE;   /* abs and neg: see source_mods */
+  enum fast_kind kind = fast_kind(in->op);
   if (kind == FAST_NONE)
-    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
+    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? FAST_CMP : FAST_NONE;
   if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
-    return 1;
+    return FAST_NONE;
   /* abs/neg only where source() reads the operand: not the 64-bit lanes, the carry-in, the
    * select mask or v_fmac's accumulator */
   unsigned mods = source_mods(in);
   if (mods && (kind == FAST_INT64 || kind == FAST_CARRY ||
                ((mods & 4) && (kind == FAST_CNDMASK || in->op == OP_V_FMAC_F32))))
-    return 1;
-  if (kind == FAST_INT64) {
-    int64_op(w, in, wave_exec(w));
-    return 0;
-  }
+    return FAST_NONE;
+  if (kind == FAST_INT64)
+    return kind;
   if (in->dst_w > 1 || in->src_w[0] > 1 || in->src_w[1] > 1)
-    return 1;
-  if (kind == FAST_F32 && !(w->mode >> 4 & 3))
-    return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
-  bool e64 = in->enc == ENC_VOP3;
+    return FAST_NONE;
   /* src2 is a 64-bit lane mask (carry-in, select) for the carry and select forms */
   if (kind == FAST_INT && in->src_w[2] > 1)
-    return 1;
-  lane32_t buf[3], r;
+    return FAST_NONE;
+  return kind;
+}
+
+/* Runs `in` of class `kind` (fast_static) unless the wave's state sends it to the general
+ * path (returns 1). */
+static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind)
+{
+  if (w->gpr_idx >> 31)
+    return 1;   /* VGPR indexing: exec_valu.c relocates the operands */
+  switch (kind) {
+  case FAST_NONE: return 1;
+  case FAST_PK: return pk_f32(w, in);
+  case FAST_CMP: return compare(w, in);
+  case FAST_INT64: int64_op(w, in, wave_exec(w)); return 0;
+  case FAST_F32:
+    if (!(w->mode >> 4 & 3))
+      return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
+    break;
+  default: break;
+  }
+  bool e64 = in->enc == ENC_VOP3;
+  lane32_t buf[3], tmp;
   uint64_t exec = wave_exec(w);
   const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
   const uint32_t *c = buf[2];
+  /* With every lane active the result goes straight to the destination: every operation
+   * here is lane-wise (lane l reads only lane l of its sources, and reads it before it writes
+   * lane l), so a destination that is also a source is still read correctly. */
+  uint32_t *d = wave_vreg(w, in->dst), *r = exec == ~0ull ? d : tmp;
   switch (kind) {
   case FAST_CARRY:
     carry_op(w, in, a, b, r, exec);
@@ -741,7 +781,7 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
   }
   case FAST_F32:
     /* v_fmac_f32 accumulates into its destination */
-    c = in->op == OP_V_FMAC_F32 ? wave_vreg(w, in->dst) : e64 ? source(w, in, 2, buf[2]) : c;
+    c = in->op == OP_V_FMAC_F32 ? d : e64 ? source(w, in, 2, buf[2]) : c;
     f32_op(in, a, b, c, r);
     break;
   default:
@@ -750,6 +790,24 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
     int_op(in->op, a, b, c, r);
     break;
   }
-  store(w, in->dst, r, exec);
+  if (r != d)
+    store(w, in->dst, r, exec);
   return 0;
+}
+
+int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
+{
+  return fast_run(w, in, fast_static(in));
+}
+
+uint8_t valu_fast_class(const struct isa_inst *in)
+{
+  return (uint8_t)fast_static(in);
+}
+
+int exec_valu_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!fast_run(w, in, (enum fast_kind)in->fast))
+    return 0;
+  return exec_valu_general(w, in);
 }
