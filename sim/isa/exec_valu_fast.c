@@ -438,43 +438,41 @@ static inline __attribute__((always_inline)) void src64_load8(const struct src64
   *b = (v4u64)__builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
 }
 
-/* (by pointer: a 32-byte vector passed by value would have an ABI that depends on AVX) */
-static inline __attribute__((always_inline)) void int64_lanes(unsigned op, const v4u64 *a, const v4u64 *b, const v4u64 *c,
-                               v4u64 *r)
-{
-  switch (op) {
-  case OP_V_MOV_B64: *r = *a; return;
-  case OP_V_LSHLREV_B64: *r = *b << (*a & 63); return;
-  case OP_V_LSHRREV_B64: *r = *b >> (*a & 63); return;
-  case OP_V_ASHRREV_I64: *r = (v4u64)((v4i64)*b >> (v4i64)(*a & 63)); return;
-  default: *r = (*a << (*b & 7)) + *c; return;   /* v_lshl_add_u64 */
-  }
-}
-
 /* The shifts, moves and v_lshl_add_u64 with every lane active, eight lanes at a time from the
  * registers to the registers (no 64-bit lane arrays in between). Lanes are independent, so a
- * destination that overlaps a source is read before it is written, chunk by chunk. */
+ * destination that overlaps a source is read before it is written, chunk by chunk. One loop
+ * per operation: the operation is not decided again for every chunk. */
+#define INT64_CHUNKS(EXPR)                                                                 \
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {                                            \
+    v4u64 a0, a1, b0, b1, c0, c1;                                                          \
+    src64_load8(&sa, l, &a0, &a1);                                                         \
+    src64_load8(&sb, l, &b0, &b1);                                                         \
+    src64_load8(&sc, l, &c0, &c1);                                                         \
+    v4u64 r0, r1;                                                                          \
+    { v4u64 a = a0, b = b0, c = c0; (void)a; (void)b; (void)c; r0 = (EXPR); }              \
+    { v4u64 a = a1, b = b1, c = c1; (void)a; (void)b; (void)c; r1 = (EXPR); }              \
+    v8u32 x = (v8u32)r0, y = (v8u32)r1;                                                    \
+    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);                   \
+    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);                   \
+    memcpy(lo + l, &rl, sizeof(rl));                                                       \
+    memcpy(hi + l, &rh, sizeof(rh));                                                       \
+  }
+
 VALU_FAST_CLONES
 static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
 {
   struct src64 sa = src64_of(w, in, 0), sb = src64_of(w, in, 1);
   struct src64 sc = in->enc == ENC_VOP3 ? src64_of(w, in, 2) : (struct src64){NULL, NULL, 0};
   uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v4u64 a0, a1, b0, b1, c0, c1;
-    src64_load8(&sa, l, &a0, &a1);
-    src64_load8(&sb, l, &b0, &b1);
-    src64_load8(&sc, l, &c0, &c1);
-    v4u64 r0, r1;
-    int64_lanes(in->op, &a0, &b0, &c0, &r0);
-    int64_lanes(in->op, &a1, &b1, &c1, &r1);
-    v8u32 x = (v8u32)r0, y = (v8u32)r1;
-    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
-    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
-    memcpy(lo + l, &rl, sizeof(rl));
-    memcpy(hi + l, &rh, sizeof(rh));
+  switch (in->op) {
+  case OP_V_MOV_B64: INT64_CHUNKS(a); return;
+  case OP_V_LSHLREV_B64: INT64_CHUNKS(b << (a & 63)); return;
+  case OP_V_LSHRREV_B64: INT64_CHUNKS(b >> (a & 63)); return;
+  case OP_V_ASHRREV_I64: INT64_CHUNKS((v4u64)((v4i64)b >> (v4i64)(a & 63))); return;
+  default: INT64_CHUNKS((a << (b & 7)) + c); return;   /* v_lshl_add_u64 */
   }
 }
+#undef INT64_CHUNKS
 #endif
 
 VALU_FAST_CLONES
@@ -500,6 +498,36 @@ static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exe
     wave_set_sreg64(w, in->sdst, mad64(in->op, a, b, c, r) & exec);
     break;
   }
+  store64(w, in->dst, r, exec);
+}
+
+/* ---- f64 add, mul and fma ---- */
+
+/* exec_valu.c's alu() applies no denormal mode to these (MODE's f64 denormals are the HIP
+ * default, and the host keeps them): the host operations are the results. */
+VALU_FAST_CLONES
+static void f64_lanes(unsigned op, const uint64_t *restrict a, const uint64_t *restrict b,
+                      const uint64_t *restrict c, uint64_t *restrict r)
+{
+  switch (op) {
+  case OP_V_ADD_F64: LANES r[l] = bits_f64(f64_of(a[l]) + f64_of(b[l])); return;
+  case OP_V_MUL_F64: LANES r[l] = bits_f64(f64_of(a[l]) * f64_of(b[l])); return;
+  default: LANES r[l] = bits_f64(fma(f64_of(a[l]), f64_of(b[l]), f64_of(c[l]))); return;
+  }
+}
+
+/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 (which accumulates into its destination). */
+static void f64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf[0]), *b = source64(w, in, 1, buf[1]);
+  const uint64_t *c = buf[2];
+  if (in->op == OP_V_FMAC_F64) {
+    join64(wave_vreg(w, in->dst), wave_vreg(w, in->dst + 1), buf[2]);
+  } else if (in->op == OP_V_FMA_F64) {
+    c = source64(w, in, 2, buf[2]);
+  }
+  f64_lanes(in->op, a, b, c, r);
   store64(w, in->dst, r, exec);
 }
 
@@ -673,8 +701,21 @@ static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
 
 /* FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx, checked further when they run. */
 enum fast_kind {
-  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP
+  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64
 };
+
+/* v_add/mul/fma/fmac_f64 without modifiers, every source 64 bits wide. */
+static bool f64_plain(const struct isa_inst *in)
+{
+  if (in->op != OP_V_ADD_F64 && in->op != OP_V_MUL_F64 && in->op != OP_V_FMA_F64 &&
+      in->op != OP_V_FMAC_F64)
+    return false;
+  unsigned n = in->op == OP_V_FMA_F64 ? 3 : 2;
+  for (unsigned i = 0; i < n; i++)
+    if (in->src_w[i] != 2 || in->src[i] == OPD_NONE)
+      return false;
+  return in->dst_w == 2 && in->dst >= OPD_VGPR && in->dst != OPD_NONE && !source_mods(in);
+}
 
 static enum fast_kind fast_kind(unsigned op)
 {
@@ -718,11 +759,13 @@ static enum fast_kind fast_static(const struct isa_inst *in)
 {
   if (in->enc == ENC_VOP3P)
     return FAST_PK;
-  if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64)
+  if (in->dpp_kind != DPP_NONE || in->fp16)
     return FAST_NONE;
   if (in->enc == ENC_VOP3 ? (in->opsel | in->clamp | in->omod) != 0
                           : in->enc != ENC_VOP1 && in->enc != ENC_VOP2 && in->enc != ENC_VOPC)
     return FAST_NONE;   /* abs and neg: see source_mods */
+  if (in->fp64)
+    return f64_plain(in) ? FAST_F64 : FAST_NONE;
   enum fast_kind kind = fast_kind(in->op);
   if (kind == FAST_NONE)
     return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? FAST_CMP : FAST_NONE;
@@ -755,6 +798,7 @@ static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
   case FAST_PK: return pk_f32(w, in);
   case FAST_CMP: return compare(w, in);
   case FAST_INT64: int64_op(w, in, wave_exec(w)); return 0;
+  case FAST_F64: f64_op(w, in, wave_exec(w)); return 0;
   case FAST_F32:
     if (!(w->mode >> 4 & 3))
       return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
