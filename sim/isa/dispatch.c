@@ -8,7 +8,7 @@
  * "Initial Kernel Execution State", from the descriptor's enable bits.
  */
 #include "isa/wave.h"
-#include "isa/exec_valu_fast.h"   /* valu_fast_class, exec_valu_bound */
+#include "isa/exec_valu_fast.h"   /* valu_bind */
 #include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdarg.h>
@@ -21,7 +21,8 @@
 
 /* Kernel descriptor (AMDGPUUsage "Kernel Descriptor", code object v3+): byte offsets. */
 enum {
-  KD_GROUP_SEGMENT_FIXED_SIZE = 0, KD_PRIVATE_SEGMENT_FIXED_SIZE = 4, KD_ENTRY_OFFSET = 16,
+  KD_GROUP_SEGMENT_FIXED_SIZE = 0, KD_PRIVATE_SEGMENT_FIXED_SIZE = 4, KD_KERNARG_SIZE = 8,
+  KD_ENTRY_OFFSET = 16,
   KD_RSRC3 = 44, KD_RSRC1 = 48, KD_RSRC2 = 52, KD_CODE_PROPS = 56, KD_KERNARG_PRELOAD = 58,
   KD_SIZE = 64,
 };
@@ -248,8 +249,7 @@ static void bind_executor(struct isa_inst *in)
     in->exec = exec_smem;
     break;
   case ENC_VOP1: case ENC_VOP2: case ENC_VOPC: case ENC_VOP3: case ENC_VOP3P:
-    in->fast = valu_fast_class(in);
-    in->exec = in->fast ? exec_valu_bound : exec_valu_general;
+    in->exec = valu_bind(in);
     break;
   case ENC_DS:
     in->exec = exec_ds;
@@ -818,6 +818,12 @@ static int read_descriptor(struct isa_ctx *c, struct isa_result *r)
   uint16_t preload;
   memcpy(&preload, kd + KD_KERNARG_PRELOAD, 2);
   c->entry = d->kernel_object + (uint64_t)entry;
+  uint32_t karg_size;
+  memcpy(&karg_size, kd + KD_KERNARG_SIZE, 4);
+  c->karg_host = karg_size && d->kernarg_address
+                     ? d->translate(d->mem_ctx, d->kernarg_address, karg_size, false) : NULL;
+  c->karg_va = d->kernarg_address;
+  c->karg_len = c->karg_host ? karg_size : 0;
   c->lds_size = d->group_segment_size > group_fixed ? d->group_segment_size : group_fixed;
   uint32_t priv = d->private_segment_size > priv_fixed ? d->private_segment_size : priv_fixed;
   c->priv_size = (priv + 15) & ~15u;

@@ -559,7 +559,12 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   if (!buffer)
     va &= ~3ull;  /* scalar loads ignore the two low address bits */
   unsigned n = smem_dwords(in->op);
-  uint32_t *p = wave_mem(w, va, n * 4, store);
+  const struct isa_ctx *c = w->ctx;
+  uint32_t *p;
+  if (!store && va - c->karg_va < c->karg_len && c->karg_len - (va - c->karg_va) >= n * 4)
+    p = (uint32_t *)(uintptr_t)(c->karg_host + (va - c->karg_va));   /* read only */
+  else
+    p = wave_mem(w, va, n * 4, store);
   if (!p)
     return -1;
   for (unsigned i = 0; i < n; i++) {

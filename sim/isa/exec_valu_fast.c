@@ -844,14 +844,70 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
   return fast_run(w, in, fast_static(in));
 }
 
-uint8_t valu_fast_class(const struct isa_inst *in)
-{
-  return (uint8_t)fast_static(in);
-}
-
 int exec_valu_bound(struct isa_wave *w, const struct isa_inst *in)
 {
   if (!fast_run(w, in, (enum fast_kind)in->fast))
     return 0;
   return exec_valu_general(w, in);
+}
+
+/* ---- the commonest classes without source modifiers, bound to handlers of their own ---- */
+
+/* Source i without modifiers: a VGPR in place, anything else broadcast into `buf`. */
+static inline __attribute__((always_inline)) const uint32_t *
+source_plain(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
+{
+  unsigned code = in->src[i];
+  if (code >= OPD_VGPR)
+    return code == OPD_NONE ? buf : wave_vreg(w, code);
+  splat32(buf, scalar32(w, in, code));
+  return buf;
+}
+
+/* fast_run's FAST_INT and FAST_F32 work for an instruction without abs/neg. */
+static inline __attribute__((always_inline)) int lanes32(struct isa_wave *w,
+                                                         const struct isa_inst *in, bool f32)
+{
+  lane32_t buf[3], tmp;
+  uint64_t exec = wave_exec(w);
+  const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
+  const uint32_t *c = buf[2];
+  uint32_t *d = wave_vreg(w, in->dst), *r = exec == ~0ull ? d : tmp;   /* as in fast_run */
+  if (in->enc == ENC_VOP3)
+    c = source_plain(w, in, 2, buf[2]);
+  if (f32) {
+    if (in->op == OP_V_FMAC_F32)
+      c = d;
+    f32_op(in, a, b, c, r);
+  } else {
+    int_op(in->op, a, b, c, r);
+  }
+  if (r != d)
+    store(w, in->dst, r, exec);
+  return 0;
+}
+
+static int valu_f32_plain(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3))
+    return exec_valu_general(w, in);
+  return lanes32(w, in, true);
+}
+
+static int valu_int_plain(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_general(w, in);
+  return lanes32(w, in, false);
+}
+
+valu_exec_fn valu_bind(struct isa_inst *in)
+{
+  in->fast = (uint8_t)fast_static(in);
+  bool mods = source_mods(in) != 0;
+  if (in->fast == FAST_F32 && !mods)
+    return valu_f32_plain;
+  if (in->fast == FAST_INT && !mods)
+    return valu_int_plain;
+  return in->fast ? exec_valu_bound : exec_valu_general;
 }

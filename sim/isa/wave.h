@@ -111,6 +111,11 @@ struct isa_ctx {
   const struct isa_dispatch *d;
   enum isa_target target;
   uint64_t entry;                /* GPU VA of the first instruction */
+  /* The kernarg segment (the descriptor's kernarg_size bytes at the packet's address),
+   * translated once per dispatch for the scalar loads every wave makes from it; karg_len 0
+   * when it did not translate whole (exec_smem then goes through wave_mem). */
+  const uint8_t *karg_host;
+  uint64_t karg_va, karg_len;
   uint32_t rsrc1, rsrc2, rsrc3;
   uint16_t code_props;
   uint32_t group_size, lds_size, priv_size;
