@@ -166,15 +166,27 @@ static void icache_invalidate(struct isa_worker *k)
 
 static void bind_executor(struct isa_inst *in);
 
-static const struct isa_inst *fetch_decode(struct isa_wave *w)
+static const struct isa_inst *fetch_miss(struct isa_wave *w);
+
+/* The decoded instruction at the wave's PC: the direct-mapped front's hit inline, the rest in
+ * fetch_miss. A PC wider than a GPU VA never matches a key (the tag bits differ). */
+static inline const struct isa_inst *fetch_decode(struct isa_wave *w)
+{
+  struct isa_worker *k = w->worker;
+  uint64_t pc = w->pc;
+  const struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  if (front->key == (pc | k->icache_tag) && !(pc & ~ICACHE_PC_MASK))
+    return front->inst;
+  return fetch_miss(w);
+}
+
+__attribute__((noinline)) static const struct isa_inst *fetch_miss(struct isa_wave *w)
 {
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc;
   uint64_t key = pc | k->icache_tag;
   bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
   struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
-  if (cacheable && front->key == key)
-    return front->inst;
   unsigned mask = k->icache_cap - 1;
   uint64_t h = hash_pc(pc) & mask;
   while (cacheable && icache_live(k, k->icache[h].key)) {
@@ -263,30 +275,35 @@ static void bind_executor(struct isa_inst *in)
   }
 }
 
-/* Run one wave until it ends, blocks, or `budget` instructions have run. */
+/* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
+ * instruction and lane-operation counts are kept in locals for the slice and added to the wave
+ * once at its end: the one place to count more per wave cheaply. */
 static void run_wave(struct isa_wave *w, unsigned budget)
 {
+  uint64_t insts = 0, lane_ops = 0;
   w->yield = false;
   while (w->state == WAVE_RUN && budget-- && !w->yield) {
     const struct isa_inst *in = fetch_decode(w);
     if (!in)
-      return;
+      break;
     uint64_t pc = w->pc;
     w->cur_pc = pc;
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
-    w->insts++;
-    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
+    insts++;
+    if ((unsigned)in->enc - ENC_VOP1 <= ENC_VOP3P - ENC_VOP1) {
       uint64_t e = wave_exec(w);
-      w->lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
+      lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
     if (in->exec(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
                   isa_op_name(in->op), (unsigned long long)pc);
-      return;
+      break;
     }
   }
+  w->insts += insts;
+  w->lane_ops += lane_ops;
 }
 
 /* ---- workgroup setup ---- */

@@ -73,12 +73,21 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
                               unsigned len, uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
-  uint32_t diff = 0, expect = lo[0];
-  LANES {
-    diff |= lo[l] ^ expect;
-    expect += len;
+  /* eight lanes a step in vector registers (the induction defeats the vectoriser) */
+  typedef uint32_t v8u32 __attribute__((vector_size(32)));
+  v8u32 expect = {0, len, 2 * len, 3 * len, 4 * len, 5 * len, 6 * len, 7 * len};
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
+  expect += lo[0];
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x;
+    memcpy(&x, lo + l, sizeof(x));
+    diff |= x ^ expect;
+    expect += 8 * len;
   }
-  if (diff || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+  uint32_t any = 0;
+  for (unsigned i = 0; i < 8; i++)
+    any |= diff[i];
+  if (any || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (saddr) {
@@ -86,10 +95,16 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
     return true;
   }
   const uint32_t *hi = wave_vreg(w, in->addr + 1);
-  uint32_t hd = 0;
-  LANES hd |= hi[l] ^ hi[0];
+  v8u32 hd = {0, 0, 0, 0, 0, 0, 0, 0};
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x;
+    memcpy(&x, hi + l, sizeof(x));
+    hd |= x ^ hi[0];
+  }
+  for (unsigned i = 0; i < 8; i++)
+    any |= hd[i];
   *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
-  return hd == 0;
+  return any == 0;
 }
 
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
