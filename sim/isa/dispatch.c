@@ -264,13 +264,13 @@ static void bind_executor(struct isa_inst *in)
     in->exec = valu_bind(in);
     break;
   case ENC_DS:
-    in->exec = exec_ds;
+    in->exec = ds_bind(in);
     break;
   case ENC_MIMG:   /* exec_image.c (textures) */
     in->exec = exec_image;
     break;
   default:
-    in->exec = exec_vmem;
+    in->exec = vmem_bind(in);
     break;
   }
 }

@@ -165,6 +165,43 @@ static int block_access(struct isa_wave *w, const struct isa_inst *in, uint64_t 
   return 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MEM_FAST_GATHER 1
+/* All 64 lanes with AVX2 gathers, eight lanes an instruction (the caller checked the CPU).
+ * Byte offsets (scale 1): an address need not be dword aligned. */
+__attribute__((target("avx2")))
+static void gather_avx2(uint32_t *restrict r, const uint8_t *base, const uint32_t *restrict a)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i idx = _mm256_loadu_si256((const __m256i *)(a + l));
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)base, idx, 1);
+    _mm256_storeu_si256((__m256i *)(r + l), v);
+  }
+}
+#endif
+
+/* Lane l of `r` from the dword at base + a[l], for the lanes of `exec`. The offsets are below
+ * 2^31 (an LDS address, an offset in a page), so the gather's signed 32-bit offsets are exact. */
+static void gather_dwords(uint32_t *restrict r, const uint8_t *base, const uint32_t *restrict a,
+                          uint64_t exec)
+{
+  if (exec == ~0ull) {
+#ifdef MEM_FAST_GATHER
+    if (__builtin_cpu_supports("avx2")) {
+      gather_avx2(r, base, a);
+      return;
+    }
+#endif
+    LANES memcpy(&r[l], base + a[l], 4);
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    memcpy(&r[l], base + a[l], 4);
+  }
+}
+
 int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        uint64_t exec, bool use_saddr)
 {
@@ -186,6 +223,15 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   if (hi + len - 1 < hi || ((hi + len - 1) & ~0xfffull) != page ||
       !(host = access_page(w, in, page, dw, store, regs)))
     return 1;
+  if (!store) {
+    /* loads: each dword of the lanes gathered from its offset in the page (the addresses
+     * were all read before the first register is written) */
+    uint32_t off[WAVE_SIZE];
+    LANES off[l] = (uint32_t)(a[l] - page);
+    for (unsigned i = 0; i < dw; i++)
+      gather_dwords(regs[i], host + 4 * i, off, exec);
+    return 0;
+  }
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint8_t *p = host + (a[l] - page);
@@ -214,43 +260,6 @@ static uint32_t ds_addresses(const uint32_t *restrict va, uint32_t off, uint64_t
     }
   }
   return mx;
-}
-
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#define MEM_FAST_GATHER 1
-/* All 64 lanes with AVX2 gathers, eight lanes an instruction (the caller checked the CPU).
- * Byte offsets (scale 1): an LDS address need not be dword aligned. */
-__attribute__((target("avx2")))
-static void lds_gather_avx2(uint32_t *restrict r, const uint8_t *lds, const uint32_t *restrict a)
-{
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    __m256i idx = _mm256_loadu_si256((const __m256i *)(a + l));
-    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)lds, idx, 1);
-    _mm256_storeu_si256((__m256i *)(r + l), v);
-  }
-}
-#endif
-
-/* Lane l of `r` from the dword at lds + a[l], for the lanes of `exec`. Addresses are below
- * 64 KiB + 16 (checked by the caller), so the gather's signed 32-bit offsets are exact. */
-static void lds_gather(uint32_t *restrict r, const uint8_t *lds, const uint32_t *restrict a,
-                       uint64_t exec)
-{
-  if (exec == ~0ull) {
-#ifdef MEM_FAST_GATHER
-    if (__builtin_cpu_supports("avx2")) {
-      lds_gather_avx2(r, lds, a);
-      return;
-    }
-#endif
-    LANES memcpy(&r[l], lds + a[l], 4);
-    return;
-  }
-  for (uint64_t m = exec; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    memcpy(&r[l], lds + a[l], 4);
-  }
 }
 
 /* The elements of a DS access: one, or two for read2/write2 (each OFFSET byte in units of the
@@ -335,6 +344,6 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
   }
   for (unsigned k = 0; k < n; k++)
     for (unsigned i = 0; i < dw; i++)
-      lds_gather(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
+      gather_dwords(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
   return 0;
 }

@@ -229,4 +229,11 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in);
 int exec_mfma(struct isa_wave *w, const struct isa_inst *in);
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in);
 
+/* Executors chosen once per decoded instruction (dispatch.c, bind_executor): exec_vmem and
+ * exec_ds, or for the whole-dword loads and stores a handler that goes to the direct path
+ * without classifying the instruction again (exec_mem.c; same results). */
+typedef int (*isa_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
+isa_exec_fn vmem_bind(struct isa_inst *in);
+isa_exec_fn ds_bind(struct isa_inst *in);
+
 #endif
