@@ -65,6 +65,28 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
   *hi = mx;
 }
 
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+
+/* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
+ * registers: the running expectation defeats the vectoriser. */
+MEM_FAST_CLONES
+static bool steps_by(const uint32_t *x, uint32_t step)
+{
+  v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
+  expect += x[0];
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    diff |= v ^ expect;
+    expect += 8 * step;
+  }
+  uint32_t any = 0;
+  for (unsigned i = 0; i < 8; i++)
+    any |= diff[i];
+  return any == 0;
+}
+
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
  * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
  * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
@@ -73,21 +95,7 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
                               unsigned len, uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
-  /* eight lanes a step in vector registers (the induction defeats the vectoriser) */
-  typedef uint32_t v8u32 __attribute__((vector_size(32)));
-  v8u32 expect = {0, len, 2 * len, 3 * len, 4 * len, 5 * len, 6 * len, 7 * len};
-  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
-  expect += lo[0];
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 x;
-    memcpy(&x, lo + l, sizeof(x));
-    diff |= x ^ expect;
-    expect += 8 * len;
-  }
-  uint32_t any = 0;
-  for (unsigned i = 0; i < 8; i++)
-    any |= diff[i];
-  if (any || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+  if (!steps_by(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (saddr) {
@@ -95,16 +103,8 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
     return true;
   }
   const uint32_t *hi = wave_vreg(w, in->addr + 1);
-  v8u32 hd = {0, 0, 0, 0, 0, 0, 0, 0};
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 x;
-    memcpy(&x, hi + l, sizeof(x));
-    hd |= x ^ hi[0];
-  }
-  for (unsigned i = 0; i < 8; i++)
-    any |= hd[i];
   *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
-  return any == 0;
+  return steps_by(hi, 0);
 }
 
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
@@ -324,13 +324,9 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
   for (unsigned i = 0; i < dw && n == 1; i++)
     regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
   if (n == 1 && exec == ~0ull) {
-    uint32_t a0 = a[0][0], diff = 0, expect = a0;
-    LANES {
-      diff |= a[0][l] ^ expect;
-      expect += 4 * dw;
-    }
+    uint32_t a0 = a[0][0];
     /* consecutive and not wrapping: lane l at a0 + l * len */
-    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * 4 * dw <= lds_size) {
+    if (steps_by(a[0], 4 * dw) && (uint64_t)a0 + (uint64_t)WAVE_SIZE * 4 * dw <= lds_size) {
       if (store)
         block_store(regs, dw, lds + a0);
       else
