@@ -475,10 +475,92 @@ static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
 #undef INT64_CHUNKS
 #endif
 
+#ifdef VALU_FAST_VECTORS
+/* ---- 64-bit left shifts by a wave-uniform amount, on the dword halves ---- */
+
+/* A 64-bit source as its low and high dwords: a register pair in place, a scalar (64 bits
+ * wide, as source64 reads it) splatted into buf. */
+static void pair_source(struct isa_wave *w, const struct isa_inst *in, int i,
+                        uint32_t (*buf)[WAVE_SIZE], const uint32_t **lo, const uint32_t **hi)
+{
+  unsigned code = in->src[i];
+  if (code >= OPD_VGPR) {
+    *lo = wave_vreg(w, code);
+    *hi = wave_vreg(w, code + 1);
+    return;
+  }
+  uint64_t v = wave_scalar_src(w, in, code, 2);
+  splat32(buf[0], (uint32_t)v);
+  splat32(buf[1], (uint32_t)(v >> 32));
+  *lo = buf[0];
+  *hi = buf[1];
+}
+
+/* (x << s) + y for 64 lanes of 64-bit values held as low and high dwords (y may be NULL: no
+ * addend), s in 0..63: the same bits as the 64-bit operations. Eight lanes a step, every input
+ * of a step read before its results are stored, so the result may overwrite a source. */
+VALU_FAST_CLONES
+static void shl64_add(uint32_t *rlo, uint32_t *rhi, const uint32_t *xlo, const uint32_t *xhi,
+                      unsigned s, const uint32_t *ylo, const uint32_t *yhi)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 xl, xh, sl, sh;
+    memcpy(&xl, xlo + l, sizeof(xl));
+    memcpy(&xh, xhi + l, sizeof(xh));
+    if (s == 0) {
+      sl = xl;
+      sh = xh;
+    } else if (s < 32) {
+      sl = xl << s;
+      sh = (xh << s) | (xl >> (32 - s));
+    } else {
+      sl = xl ^ xl;
+      sh = xl << (s - 32);
+    }
+    if (ylo) {
+      v8u32 yl, yh;
+      memcpy(&yl, ylo + l, sizeof(yl));
+      memcpy(&yh, yhi + l, sizeof(yh));
+      v8u32 rl = sl + yl;
+      sh = sh + yh - (v8u32)(rl < sl);   /* the carry: a true compare is all ones (-1) */
+      sl = rl;
+    }
+    memcpy(rlo + l, &sl, sizeof(sl));
+    memcpy(rhi + l, &sh, sizeof(sh));
+  }
+}
+
+/* v_lshlrev_b64 with a scalar shift amount and v_lshl_add_u64 with a scalar shift: the
+ * commonest 64-bit VALU operations of address arithmetic. Returns 1 for any other form. */
+static int shift64_uniform(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  int k = in->op == OP_V_LSHLREV_B64 ? 0 : in->op == OP_V_LSHL_ADD_U64 ? 1 : -1;
+  if (k < 0 || in->src[k] >= OPD_VGPR)
+    return 1;
+  uint32_t buf[4][WAVE_SIZE], tmp[2][WAVE_SIZE];
+  const uint32_t *xlo, *xhi, *ylo = NULL, *yhi = NULL;
+  unsigned s = (unsigned)wave_scalar_src(w, in, in->src[k], 1) & (k ? 7 : 63);
+  pair_source(w, in, k ? 0 : 1, buf, &xlo, &xhi);
+  if (k)
+    pair_source(w, in, 2, buf + 2, &ylo, &yhi);
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  if (exec == ~0ull) {
+    shl64_add(dlo, dhi, xlo, xhi, s, ylo, yhi);
+    return 0;
+  }
+  shl64_add(tmp[0], tmp[1], xlo, xhi, s, ylo, yhi);
+  store(w, in->dst, tmp[0], exec);
+  store(w, in->dst + 1, tmp[1], exec);
+  return 0;
+}
+#endif
+
 VALU_FAST_CLONES
 static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
 #ifdef VALU_FAST_VECTORS
+  if (!shift64_uniform(w, in, exec))
+    return;
   if (exec == ~0ull && in->op != OP_V_MAD_U64_U32 && in->op != OP_V_MAD_I64_I32) {
     int64_all_lanes(w, in);
     return;

@@ -163,6 +163,8 @@ Test(isa_valu_fast, same_results_as_the_general_path)
           for (int rep = 0; rep < 3; rep++) {
             uint64_t exec = rep == 2 ? ((uint64_t)next_u32() << 32 | next_u32()) : execs[e];
             struct isa_inst in = make_inst(row, src0_codes[s], value());
+            if (rep == 2 && in.op == OP_V_LSHL_ADD_U64)
+              in.src[1] = (uint16_t)(128 + next_u32() % 8);   /* a constant shift, as compilers emit */
             if (rep == 1 && in.enc == ENC_VOP3) {   /* source modifiers */
               in.abs = (uint8_t)(next_u32() & 7);
               in.neg = (uint8_t)(next_u32() & 7);
