@@ -43,6 +43,8 @@ struct isa_parked;
 struct icache_entry {
   uint64_t key;
   struct isa_inst inst;
+  uint32_t words[2];           /* the instruction words decoded, and how many were readable */
+  uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
 };
 
 struct icache_front {
@@ -121,8 +123,6 @@ struct isa_ctx {
   uint32_t group_size, lds_size, priv_size;
   uint32_t wg_count[3];
   uint64_t total_wgs;
-  uint32_t v0_init[16][WAVE_SIZE];   /* each wave slot's initial v0 and EXEC (dispatch.c) */
-  uint64_t exec_init[16];
   atomic_uint_fast64_t next_wg;
   atomic_bool abort;
   pthread_mutex_t lock;          /* protects result and the GWS state */
@@ -157,6 +157,10 @@ struct isa_ctx {
   pthread_t *helper_threads;
   uint64_t helpers_after_ns;             /* CLOCK_MONOTONIC */
   atomic_uint_fast64_t insts, waves, lane_ops;
+  /* Each wave slot's initial v0 and EXEC (dispatch.c, init_wave_templates): last, so that the
+   * set-up does not clear them (only the slots of a workgroup's waves are written and read). */
+  uint32_t v0_init[16][WAVE_SIZE];
+  uint64_t exec_init[16];
 };
 
 /* dispatch.c */
