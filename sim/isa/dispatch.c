@@ -126,9 +126,15 @@ static bool icache_live(const struct isa_worker *k, uint64_t key)
   return (key & ~ICACHE_PC_MASK) == k->icache_tag;
 }
 
+/* Rebuild the table without earlier dispatches' entries: twice the size when the live ones
+ * fill a quarter of it, else the same size (stale entries alone never grow it). */
 static int icache_grow(struct isa_worker *k)
 {
-  unsigned cap = k->icache_cap ? k->icache_cap * 2 : ICACHE_MIN;
+  unsigned live = 0;
+  for (unsigned i = 0; i < k->icache_cap; i++)
+    live += icache_live(k, k->icache[i].key);
+  unsigned cap = !k->icache_cap ? ICACHE_MIN
+                 : (live + 1) * 4 > k->icache_cap ? k->icache_cap * 2 : k->icache_cap;
   struct icache_entry *n = calloc(cap, sizeof(*n));
   if (!n)
     return -1;
