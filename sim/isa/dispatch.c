@@ -294,7 +294,7 @@ static void bind_executor(struct isa_inst *in)
     in->exec = exec_salu;
     break;
   case ENC_SMEM:
-    in->exec = exec_smem;
+    in->exec = smem_bind(in);
     break;
   case ENC_VOP1: case ENC_VOP2: case ENC_VOPC: case ENC_VOP3: case ENC_VOP3P:
     in->exec = valu_bind(in);

@@ -75,16 +75,16 @@ static bool steps_by(const uint32_t *x, uint32_t step)
   v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
   v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
   expect += x[0];
+#pragma GCC unroll 8
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 v;
     memcpy(&v, x + l, sizeof(v));
     diff |= v ^ expect;
     expect += 8 * step;
   }
-  uint32_t any = 0;
-  for (unsigned i = 0; i < 8; i++)
-    any |= diff[i];
-  return any == 0;
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's

@@ -478,35 +478,46 @@ static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
 #ifdef VALU_FAST_VECTORS
 /* ---- 64-bit left shifts by a wave-uniform amount, on the dword halves ---- */
 
-/* A 64-bit source as its low and high dwords: a register pair in place, a scalar (64 bits
- * wide, as source64 reads it) splatted into buf. */
-static void pair_source(struct isa_wave *w, const struct isa_inst *in, int i,
-                        uint32_t (*buf)[WAVE_SIZE], const uint32_t **lo, const uint32_t **hi)
+/* A 64-bit source: a register pair's low and high dwords (lo non-NULL), or a scalar k (64 bits
+ * wide, as source64 reads it). */
+struct pair_src {
+  const uint32_t *lo, *hi;
+  uint64_t k;
+};
+
+static struct pair_src pair_source(struct isa_wave *w, const struct isa_inst *in, int i)
 {
   unsigned code = in->src[i];
-  if (code >= OPD_VGPR) {
-    *lo = wave_vreg(w, code);
-    *hi = wave_vreg(w, code + 1);
-    return;
-  }
-  uint64_t v = wave_scalar_src(w, in, code, 2);
-  splat32(buf[0], (uint32_t)v);
-  splat32(buf[1], (uint32_t)(v >> 32));
-  *lo = buf[0];
-  *hi = buf[1];
+  if (code >= OPD_VGPR)
+    return (struct pair_src){wave_vreg(w, code), wave_vreg(w, code + 1), 0};
+  return (struct pair_src){NULL, NULL, wave_scalar_src(w, in, code, 2)};
 }
 
-/* (x << s) + y for 64 lanes of 64-bit values held as low and high dwords (y may be NULL: no
- * addend), s in 0..63: the same bits as the 64-bit operations. Eight lanes a step, every input
- * of a step read before its results are stored, so the result may overwrite a source. */
+/* Lanes l..l+7 of p as low and high dwords. */
+static inline __attribute__((always_inline)) void pair_load8(const struct pair_src *p, unsigned l,
+                                                             v8u32 *lo, v8u32 *hi)
+{
+  if (p->lo) {
+    memcpy(lo, p->lo + l, sizeof(*lo));
+    memcpy(hi, p->hi + l, sizeof(*hi));
+    return;
+  }
+  uint32_t a = (uint32_t)p->k, b = (uint32_t)(p->k >> 32);
+  *lo = (v8u32){a, a, a, a, a, a, a, a};
+  *hi = (v8u32){b, b, b, b, b, b, b, b};
+}
+
+/* (x << s) + y for 64 lanes of 64-bit values held as low and high dwords (y NULL: no addend),
+ * s in 0..63: the same bits as the 64-bit operations. Eight lanes a step, every input of a
+ * step read before its results are stored, so the result may overwrite a source. (By
+ * pointer: a 32-byte vector passed by value would have an ABI that depends on AVX.) */
 VALU_FAST_CLONES
-static void shl64_add(uint32_t *rlo, uint32_t *rhi, const uint32_t *xlo, const uint32_t *xhi,
-                      unsigned s, const uint32_t *ylo, const uint32_t *yhi)
+static void shl64_add(uint32_t *rlo, uint32_t *rhi, const struct pair_src *x, unsigned s,
+                      const struct pair_src *y)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 xl, xh, sl, sh;
-    memcpy(&xl, xlo + l, sizeof(xl));
-    memcpy(&xh, xhi + l, sizeof(xh));
+    pair_load8(x, l, &xl, &xh);
     if (s == 0) {
       sl = xl;
       sh = xh;
@@ -517,10 +528,9 @@ static void shl64_add(uint32_t *rlo, uint32_t *rhi, const uint32_t *xlo, const u
       sl = xl ^ xl;
       sh = xl << (s - 32);
     }
-    if (ylo) {
+    if (y) {
       v8u32 yl, yh;
-      memcpy(&yl, ylo + l, sizeof(yl));
-      memcpy(&yh, yhi + l, sizeof(yh));
+      pair_load8(y, l, &yl, &yh);
       v8u32 rl = sl + yl;
       sh = sh + yh - (v8u32)(rl < sl);   /* the carry: a true compare is all ones (-1) */
       sl = rl;
@@ -537,18 +547,17 @@ static int shift64_uniform(struct isa_wave *w, const struct isa_inst *in, uint64
   int k = in->op == OP_V_LSHLREV_B64 ? 0 : in->op == OP_V_LSHL_ADD_U64 ? 1 : -1;
   if (k < 0 || in->src[k] >= OPD_VGPR)
     return 1;
-  uint32_t buf[4][WAVE_SIZE], tmp[2][WAVE_SIZE];
-  const uint32_t *xlo, *xhi, *ylo = NULL, *yhi = NULL;
+  uint32_t tmp[2][WAVE_SIZE];
   unsigned s = (unsigned)wave_scalar_src(w, in, in->src[k], 1) & (k ? 7 : 63);
-  pair_source(w, in, k ? 0 : 1, buf, &xlo, &xhi);
+  struct pair_src x = pair_source(w, in, k ? 0 : 1), y;
   if (k)
-    pair_source(w, in, 2, buf + 2, &ylo, &yhi);
+    y = pair_source(w, in, 2);
   uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
   if (exec == ~0ull) {
-    shl64_add(dlo, dhi, xlo, xhi, s, ylo, yhi);
+    shl64_add(dlo, dhi, &x, s, k ? &y : NULL);
     return 0;
   }
-  shl64_add(tmp[0], tmp[1], xlo, xhi, s, ylo, yhi);
+  shl64_add(tmp[0], tmp[1], &x, s, k ? &y : NULL);
   store(w, in->dst, tmp[0], exec);
   store(w, in->dst + 1, tmp[1], exec);
   return 0;
