@@ -114,10 +114,42 @@ static bool global_page(const struct isa_inst *in, uint64_t page)
                                  page - APERTURE_PRIVATE_BASE >= APERTURE_SIZE);
 }
 
+/* Two dwords a lane (dwordx2: 64-bit values), eight lanes a step: memory interleaves the
+ * lanes' low and high dwords, the registers hold them apart. */
+static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, p + 8 * l, sizeof(x));
+    memcpy(&y, p + 8 * l + 32, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 b = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &a, sizeof(a));
+    memcpy(hi + l, &b, sizeof(b));
+  }
+}
+
+static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, lo + l, sizeof(x));
+    memcpy(&y, hi + l, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+    v8u32 b = __builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+    memcpy(p + 8 * l, &a, sizeof(a));
+    memcpy(p + 8 * l + 32, &b, sizeof(b));
+  }
+}
+
 static void block_load(uint32_t *const *regs, unsigned dw, const uint8_t *p)
 {
   if (dw == 1) {
     memcpy(regs[0], p, WAVE_SIZE * 4);
+    return;
+  }
+  if (dw == 2) {
+    block_load2(regs[0], regs[1], p);
     return;
   }
   for (unsigned i = 0; i < dw; i++)
@@ -128,6 +160,10 @@ static void block_store(uint32_t *const *regs, unsigned dw, uint8_t *p)
 {
   if (dw == 1) {
     memcpy(p, regs[0], WAVE_SIZE * 4);
+    return;
+  }
+  if (dw == 2) {
+    block_store2(regs[0], regs[1], p);
     return;
   }
   for (unsigned i = 0; i < dw; i++)
