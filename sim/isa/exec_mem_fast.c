@@ -115,7 +115,9 @@ static bool global_page(const struct isa_inst *in, uint64_t page)
 }
 
 /* Two dwords a lane (dwordx2: 64-bit values), eight lanes a step: memory interleaves the
- * lanes' low and high dwords, the registers hold them apart. */
+ * lanes' low and high dwords, the registers hold them apart. (Cloned: without AVX2 the
+ * 32-byte shuffles go through the stack, where mismatched stores and loads stall.) */
+MEM_FAST_CLONES
 static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
@@ -129,6 +131,7 @@ static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
   }
 }
 
+MEM_FAST_CLONES
 static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {

@@ -607,7 +607,9 @@ static void f64_lanes(unsigned op, const uint64_t *restrict a, const uint64_t *r
   }
 }
 
-/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 (which accumulates into its destination). */
+/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 (which accumulates into its destination).
+ * Cloned as a whole: the register-pair shuffles need AVX2 to stay in registers. */
+VALU_FAST_CLONES
 static void f64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
   uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
@@ -705,7 +707,9 @@ static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
   return pack(t);
 }
 
-/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars. */
+/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars (cloned for the pair
+ * shuffles, as f64_op). */
+VALU_FAST_CLONES
 static uint64_t compare64(struct isa_wave *w, const struct isa_inst *in, unsigned type,
                           unsigned pred)
 {
