@@ -17,9 +17,16 @@
  * edge-value registers.
  *
  * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub,
- * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
- * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
- * v_pk_add/mul/fma_f32 with default operand selection.
+ * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers;
+ * carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and v_mad_u64_u32 /
+ * v_mad_i64_i32 / v_lshl_add_u64; f64 add, mul, fma and fmac; v_cmp / v_cmpx of i32, u32, f32
+ * and 64-bit integers; v_pk_add/mul/fma_f32 with default operand selection.
+ *
+ * The class of an instruction (fast_static) depends on its decoded fields only, so dispatch.c
+ * decides it once per decoded instruction (valu_bind) and the run loop calls the bound handler:
+ * the commonest classes have handlers of their own, the rest go through exec_valu_bound. As in
+ * the general path, which of two NaN inputs an f32 or f64 operation returns is the host
+ * compiler's choice (operand order), in either path.
  */
 #include "isa/exec_valu_fast.h"
 #include "isa/valu_fp.h"
