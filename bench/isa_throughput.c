@@ -5,7 +5,8 @@
  * instructions per second and vector lane operations per second. Then large grids of short
  * kernels, where per-workgroup and per-wave costs dominate (a 64M-element vector add in
  * 256-item blocks, the same work as a grid-stride loop, an LDS reduction with s_barrier):
- * milliseconds per dispatch and waves per second. Output: a table, then one JSON line per
+ * milliseconds per dispatch and waves per second; and the time of a one-wave dispatch that does
+ * almost nothing (per-dispatch set-up). Output: a table, then one JSON line per
  * measurement: {"name", "median", "p10", "p90", "n", "unit"}.
  *
  * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only]]]]
@@ -128,6 +129,31 @@ static int measure(struct harness *h, const struct workload *wl, unsigned thread
   return 0;
 }
 
+/* The cost of a dispatch that does almost nothing: one wave of vadd with n = 0 (it reads its
+ * arguments, finds no element and ends), 1000 dispatches a sample: microseconds each. */
+static int measure_dispatch(struct harness *h, float *a, int reps)
+{
+  enum { N = 1000 };
+  const char *label = "dispatch_1wave";
+  if (only && !strstr(label, only))
+    return 0;
+  struct { float *a, *b, *c; int n; } args = {a, a, a, 0};
+  const struct workload wl = {"vadd", 64, 64, &args, 28};
+  double us[64];
+  for (int i = 0; i < reps; i++) {
+    double total = 0, dt;
+    for (int j = 0; j < N; j++) {
+      struct isa_result r;
+      if (timed_run(h, &wl, label, 1, &r, &dt))
+        return -1;
+      total += dt;
+    }
+    us[i] = total / N * 1e6;
+  }
+  record(label, "us", 1, us, reps, "us");
+  return 0;
+}
+
 /* Large grids of short kernels: 64M floats (768 MiB in three arrays). */
 static int large_grids(struct harness *h, unsigned cores, int reps)
 {
@@ -221,7 +247,7 @@ int main(int argc, char **argv)
     if (cores > 1 && measure(&h, &wls[i], cores, reps))
       return 1;
   }
-  if (large_grids(&h, cores, reps))
+  if (measure_dispatch(&h, a, reps) || large_grids(&h, cores, reps))
     return 1;
   printf("%-40s %14s %14s %14s %4s %s\n", "name", "median", "p10", "p90", "n", "unit");
   for (int i = 0; i < nlines; i++)

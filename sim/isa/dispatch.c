@@ -8,6 +8,7 @@
  * "Initial Kernel Execution State", from the descriptor's enable bits.
  */
 #include "isa/wave.h"
+#include "isa/exec_valu_fast.h"   /* valu_bind */
 #include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdarg.h>
@@ -20,7 +21,8 @@
 
 /* Kernel descriptor (AMDGPUUsage "Kernel Descriptor", code object v3+): byte offsets. */
 enum {
-  KD_GROUP_SEGMENT_FIXED_SIZE = 0, KD_PRIVATE_SEGMENT_FIXED_SIZE = 4, KD_ENTRY_OFFSET = 16,
+  KD_GROUP_SEGMENT_FIXED_SIZE = 0, KD_PRIVATE_SEGMENT_FIXED_SIZE = 4, KD_KERNARG_SIZE = 8,
+  KD_ENTRY_OFFSET = 16,
   KD_RSRC3 = 44, KD_RSRC1 = 48, KD_RSRC2 = 52, KD_CODE_PROPS = 56, KD_KERNARG_PRELOAD = 58,
   KD_SIZE = 64,
 };
@@ -124,81 +126,127 @@ static bool icache_live(const struct isa_worker *k, uint64_t key)
   return (key & ~ICACHE_PC_MASK) == k->icache_tag;
 }
 
+/* Rebuild the table without earlier dispatches' entries: twice the size when the live ones
+ * fill a quarter of it, else the same size (stale entries alone never grow it). */
 static int icache_grow(struct isa_worker *k)
 {
-  unsigned cap = k->icache_cap ? k->icache_cap * 2 : ICACHE_MIN;
+  unsigned live = 0;
+  for (unsigned i = 0; i < k->icache_cap; i++)
+    live += icache_live(k, k->icache[i].key);
+  unsigned cap = !k->icache_cap ? ICACHE_MIN
+                 : (live + 1) * 4 > k->icache_cap ? k->icache_cap * 2 : k->icache_cap;
   struct icache_entry *n = calloc(cap, sizeof(*n));
   if (!n)
     return -1;
   if (!k->icache_tag)
     k->icache_tag = 1ull << ICACHE_TAG_SHIFT;
+  unsigned used = 0;
   for (unsigned i = 0; i < k->icache_cap; i++) {
     if (!icache_live(k, k->icache[i].key))
-      continue;
+      continue;   /* earlier dispatches' entries are dropped */
     uint64_t h = hash_pc(k->icache[i].key) & (cap - 1);
     while (n[h].key)
       h = (h + 1) & (cap - 1);
     n[h] = k->icache[i];
+    used++;
   }
   free(k->icache);
   k->icache = n;
   k->icache_cap = cap;
+  k->icache_used = used;
   memset(k->l0, 0, sizeof(k->l0));
   return 0;
 }
 
 /* Forget every decoded instruction: the next dispatch may run other code at the same
  * addresses (a module unloaded and another loaded in its place). One store, except when the
- * 16-bit generation wraps, which clears the table for real. */
+ * 16-bit generation wraps, which clears the table for real. The entries stay in their slots
+ * (icache_used counts them) as stale ones: fetch_miss reuses one whose instruction words are
+ * still those in memory instead of decoding them again. */
 static void icache_invalidate(struct isa_worker *k)
 {
   uint64_t next = (k->icache_tag >> ICACHE_TAG_SHIFT) + 1;
   if (next > 0xffff) {
     memset(k->icache, 0, (size_t)k->icache_cap * sizeof(*k->icache));
     memset(k->l0, 0, sizeof(k->l0));
+    k->icache_used = 0;
     next = 1;
   }
   k->icache_tag = next << ICACHE_TAG_SHIFT;
-  k->icache_used = 0;
 }
 
-static const struct isa_inst *fetch_decode(struct isa_wave *w)
+static void bind_executor(struct isa_inst *in);
+
+static const struct isa_inst *fetch_miss(struct isa_wave *w);
+
+/* The decoded instruction at the wave's PC: the direct-mapped front's hit inline, the rest in
+ * fetch_miss. A PC wider than a GPU VA never matches a key (the tag bits differ). */
+static inline const struct isa_inst *fetch_decode(struct isa_wave *w)
+{
+  struct isa_worker *k = w->worker;
+  uint64_t pc = w->pc;
+  const struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  if (front->key == (pc | k->icache_tag) && !(pc & ~ICACHE_PC_MASK))
+    return front->inst;
+  return fetch_miss(w);
+}
+
+/* The slot of `pc` in k's table (an entry of any generation), or of the empty slot that
+ * ends its probe sequence. Entries are never removed, only replaced, so a probe that meets an
+ * empty slot has seen every entry of its PC. */
+static uint64_t icache_slot(const struct isa_worker *k, uint64_t pc)
+{
+  unsigned mask = k->icache_cap - 1;
+  uint64_t h = hash_pc(pc) & mask;
+  while (k->icache[h].key && (k->icache[h].key & ICACHE_PC_MASK) != pc)
+    h = (h + 1) & mask;
+  return h;
+}
+
+/* The instruction words at pc: [out] words, their number (2, or 1 when pc + 4 is not mapped),
+ * 0 on a fault (reported). */
+static unsigned fetch_words(struct isa_wave *w, uint64_t pc, uint32_t words[2])
+{
+  const struct isa_dispatch *d = w->ctx->d;
+  const uint32_t *p0 = d->translate(d->mem_ctx, pc, 4, false);
+  if (!p0) {
+    wave_page_fault(w, pc, false);
+    return 0;
+  }
+  words[0] = *p0;
+  const uint32_t *p1 = d->translate(d->mem_ctx, pc + 4, 4, false);
+  words[1] = p1 ? *p1 : 0;
+  return p1 ? 2 : 1;
+}
+
+__attribute__((noinline)) static const struct isa_inst *fetch_miss(struct isa_wave *w)
 {
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc;
   uint64_t key = pc | k->icache_tag;
-  bool cacheable = !(pc & ~ICACHE_PC_MASK);   /* wider than a GPU VA: faults below */
   struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
-  if (cacheable && front->key == key)
-    return front->inst;
-  unsigned mask = k->icache_cap - 1;
-  uint64_t h = hash_pc(pc) & mask;
-  while (cacheable && icache_live(k, k->icache[h].key)) {
-    if (k->icache[h].key == key) {
-      front->key = key;
-      front->inst = &k->icache[h].inst;
-      return front->inst;
-    }
-    h = (h + 1) & mask;
-  }
   w->cur_pc = pc;
   w->cur = NULL;
   if ((pc & 3) || pc == 0) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "misaligned or null pc 0x%llx", (unsigned long long)pc);
     return NULL;
   }
-  uint32_t words[2] = {0, 0};
-  const uint32_t *p0 = cacheable ? w->ctx->d->translate(w->ctx->d->mem_ctx, pc, 4, false) : NULL;
-  if (!p0) {
-    wave_page_fault(w, pc, false);
+  if (pc & ~ICACHE_PC_MASK) {
+    wave_page_fault(w, pc, false);   /* wider than a GPU VA */
     return NULL;
   }
-  words[0] = *p0;
-  const uint32_t *p1 = w->ctx->d->translate(w->ctx->d->mem_ctx, pc + 4, 4, false);
-  unsigned n = 1;
-  if (p1) {
-    words[1] = *p1;
-    n = 2;
+  uint64_t h = icache_slot(k, pc);
+  struct icache_entry *e = &k->icache[h];
+  if (e->key == key)
+    goto hit;
+  uint32_t words[2];
+  unsigned n = fetch_words(w, pc, words);
+  if (!n)
+    return NULL;
+  if (e->key && e->nwords == n && e->target == w->ctx->target && e->words[0] == words[0] &&
+      e->words[1] == words[1]) {
+    e->key = key;   /* an earlier dispatch's decoding of the same words */
+    goto hit;
   }
   struct isa_inst in;
   char msg[96];
@@ -207,21 +255,26 @@ static const struct isa_inst *fetch_decode(struct isa_wave *w)
               (unsigned long long)pc, msg);
     return NULL;
   }
-  if ((k->icache_used + 1) * 2 > k->icache_cap) {
-    if (icache_grow(k)) {
-      wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
-      return NULL;
+  bind_executor(&in);
+  if (!e->key) {
+    if ((k->icache_used + 1) * 2 > k->icache_cap) {
+      if (icache_grow(k)) {
+        wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
+        return NULL;
+      }
+      e = &k->icache[icache_slot(k, pc)];
     }
-    mask = k->icache_cap - 1;
-    h = hash_pc(pc) & mask;
-    while (icache_live(k, k->icache[h].key))
-      h = (h + 1) & mask;
+    k->icache_used++;
   }
-  k->icache[h].key = key;
-  k->icache[h].inst = in;
-  k->icache_used++;
+  e->key = key;
+  e->inst = in;
+  e->words[0] = words[0];
+  e->words[1] = words[1];
+  e->nwords = (uint8_t)n;
+  e->target = (uint8_t)w->ctx->target;
+hit:
   front->key = key;
-  front->inst = &k->icache[h].inst;
+  front->inst = &e->inst;
   return front->inst;
 }
 
@@ -232,48 +285,61 @@ int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
   return -1;
 }
 
-static int execute(struct isa_wave *w, const struct isa_inst *in)
+/* The executor of a newly decoded instruction, chosen once so that the loop calls it directly.
+ * VALU instructions are classified for the direct path here too (exec_valu_fast.h). */
+static void bind_executor(struct isa_inst *in)
 {
   switch (in->enc) {
   case ENC_SOP1: case ENC_SOP2: case ENC_SOPC: case ENC_SOPK: case ENC_SOPP:
-    return exec_salu(w, in);
+    in->exec = exec_salu;
+    break;
   case ENC_SMEM:
-    return exec_smem(w, in);
+    in->exec = smem_bind(in);
+    break;
   case ENC_VOP1: case ENC_VOP2: case ENC_VOPC: case ENC_VOP3: case ENC_VOP3P:
-    return exec_valu(w, in);
+    in->exec = valu_bind(in);
+    break;
   case ENC_DS:
-    return exec_ds(w, in);
+    in->exec = ds_bind(in);
+    break;
   case ENC_MIMG:   /* exec_image.c (textures) */
-    return exec_image(w, in);
+    in->exec = exec_image;
+    break;
   default:
-    return exec_vmem(w, in);
+    in->exec = vmem_bind(in);
+    break;
   }
 }
 
-/* Run one wave until it ends, blocks, or `budget` instructions have run. */
+/* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
+ * instruction and lane-operation counts are kept in locals for the slice and added to the wave
+ * once at its end: the one place to count more per wave cheaply. */
 static void run_wave(struct isa_wave *w, unsigned budget)
 {
+  uint64_t insts = 0, lane_ops = 0;
   w->yield = false;
   while (w->state == WAVE_RUN && budget-- && !w->yield) {
     const struct isa_inst *in = fetch_decode(w);
     if (!in)
-      return;
+      break;
     uint64_t pc = w->pc;
     w->cur_pc = pc;
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
-    w->insts++;
-    if (in->enc >= ENC_VOP1 && in->enc <= ENC_VOP3P) {
+    insts++;
+    if ((unsigned)in->enc - ENC_VOP1 <= ENC_VOP3P - ENC_VOP1) {
       uint64_t e = wave_exec(w);
-      w->lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
+      lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
-    if (execute(w, in)) {
+    if (in->exec(w, in)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
                   isa_op_name(in->op), (unsigned long long)pc);
-      return;
+      break;
     }
   }
+  w->insts += insts;
+  w->lane_ops += lane_ops;
 }
 
 /* ---- workgroup setup ---- */
@@ -335,6 +401,17 @@ static void init_wave_templates(struct isa_ctx *c)
   uint32_t sy = d->workgroup_size[1] ? d->workgroup_size[1] : 1;
   unsigned nwaves = (c->group_size + WAVE_SIZE - 1) / WAVE_SIZE;
   uint32_t x = 0, y = 0, z = 0;
+  if (sx == c->group_size) {
+    /* one dimension (the common case): v0 is the lane's work-item index */
+    for (unsigned i = 0; i < nwaves; i++) {
+      unsigned n = c->group_size - i * WAVE_SIZE < WAVE_SIZE ? c->group_size - i * WAVE_SIZE
+                                                             : WAVE_SIZE;
+      for (unsigned l = 0; l < WAVE_SIZE; l++)
+        c->v0_init[i][l] = l < n ? i * WAVE_SIZE + l : 0;
+      c->exec_init[i] = n == WAVE_SIZE ? ~0ull : (1ull << n) - 1;
+    }
+    return;
+  }
   /* x, y, z stepped work-item by work-item (no division per lane). */
   for (unsigned i = 0; i < nwaves; i++) {
     uint64_t m = 0;
@@ -807,6 +884,12 @@ static int read_descriptor(struct isa_ctx *c, struct isa_result *r)
   uint16_t preload;
   memcpy(&preload, kd + KD_KERNARG_PRELOAD, 2);
   c->entry = d->kernel_object + (uint64_t)entry;
+  uint32_t karg_size;
+  memcpy(&karg_size, kd + KD_KERNARG_SIZE, 4);
+  c->karg_host = karg_size && d->kernarg_address
+                     ? d->translate(d->mem_ctx, d->kernarg_address, karg_size, false) : NULL;
+  c->karg_va = d->kernarg_address;
+  c->karg_len = c->karg_host ? karg_size : 0;
   c->lds_size = d->group_segment_size > group_fixed ? d->group_segment_size : group_fixed;
   uint32_t priv = d->private_segment_size > priv_fixed ? d->private_segment_size : priv_fixed;
   c->priv_size = (priv + 15) & ~15u;
@@ -867,14 +950,15 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
     return;
   }
   struct isa_ctx c;
-  memset(&c, 0, sizeof(c));
+  memset(&c, 0, offsetof(struct isa_ctx, v0_init));
   c.d = d;
   c.target = d->target;
   c.result = r;
   if (check_packet(&c, r) || read_descriptor(&c, r))
     return;
-  pthread_mutex_init(&c.lock, NULL);
-  pthread_cond_init(&c.gws_cv, NULL);
+  /* Static initialisers: no library calls for a lock most dispatches never take. */
+  c.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+  c.gws_cv = (pthread_cond_t)PTHREAD_COND_INITIALIZER;
   atomic_init(&c.next_wg, 0);
   atomic_init(&c.abort, false);
   atomic_init(&c.insts, 0);

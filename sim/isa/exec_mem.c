@@ -364,6 +364,28 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
   return vmem(w, in, true);
 }
 
+/* GLOBAL/FLAT loads and stores of 1-4 whole dwords (exec_flat's first case). */
+static int flat_dwords_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  uint64_t exec = wave_exec(w);
+  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  if (!flat_dwords_direct(w, in, in->mo, exec, use_saddr))
+    return 0;
+  return flat_dwords(w, in, in->mo, exec, use_saddr);
+}
+
+isa_exec_fn vmem_bind(struct isa_inst *in)
+{
+  const struct mem_op *mo = mem_op_info(in->op);
+  if ((in->enc == ENC_GLOBAL || in->enc == ENC_FLAT) && !in->lds &&
+      (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
+      mo->count >= 1 && mo->count <= 4) {
+    in->mo = mo;
+    return flat_dwords_bound;
+  }
+  return exec_vmem;
+}
+
 int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in)
 {
   return vmem(w, in, false);
@@ -489,6 +511,24 @@ static int ds(struct isa_wave *w, const struct isa_inst *in, bool direct)
 int exec_ds(struct isa_wave *w, const struct isa_inst *in)
 {
   return ds(w, in, true);
+}
+
+/* DS loads and stores of whole dwords (not GDS): the direct path, else ds()'s per-lane one. */
+static int ds_dwords_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!ds_dwords_direct(w, in, in->mo, wave_exec(w)))
+    return 0;
+  return ds(w, in, false);
+}
+
+isa_exec_fn ds_bind(struct isa_inst *in)
+{
+  const struct mem_op *mo = mem_op_info(in->op);
+  if ((mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes >= 4 && !mo->d16 && !in->gds) {
+    in->mo = mo;
+    return ds_dwords_bound;
+  }
+  return exec_ds;
 }
 
 int exec_ds_general(struct isa_wave *w, const struct isa_inst *in)

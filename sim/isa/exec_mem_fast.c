@@ -65,6 +65,28 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
   *hi = mx;
 }
 
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
+
+/* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
+ * registers: the running expectation defeats the vectoriser. */
+MEM_FAST_CLONES
+static bool steps_by(const uint32_t *x, uint32_t step)
+{
+  v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
+  expect += x[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    diff |= v ^ expect;
+    expect += 8 * step;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
  * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
  * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
@@ -73,12 +95,7 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
                               unsigned len, uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
-  uint32_t diff = 0, expect = lo[0];
-  LANES {
-    diff |= lo[l] ^ expect;
-    expect += len;
-  }
-  if (diff || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+  if (!steps_by(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (saddr) {
@@ -86,10 +103,8 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
     return true;
   }
   const uint32_t *hi = wave_vreg(w, in->addr + 1);
-  uint32_t hd = 0;
-  LANES hd |= hi[l] ^ hi[0];
   *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
-  return hd == 0;
+  return steps_by(hi, 0);
 }
 
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
@@ -99,10 +114,45 @@ static bool global_page(const struct isa_inst *in, uint64_t page)
                                  page - APERTURE_PRIVATE_BASE >= APERTURE_SIZE);
 }
 
+/* Two dwords a lane (dwordx2: 64-bit values), eight lanes a step: memory interleaves the
+ * lanes' low and high dwords, the registers hold them apart. (Cloned: without AVX2 the
+ * 32-byte shuffles go through the stack, where mismatched stores and loads stall.) */
+MEM_FAST_CLONES
+static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, p + 8 * l, sizeof(x));
+    memcpy(&y, p + 8 * l + 32, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
+    v8u32 b = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
+    memcpy(lo + l, &a, sizeof(a));
+    memcpy(hi + l, &b, sizeof(b));
+  }
+}
+
+MEM_FAST_CLONES
+static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 x, y;
+    memcpy(&x, lo + l, sizeof(x));
+    memcpy(&y, hi + l, sizeof(y));
+    v8u32 a = __builtin_shufflevector(x, y, 0, 8, 1, 9, 2, 10, 3, 11);
+    v8u32 b = __builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
+    memcpy(p + 8 * l, &a, sizeof(a));
+    memcpy(p + 8 * l + 32, &b, sizeof(b));
+  }
+}
+
 static void block_load(uint32_t *const *regs, unsigned dw, const uint8_t *p)
 {
   if (dw == 1) {
     memcpy(regs[0], p, WAVE_SIZE * 4);
+    return;
+  }
+  if (dw == 2) {
+    block_load2(regs[0], regs[1], p);
     return;
   }
   for (unsigned i = 0; i < dw; i++)
@@ -113,6 +163,10 @@ static void block_store(uint32_t *const *regs, unsigned dw, uint8_t *p)
 {
   if (dw == 1) {
     memcpy(p, regs[0], WAVE_SIZE * 4);
+    return;
+  }
+  if (dw == 2) {
+    block_store2(regs[0], regs[1], p);
     return;
   }
   for (unsigned i = 0; i < dw; i++)
@@ -150,6 +204,43 @@ static int block_access(struct isa_wave *w, const struct isa_inst *in, uint64_t 
   return 0;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define MEM_FAST_GATHER 1
+/* All 64 lanes with AVX2 gathers, eight lanes an instruction (the caller checked the CPU).
+ * Byte offsets (scale 1): an address need not be dword aligned. */
+__attribute__((target("avx2")))
+static void gather_avx2(uint32_t *restrict r, const uint8_t *base, const uint32_t *restrict a)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i idx = _mm256_loadu_si256((const __m256i *)(a + l));
+    __m256i v = _mm256_i32gather_epi32((const int *)(const void *)base, idx, 1);
+    _mm256_storeu_si256((__m256i *)(r + l), v);
+  }
+}
+#endif
+
+/* Lane l of `r` from the dword at base + a[l], for the lanes of `exec`. The offsets are below
+ * 2^31 (an LDS address, an offset in a page), so the gather's signed 32-bit offsets are exact. */
+static void gather_dwords(uint32_t *restrict r, const uint8_t *base, const uint32_t *restrict a,
+                          uint64_t exec)
+{
+  if (exec == ~0ull) {
+#ifdef MEM_FAST_GATHER
+    if (__builtin_cpu_supports("avx2")) {
+      gather_avx2(r, base, a);
+      return;
+    }
+#endif
+    LANES memcpy(&r[l], base + a[l], 4);
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    memcpy(&r[l], base + a[l], 4);
+  }
+}
+
 int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        uint64_t exec, bool use_saddr)
 {
@@ -171,6 +262,15 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   if (hi + len - 1 < hi || ((hi + len - 1) & ~0xfffull) != page ||
       !(host = access_page(w, in, page, dw, store, regs)))
     return 1;
+  if (!store) {
+    /* loads: each dword of the lanes gathered from its offset in the page (the addresses
+     * were all read before the first register is written) */
+    uint32_t off[WAVE_SIZE];
+    LANES off[l] = (uint32_t)(a[l] - page);
+    for (unsigned i = 0; i < dw; i++)
+      gather_dwords(regs[i], host + 4 * i, off, exec);
+    return 0;
+  }
   for (uint64_t m = exec; m; m &= m - 1) {
     unsigned l = (unsigned)__builtin_ctzll(m);
     uint8_t *p = host + (a[l] - page);
@@ -181,54 +281,91 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
 
 /* ---- LDS (DS) loads and stores of whole dwords ---- */
 
-/* The highest LDS address of the active lanes (32-bit: VGPR + offset wraps as in exec_ds). */
+/* Every lane's LDS address `va` + `off` (32-bit: VGPR + offset wraps as in exec_ds) into `a`,
+ * and the highest one among the active lanes. Computed before any register is written, so a
+ * destination that overlaps the address register does not change the addresses. */
 MEM_FAST_CLONES
-static uint32_t ds_top(const uint32_t *restrict va, uint32_t off, uint64_t exec)
+static uint32_t ds_addresses(const uint32_t *restrict va, uint32_t off, uint64_t exec,
+                             uint32_t *restrict a)
 {
   uint32_t mx = 0;
+  LANES a[l] = va[l] + off;
   if (exec == ~0ull) {
-    LANES {
-      uint32_t a = va[l] + off;
-      mx = a > mx ? a : mx;
-    }
+    LANES mx = a[l] > mx ? a[l] : mx;
   } else {
     for (uint64_t m = exec; m; m &= m - 1) {
-      uint32_t a = va[__builtin_ctzll(m)] + off;
-      mx = a > mx ? a : mx;
+      uint32_t x = a[__builtin_ctzll(m)];
+      mx = x > mx ? x : mx;
     }
   }
   return mx;
+}
+
+/* The elements of a DS access: one, or two for read2/write2 (each OFFSET byte in units of the
+ * element size, or of 64 elements for the st64 forms; exec_ds's per-lane path). */
+static unsigned ds_elements(const struct isa_inst *in, const struct mem_op *mo, uint32_t off[2],
+                            unsigned *dw)
+{
+  if (!mo->two_addr) {
+    off[0] = (uint32_t)(in->offset & 0xffff);
+    *dw = mo->bytes * mo->count / 4;
+    return 1;
+  }
+  uint32_t esz = mo->bytes * (mo->two_addr == 2 ? 64u : 1u);
+  off[0] = (uint32_t)(in->offset & 0xff) * esz;
+  off[1] = (uint32_t)((in->offset >> 8) & 0xff) * esz;
+  *dw = mo->bytes / 4;
+  return 2;
+}
+
+/* Stores lane after lane, element after element, as the per-lane path: where lanes overlap,
+ * the later write stays. */
+static void lds_scatter(struct isa_wave *w, const struct isa_inst *in, uint8_t *lds,
+                        uint32_t (*a)[WAVE_SIZE], unsigned n, unsigned dw, uint64_t exec)
+{
+  const uint32_t *regs[2][4];
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++)
+      regs[k][i] = wave_vreg(w, (k ? in->data1 : in->data0) + i);
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        memcpy(lds + a[k][l] + 4 * i, &regs[k][i][l], 4);
+  }
 }
 
 int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                      uint64_t exec)
 {
   bool store = mo->kind == MK_STORE;
-  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->two_addr || mo->d16)
+  if ((!store && mo->kind != MK_LOAD) || mo->bytes < 4 || mo->d16)
     return 1;
   if (!exec)
     return 0;
-  unsigned len = mo->bytes * mo->count, dw = len / 4;
-  const uint32_t *va = wave_vreg(w, in->addr);
-  uint32_t off = (uint32_t)(in->offset & 0xffff);
-  /* every active lane inside the LDS: no lane faults (otherwise the per-lane path finds
-   * the first that does) */
-  if ((uint64_t)ds_top(va, off, exec) + len > w->wg->lds_size)
-    return 1;
-  uint8_t *lds = w->wg->lds;
-  uint32_t *regs[4];
+  uint32_t off[2], a[2][WAVE_SIZE];
+  unsigned dw, n = ds_elements(in, mo, off, &dw);
   if (dw > 4)
     return 1;
-  for (unsigned i = 0; i < dw; i++)
+  const uint32_t *va = wave_vreg(w, in->addr);
+  uint32_t lds_size = w->wg->lds_size;
+  /* every active lane's elements inside the LDS: no lane faults (otherwise the per-lane path
+   * finds the first that does) */
+  for (unsigned k = 0; k < n; k++)
+    if ((uint64_t)ds_addresses(va, off[k], exec, a[k]) + 4 * dw > lds_size)
+      return 1;
+  uint8_t *lds = w->wg->lds;
+  if (store && n == 2) {
+    lds_scatter(w, in, lds, a, n, dw, exec);
+    return 0;
+  }
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw && n == 1; i++)
     regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
-  uint32_t a0 = va[0] + off, diff = 0, expect = a0;
-  if (exec == ~0ull) {
-    LANES {
-      diff |= (va[l] + off) ^ expect;
-      expect += len;
-    }
+  if (n == 1 && exec == ~0ull) {
+    uint32_t a0 = a[0][0];
     /* consecutive and not wrapping: lane l at a0 + l * len */
-    if (!diff && (uint64_t)a0 + (uint64_t)WAVE_SIZE * len <= w->wg->lds_size) {
+    if (steps_by(a[0], 4 * dw) && (uint64_t)a0 + (uint64_t)WAVE_SIZE * 4 * dw <= lds_size) {
       if (store)
         block_store(regs, dw, lds + a0);
       else
@@ -236,10 +373,12 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
       return 0;
     }
   }
-  for (uint64_t m = exec; m; m &= m - 1) {
-    unsigned l = (unsigned)__builtin_ctzll(m);
-    uint8_t *p = lds + (uint32_t)(va[l] + off);
-    lane_dwords_move(p, regs, l, dw, store);
+  if (store) {
+    lds_scatter(w, in, lds, a, n, dw, exec);
+    return 0;
   }
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++)
+      gather_dwords(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
   return 0;
 }

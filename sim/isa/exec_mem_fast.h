@@ -16,9 +16,10 @@
 int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        uint64_t exec, bool use_saddr);
 
-/* Runs the DS load/store of whole dwords `in` (ds_read/write_b32, _b64, _b96, _b128; not
- * read2/write2, sub-dword or d16) when every active lane's access lies inside the workgroup's
- * LDS, with exec_ds()'s results. Returns 0 when it ran it, 1 when the per-lane path must. */
+/* Runs the DS load/store of whole dwords `in` (ds_read/write_b32, _b64, _b96, _b128 and the
+ * read2/write2 and st64 forms; not sub-dword or d16) when every active lane's access lies
+ * inside the workgroup's LDS, with exec_ds()'s results. Returns 0 when it ran it, 1 when the
+ * per-lane path must. */
 int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                      uint64_t exec);
 

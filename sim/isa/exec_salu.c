@@ -522,6 +522,29 @@ static void smem_init(void)
   }
 }
 
+/* The n dwords at va to the SGPRs from in->dst (a load), or from them to memory (a store). */
+static int smem_move(struct isa_wave *w, const struct isa_inst *in, uint64_t va, unsigned n,
+                     bool store)
+{
+  const struct isa_ctx *c = w->ctx;
+  uint32_t *p;
+  if (!store && va - c->karg_va < c->karg_len && c->karg_len - (va - c->karg_va) >= n * 4)
+    p = (uint32_t *)(uintptr_t)(c->karg_host + (va - c->karg_va));   /* read only */
+  else
+    p = wave_mem(w, va, n * 4, store);
+  if (!p)
+    return -1;
+  for (unsigned i = 0; i < n; i++) {
+    if (in->dst + i >= 128)
+      break;
+    if (store)
+      memcpy((uint8_t *)p + 4 * i, &w->s[in->dst + i], 4);
+    else
+      memcpy(&w->s[in->dst + i], (uint8_t *)p + 4 * i, 4);
+  }
+  return 0;
+}
+
 int exec_smem(struct isa_wave *w, const struct isa_inst *in)
 {
   switch (in->op) {
@@ -558,17 +581,24 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   uint64_t va = base + off;
   if (!buffer)
     va &= ~3ull;  /* scalar loads ignore the two low address bits */
-  unsigned n = smem_dwords(in->op);
-  uint32_t *p = wave_mem(w, va, n * 4, store);
-  if (!p)
-    return -1;
-  for (unsigned i = 0; i < n; i++) {
-    if (in->dst + i >= 128)
-      break;
-    if (store)
-      memcpy((uint8_t *)p + 4 * i, &w->s[in->dst + i], 4);
-    else
-      memcpy(&w->s[in->dst + i], (uint8_t *)p + 4 * i, 4);
-  }
-  return 0;
+  return smem_move(w, in, va, smem_dwords(in->op), store);
+}
+
+/* s_load_dword..x16 (not the buffer forms): exec_smem's path without classifying the opcode
+ * again; in->fast holds the dword count (smem_bind). */
+static int smem_load_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  uint64_t off = (uint64_t)(int64_t)in->offset;
+  if (in->soffset != OPD_NONE)
+    off += w->s[in->soffset & 127];
+  return smem_move(w, in, (wave_sreg64(w, in->addr) + off) & ~3ull, in->fast, false);
+}
+
+isa_exec_fn smem_bind(struct isa_inst *in)
+{
+  pthread_once(&smem_once, smem_init);
+  if (smem_kind[in->op] != SMEM_LOAD)
+    return exec_smem;
+  in->fast = (uint8_t)smem_dwords(in->op);
+  return smem_load_bound;
 }

@@ -17,9 +17,16 @@
  * edge-value registers.
  *
  * Covered: 32-bit integer arithmetic, logic, shifts, bit fields and bit counts; f32 add, sub,
- * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers; carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and
- * v_mad_u64_u32 / v_mad_i64_i32 / v_lshl_add_u64; v_cmp / v_cmpx of i32, u32 and f32;
- * v_pk_add/mul/fma_f32 with default operand selection.
+ * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers;
+ * carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and v_mad_u64_u32 /
+ * v_mad_i64_i32 / v_lshl_add_u64; f64 add, mul, fma and fmac; v_cmp / v_cmpx of i32, u32, f32
+ * and 64-bit integers; v_pk_add/mul/fma_f32 with default operand selection.
+ *
+ * The class of an instruction (fast_static) depends on its decoded fields only, so dispatch.c
+ * decides it once per decoded instruction (valu_bind) and the run loop calls the bound handler:
+ * the commonest classes have handlers of their own, the rest go through exec_valu_bound. As in
+ * the general path, which of two NaN inputs an f32 or f64 operation returns is the host
+ * compiler's choice (operand order), in either path.
  */
 #include "isa/exec_valu_fast.h"
 #include "isa/valu_fp.h"
@@ -39,19 +46,32 @@ typedef uint32_t lane32_t[WAVE_SIZE];
 #define VALU_FAST_CLONES
 #endif
 
-static bool plain_form(const struct isa_wave *w, const struct isa_inst *in)
-{
-  if (in->dpp_kind != DPP_NONE || in->fp16 || in->fp64 || (w->gpr_idx >> 31))
-    return false;
-  if (in->enc == ENC_VOP3)
-    return !(in->opsel | in->clamp | in->omod);   /* abs and neg: see source_mods */
-  return in->enc == ENC_VOP1 || in->enc == ENC_VOP2 || in->enc == ENC_VOPC;
-}
-
 /* abs/neg bits of the sources (VOP3; exec_valu.c applies whatever is set). */
 static unsigned source_mods(const struct isa_inst *in)
 {
   return (in->abs | in->neg) & 7;
+}
+
+/* `v` into all 64 lanes of `buf`, 16 bytes a store (the baseline target's vector width; the
+ * plain loop is not vectorised outside the clones). */
+static inline void splat32(uint32_t *buf, uint32_t v)
+{
+  typedef uint32_t v4u32 __attribute__((vector_size(16)));
+  v4u32 x = {v, v, v, v};
+#pragma GCC unroll 16
+  for (unsigned l = 0; l < WAVE_SIZE; l += 4)
+    memcpy(buf + l, &x, sizeof(x));
+}
+
+/* A 32-bit scalar source: wave_scalar_src's value, with its two common cases (an SGPR, a
+ * literal) read in place. */
+static inline uint32_t scalar32(struct isa_wave *w, const struct isa_inst *in, unsigned code)
+{
+  if (code < 128)
+    return w->s[code];
+  if (code == OPD_LITERAL)
+    return in->literal;
+  return (uint32_t)wave_scalar_src(w, in, code, 1);
 }
 
 /* Source i as 64 lanes: a VGPR in place, anything else broadcast into `buf`. */
@@ -63,8 +83,7 @@ static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int
   if (!((in->abs | in->neg) >> i & 1)) {
     if (code >= OPD_VGPR)
       return wave_vreg(w, code);
-    uint32_t v = (uint32_t)wave_scalar_src(w, in, code, 1);
-    LANES buf[l] = v;
+    splat32(buf, scalar32(w, in, code));
     return buf;
   }
   /* abs then neg on the 32-bit value, as exec_valu.c's fetch applies them (only VOP3 sets
@@ -76,8 +95,7 @@ static const uint32_t *source(struct isa_wave *w, const struct isa_inst *in, int
     LANES buf[l] = (v[l] & keep) ^ flip;
     return buf;
   }
-  uint32_t v = ((uint32_t)wave_scalar_src(w, in, code, 1) & keep) ^ flip;
-  LANES buf[l] = v;
+  splat32(buf, (scalar32(w, in, code) & keep) ^ flip);
   return buf;
 }
 
@@ -427,42 +445,129 @@ static inline __attribute__((always_inline)) void src64_load8(const struct src64
   *b = (v4u64)__builtin_shufflevector(x, y, 4, 12, 5, 13, 6, 14, 7, 15);
 }
 
-/* (by pointer: a 32-byte vector passed by value would have an ABI that depends on AVX) */
-static inline __attribute__((always_inline)) void int64_lanes(unsigned op, const v4u64 *a, const v4u64 *b, const v4u64 *c,
-                               v4u64 *r)
-{
-  switch (op) {
-  case OP_V_MOV_B64: *r = *a; return;
-  case OP_V_LSHLREV_B64: *r = *b << (*a & 63); return;
-  case OP_V_LSHRREV_B64: *r = *b >> (*a & 63); return;
-  case OP_V_ASHRREV_I64: *r = (v4u64)((v4i64)*b >> (v4i64)(*a & 63)); return;
-  default: *r = (*a << (*b & 7)) + *c; return;   /* v_lshl_add_u64 */
-  }
-}
-
 /* The shifts, moves and v_lshl_add_u64 with every lane active, eight lanes at a time from the
  * registers to the registers (no 64-bit lane arrays in between). Lanes are independent, so a
- * destination that overlaps a source is read before it is written, chunk by chunk. */
+ * destination that overlaps a source is read before it is written, chunk by chunk. One loop
+ * per operation: the operation is not decided again for every chunk. */
+#define INT64_CHUNKS(EXPR)                                                                 \
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {                                            \
+    v4u64 a0, a1, b0, b1, c0, c1;                                                          \
+    src64_load8(&sa, l, &a0, &a1);                                                         \
+    src64_load8(&sb, l, &b0, &b1);                                                         \
+    src64_load8(&sc, l, &c0, &c1);                                                         \
+    v4u64 r0, r1;                                                                          \
+    { v4u64 a = a0, b = b0, c = c0; (void)a; (void)b; (void)c; r0 = (EXPR); }              \
+    { v4u64 a = a1, b = b1, c = c1; (void)a; (void)b; (void)c; r1 = (EXPR); }              \
+    v8u32 x = (v8u32)r0, y = (v8u32)r1;                                                    \
+    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);                   \
+    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);                   \
+    memcpy(lo + l, &rl, sizeof(rl));                                                       \
+    memcpy(hi + l, &rh, sizeof(rh));                                                       \
+  }
+
 VALU_FAST_CLONES
 static void int64_all_lanes(struct isa_wave *w, const struct isa_inst *in)
 {
   struct src64 sa = src64_of(w, in, 0), sb = src64_of(w, in, 1);
   struct src64 sc = in->enc == ENC_VOP3 ? src64_of(w, in, 2) : (struct src64){NULL, NULL, 0};
   uint32_t *lo = wave_vreg(w, in->dst), *hi = wave_vreg(w, in->dst + 1);
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v4u64 a0, a1, b0, b1, c0, c1;
-    src64_load8(&sa, l, &a0, &a1);
-    src64_load8(&sb, l, &b0, &b1);
-    src64_load8(&sc, l, &c0, &c1);
-    v4u64 r0, r1;
-    int64_lanes(in->op, &a0, &b0, &c0, &r0);
-    int64_lanes(in->op, &a1, &b1, &c1, &r1);
-    v8u32 x = (v8u32)r0, y = (v8u32)r1;
-    v8u32 rl = __builtin_shufflevector(x, y, 0, 2, 4, 6, 8, 10, 12, 14);
-    v8u32 rh = __builtin_shufflevector(x, y, 1, 3, 5, 7, 9, 11, 13, 15);
-    memcpy(lo + l, &rl, sizeof(rl));
-    memcpy(hi + l, &rh, sizeof(rh));
+  switch (in->op) {
+  case OP_V_MOV_B64: INT64_CHUNKS(a); return;
+  case OP_V_LSHLREV_B64: INT64_CHUNKS(b << (a & 63)); return;
+  case OP_V_LSHRREV_B64: INT64_CHUNKS(b >> (a & 63)); return;
+  case OP_V_ASHRREV_I64: INT64_CHUNKS((v4u64)((v4i64)b >> (v4i64)(a & 63))); return;
+  default: INT64_CHUNKS((a << (b & 7)) + c); return;   /* v_lshl_add_u64 */
   }
+}
+#undef INT64_CHUNKS
+#endif
+
+#ifdef VALU_FAST_VECTORS
+/* ---- 64-bit left shifts by a wave-uniform amount, on the dword halves ---- */
+
+/* A 64-bit source: a register pair's low and high dwords (lo non-NULL), or a scalar k (64 bits
+ * wide, as source64 reads it). */
+struct pair_src {
+  const uint32_t *lo, *hi;
+  uint64_t k;
+};
+
+static struct pair_src pair_source(struct isa_wave *w, const struct isa_inst *in, int i)
+{
+  unsigned code = in->src[i];
+  if (code >= OPD_VGPR)
+    return (struct pair_src){wave_vreg(w, code), wave_vreg(w, code + 1), 0};
+  return (struct pair_src){NULL, NULL, wave_scalar_src(w, in, code, 2)};
+}
+
+/* Lanes l..l+7 of p as low and high dwords. */
+static inline __attribute__((always_inline)) void pair_load8(const struct pair_src *p, unsigned l,
+                                                             v8u32 *lo, v8u32 *hi)
+{
+  if (p->lo) {
+    memcpy(lo, p->lo + l, sizeof(*lo));
+    memcpy(hi, p->hi + l, sizeof(*hi));
+    return;
+  }
+  uint32_t a = (uint32_t)p->k, b = (uint32_t)(p->k >> 32);
+  *lo = (v8u32){a, a, a, a, a, a, a, a};
+  *hi = (v8u32){b, b, b, b, b, b, b, b};
+}
+
+/* (x << s) + y for 64 lanes of 64-bit values held as low and high dwords (y NULL: no addend),
+ * s in 0..63: the same bits as the 64-bit operations. Eight lanes a step, every input of a
+ * step read before its results are stored, so the result may overwrite a source. (By
+ * pointer: a 32-byte vector passed by value would have an ABI that depends on AVX.) */
+VALU_FAST_CLONES
+static void shl64_add(uint32_t *rlo, uint32_t *rhi, const struct pair_src *x, unsigned s,
+                      const struct pair_src *y)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 xl, xh, sl, sh;
+    pair_load8(x, l, &xl, &xh);
+    if (s == 0) {
+      sl = xl;
+      sh = xh;
+    } else if (s < 32) {
+      sl = xl << s;
+      sh = (xh << s) | (xl >> (32 - s));
+    } else {
+      sl = xl ^ xl;
+      sh = xl << (s - 32);
+    }
+    if (y) {
+      v8u32 yl, yh;
+      pair_load8(y, l, &yl, &yh);
+      v8u32 rl = sl + yl;
+      sh = sh + yh - (v8u32)(rl < sl);   /* the carry: a true compare is all ones (-1) */
+      sl = rl;
+    }
+    memcpy(rlo + l, &sl, sizeof(sl));
+    memcpy(rhi + l, &sh, sizeof(sh));
+  }
+}
+
+/* v_lshlrev_b64 with a scalar shift amount and v_lshl_add_u64 with a scalar shift: the
+ * commonest 64-bit VALU operations of address arithmetic. Returns 1 for any other form. */
+static int shift64_uniform(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  int k = in->op == OP_V_LSHLREV_B64 ? 0 : in->op == OP_V_LSHL_ADD_U64 ? 1 : -1;
+  if (k < 0 || in->src[k] >= OPD_VGPR)
+    return 1;
+  uint32_t tmp[2][WAVE_SIZE];
+  unsigned s = (unsigned)wave_scalar_src(w, in, in->src[k], 1) & (k ? 7 : 63);
+  struct pair_src x = pair_source(w, in, k ? 0 : 1), y;
+  if (k)
+    y = pair_source(w, in, 2);
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  if (exec == ~0ull) {
+    shl64_add(dlo, dhi, &x, s, k ? &y : NULL);
+    return 0;
+  }
+  shl64_add(tmp[0], tmp[1], &x, s, k ? &y : NULL);
+  store(w, in->dst, tmp[0], exec);
+  store(w, in->dst + 1, tmp[1], exec);
+  return 0;
 }
 #endif
 
@@ -470,6 +575,8 @@ VALU_FAST_CLONES
 static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
 #ifdef VALU_FAST_VECTORS
+  if (!shift64_uniform(w, in, exec))
+    return;
   if (exec == ~0ull && in->op != OP_V_MAD_U64_U32 && in->op != OP_V_MAD_I64_I32) {
     int64_all_lanes(w, in);
     return;
@@ -489,6 +596,38 @@ static void int64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exe
     wave_set_sreg64(w, in->sdst, mad64(in->op, a, b, c, r) & exec);
     break;
   }
+  store64(w, in->dst, r, exec);
+}
+
+/* ---- f64 add, mul and fma ---- */
+
+/* exec_valu.c's alu() applies no denormal mode to these (MODE's f64 denormals are the HIP
+ * default, and the host keeps them): the host operations are the results. */
+VALU_FAST_CLONES
+static void f64_lanes(unsigned op, const uint64_t *restrict a, const uint64_t *restrict b,
+                      const uint64_t *restrict c, uint64_t *restrict r)
+{
+  switch (op) {
+  case OP_V_ADD_F64: LANES r[l] = bits_f64(f64_of(a[l]) + f64_of(b[l])); return;
+  case OP_V_MUL_F64: LANES r[l] = bits_f64(f64_of(a[l]) * f64_of(b[l])); return;
+  default: LANES r[l] = bits_f64(fma(f64_of(a[l]), f64_of(b[l]), f64_of(c[l]))); return;
+  }
+}
+
+/* v_add_f64, v_mul_f64, v_fma_f64 and v_fmac_f64 (which accumulates into its destination).
+ * Cloned as a whole: the register-pair shuffles need AVX2 to stay in registers. */
+VALU_FAST_CLONES
+static void f64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  uint64_t buf[3][WAVE_SIZE], r[WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf[0]), *b = source64(w, in, 1, buf[1]);
+  const uint64_t *c = buf[2];
+  if (in->op == OP_V_FMAC_F64) {
+    join64(wave_vreg(w, in->dst), wave_vreg(w, in->dst + 1), buf[2]);
+  } else if (in->op == OP_V_FMA_F64) {
+    c = source64(w, in, 2, buf[2]);
+  }
+  f64_lanes(in->op, a, b, c, r);
   store64(w, in->dst, r, exec);
 }
 
@@ -575,7 +714,9 @@ static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
   return pack(t);
 }
 
-/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars. */
+/* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars (cloned for the pair
+ * shuffles, as f64_op). */
+VALU_FAST_CLONES
 static uint64_t compare64(struct isa_wave *w, const struct isa_inst *in, unsigned type,
                           unsigned pred)
 {
@@ -660,7 +801,23 @@ static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-enum fast_kind { FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64 };
+/* FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx, checked further when they run. */
+enum fast_kind {
+  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64
+};
+
+/* v_add/mul/fma/fmac_f64 without modifiers, every source 64 bits wide. */
+static bool f64_plain(const struct isa_inst *in)
+{
+  if (in->op != OP_V_ADD_F64 && in->op != OP_V_MUL_F64 && in->op != OP_V_FMA_F64 &&
+      in->op != OP_V_FMAC_F64)
+    return false;
+  unsigned n = in->op == OP_V_FMA_F64 ? 3 : 2;
+  for (unsigned i = 0; i < n; i++)
+    if (in->src_w[i] != 2 || in->src[i] == OPD_NONE)
+      return false;
+  return in->dst_w == 2 && in->dst >= OPD_VGPR && in->dst != OPD_NONE && !source_mods(in);
+}
 
 static enum fast_kind fast_kind(unsigned op)
 {
@@ -697,39 +854,68 @@ static enum fast_kind fast_kind(unsigned op)
   }
 }
 
-int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
+/* The direct path's class of `in` from its decoded fields alone: FAST_NONE when only
+ * exec_valu.c's path can run it. What depends on the wave (MODE, VGPR indexing, EXEC) is
+ * checked by fast_run. */
+static enum fast_kind fast_static(const struct isa_inst *in)
 {
-  enum fast_kind kind = fast_kind(in->op);
   if (in->enc == ENC_VOP3P)
-    return pk_f32(w, in);
-  if (!plain_form(w, in))
-    return 1;
+    return FAST_PK;
+  if (in->dpp_kind != DPP_NONE || in->fp16)
+    return FAST_NONE;
+  if (in->enc == ENC_VOP3 ? (in->opsel | in->clamp | in->omod) != 0
+                          : in->enc != ENC_VOP1 && in->enc != ENC_VOP2 && in->enc != ENC_VOPC)
+    return FAST_NONE;   /* abs and neg: see source_mods */
+  if (in->fp64)
+    return f64_plain(in) ? FAST_F64 : FAST_NONE;
+  enum fast_kind kind = fast_kind(in->op);
   if (kind == FAST_NONE)
-    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? compare(w, in) : 1;
+    return in->enc == ENC_VOPC || in->enc == ENC_VOP3 ? FAST_CMP : FAST_NONE;
   if (in->dst < OPD_VGPR || in->dst == OPD_NONE)
-    return 1;
+    return FAST_NONE;
   /* abs/neg only where source() reads the operand: not the 64-bit lanes, the carry-in, the
    * select mask or v_fmac's accumulator */
   unsigned mods = source_mods(in);
   if (mods && (kind == FAST_INT64 || kind == FAST_CARRY ||
                ((mods & 4) && (kind == FAST_CNDMASK || in->op == OP_V_FMAC_F32))))
-    return 1;
-  if (kind == FAST_INT64) {
-    int64_op(w, in, wave_exec(w));
-    return 0;
-  }
+    return FAST_NONE;
+  if (kind == FAST_INT64)
+    return kind;
   if (in->dst_w > 1 || in->src_w[0] > 1 || in->src_w[1] > 1)
-    return 1;
-  if (kind == FAST_F32 && !(w->mode >> 4 & 3))
-    return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
-  bool e64 = in->enc == ENC_VOP3;
+    return FAST_NONE;
   /* src2 is a 64-bit lane mask (carry-in, select) for the carry and select forms */
   if (kind == FAST_INT && in->src_w[2] > 1)
-    return 1;
-  lane32_t buf[3], r;
+    return FAST_NONE;
+  return kind;
+}
+
+/* Runs `in` of class `kind` (fast_static) unless the wave's state sends it to the general
+ * path (returns 1). */
+static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind)
+{
+  if (w->gpr_idx >> 31)
+    return 1;   /* VGPR indexing: exec_valu.c relocates the operands */
+  switch (kind) {
+  case FAST_NONE: return 1;
+  case FAST_PK: return pk_f32(w, in);
+  case FAST_CMP: return compare(w, in);
+  case FAST_INT64: int64_op(w, in, wave_exec(w)); return 0;
+  case FAST_F64: f64_op(w, in, wave_exec(w)); return 0;
+  case FAST_F32:
+    if (!(w->mode >> 4 & 3))
+      return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
+    break;
+  default: break;
+  }
+  bool e64 = in->enc == ENC_VOP3;
+  lane32_t buf[3], tmp;
   uint64_t exec = wave_exec(w);
   const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
   const uint32_t *c = buf[2];
+  /* With every lane active the result goes straight to the destination: every operation
+   * here is lane-wise (lane l reads only lane l of its sources, and reads it before it writes
+   * lane l), so a destination that is also a source is still read correctly. */
+  uint32_t *d = wave_vreg(w, in->dst), *r = exec == ~0ull ? d : tmp;
   switch (kind) {
   case FAST_CARRY:
     carry_op(w, in, a, b, r, exec);
@@ -741,7 +927,7 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
   }
   case FAST_F32:
     /* v_fmac_f32 accumulates into its destination */
-    c = in->op == OP_V_FMAC_F32 ? wave_vreg(w, in->dst) : e64 ? source(w, in, 2, buf[2]) : c;
+    c = in->op == OP_V_FMAC_F32 ? d : e64 ? source(w, in, 2, buf[2]) : c;
     f32_op(in, a, b, c, r);
     break;
   default:
@@ -750,6 +936,80 @@ int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
     int_op(in->op, a, b, c, r);
     break;
   }
-  store(w, in->dst, r, exec);
+  if (r != d)
+    store(w, in->dst, r, exec);
   return 0;
+}
+
+int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in)
+{
+  return fast_run(w, in, fast_static(in));
+}
+
+int exec_valu_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!fast_run(w, in, (enum fast_kind)in->fast))
+    return 0;
+  return exec_valu_general(w, in);
+}
+
+/* ---- the commonest classes without source modifiers, bound to handlers of their own ---- */
+
+/* Source i without modifiers: a VGPR in place, anything else broadcast into `buf`. */
+static inline __attribute__((always_inline)) const uint32_t *
+source_plain(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf)
+{
+  unsigned code = in->src[i];
+  if (code >= OPD_VGPR)
+    return code == OPD_NONE ? buf : wave_vreg(w, code);
+  splat32(buf, scalar32(w, in, code));
+  return buf;
+}
+
+/* fast_run's FAST_INT and FAST_F32 work for an instruction without abs/neg. */
+static inline __attribute__((always_inline)) int lanes32(struct isa_wave *w,
+                                                         const struct isa_inst *in, bool f32)
+{
+  lane32_t buf[3], tmp;
+  uint64_t exec = wave_exec(w);
+  const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
+  const uint32_t *c = buf[2];
+  uint32_t *d = wave_vreg(w, in->dst), *r = exec == ~0ull ? d : tmp;   /* as in fast_run */
+  if (in->enc == ENC_VOP3)
+    c = source_plain(w, in, 2, buf[2]);
+  if (f32) {
+    if (in->op == OP_V_FMAC_F32)
+      c = d;
+    f32_op(in, a, b, c, r);
+  } else {
+    int_op(in->op, a, b, c, r);
+  }
+  if (r != d)
+    store(w, in->dst, r, exec);
+  return 0;
+}
+
+static int valu_f32_plain(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3))
+    return exec_valu_general(w, in);
+  return lanes32(w, in, true);
+}
+
+static int valu_int_plain(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_general(w, in);
+  return lanes32(w, in, false);
+}
+
+valu_exec_fn valu_bind(struct isa_inst *in)
+{
+  in->fast = (uint8_t)fast_static(in);
+  bool mods = source_mods(in) != 0;
+  if (in->fast == FAST_F32 && !mods)
+    return valu_f32_plain;
+  if (in->fast == FAST_INT && !mods)
+    return valu_int_plain;
+  return in->fast ? exec_valu_bound : exec_valu_general;
 }

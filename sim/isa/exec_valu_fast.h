@@ -8,6 +8,18 @@
  * exec_valu() would give. Returns 0 when it ran it, 1 when the general path must. */
 int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in);
 
+/* Binding at decode (dispatch.c): in->fast holds the direct path's class of `in` from its
+ * decoded fields alone (valu_bind sets it). exec_valu_bound runs the direct path of that class
+ * (the wave's MODE and VGPR indexing still checked) and the general one otherwise:
+ * exec_valu()'s results without classifying again. */
+int exec_valu_bound(struct isa_wave *w, const struct isa_inst *in);
+
+/* The executor for VALU instruction `in` (which it classifies, setting in->fast): a handler of
+ * its own for the commonest classes, exec_valu_bound for the rest of the direct path,
+ * exec_valu_general for what only that path runs. Same results as exec_valu(). */
+typedef int (*valu_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
+valu_exec_fn valu_bind(struct isa_inst *in);
+
 /* Operand types of the v_cmp/v_cmpx opcodes. */
 enum cmp_type { CT_NONE, CT_F16, CT_F32, CT_F64, CT_I16, CT_U16, CT_I32, CT_U32, CT_I64, CT_U64 };
 

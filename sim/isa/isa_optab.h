@@ -44,8 +44,17 @@ enum {
 
 enum isa_dpp_kind { DPP_NONE, DPP_DPP, DPP_SDWA };
 
+struct isa_wave;
+struct mem_op;
+
 /* One decoded instruction. Decoded once per PC and cached for the whole dispatch. */
 struct isa_inst {
+  /* Bound when the instruction enters the decoded-instruction cache (dispatch.c,
+   * bind_executor); isa_decode leaves them zero. The executor for this instruction, and for
+   * VALU instructions the direct path's class (exec_valu_fast.h, valu_bind). */
+  int (*exec)(struct isa_wave *w, const struct isa_inst *in);
+  const struct mem_op *mo;   /* memory instructions bound to a direct path: mem_op_info(op) */
+  uint8_t fast;
   uint16_t op;          /* enum isa_op */
   uint8_t enc;
   uint8_t size;         /* bytes: 4, 8 or 12 */

@@ -43,6 +43,8 @@ struct isa_parked;
 struct icache_entry {
   uint64_t key;
   struct isa_inst inst;
+  uint32_t words[2];           /* the instruction words decoded, and how many were readable */
+  uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
 };
 
 struct icache_front {
@@ -111,13 +113,16 @@ struct isa_ctx {
   const struct isa_dispatch *d;
   enum isa_target target;
   uint64_t entry;                /* GPU VA of the first instruction */
+  /* The kernarg segment (the descriptor's kernarg_size bytes at the packet's address),
+   * translated once per dispatch for the scalar loads every wave makes from it; karg_len 0
+   * when it did not translate whole (exec_smem then goes through wave_mem). */
+  const uint8_t *karg_host;
+  uint64_t karg_va, karg_len;
   uint32_t rsrc1, rsrc2, rsrc3;
   uint16_t code_props;
   uint32_t group_size, lds_size, priv_size;
   uint32_t wg_count[3];
   uint64_t total_wgs;
-  uint32_t v0_init[16][WAVE_SIZE];   /* each wave slot's initial v0 and EXEC (dispatch.c) */
-  uint64_t exec_init[16];
   atomic_uint_fast64_t next_wg;
   atomic_bool abort;
   pthread_mutex_t lock;          /* protects result and the GWS state */
@@ -152,6 +157,10 @@ struct isa_ctx {
   pthread_t *helper_threads;
   uint64_t helpers_after_ns;             /* CLOCK_MONOTONIC */
   atomic_uint_fast64_t insts, waves, lane_ops;
+  /* Each wave slot's initial v0 and EXEC (dispatch.c, init_wave_templates): last, so that the
+   * set-up does not clear them (only the slots of a workgroup's waves are written and read). */
+  uint32_t v0_init[16][WAVE_SIZE];
+  uint64_t exec_init[16];
 };
 
 /* dispatch.c */
@@ -223,5 +232,13 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in);
 int exec_ds(struct isa_wave *w, const struct isa_inst *in);
 int exec_mfma(struct isa_wave *w, const struct isa_inst *in);
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in);
+
+/* Executors chosen once per decoded instruction (dispatch.c, bind_executor): exec_vmem and
+ * exec_ds, or for the whole-dword loads and stores a handler that goes to the direct path
+ * without classifying the instruction again (exec_mem.c; same results). */
+typedef int (*isa_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
+isa_exec_fn vmem_bind(struct isa_inst *in);
+isa_exec_fn ds_bind(struct isa_inst *in);
+isa_exec_fn smem_bind(struct isa_inst *in);   /* exec_salu.c: s_load_dword* */
 
 #endif

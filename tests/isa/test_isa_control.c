@@ -1,7 +1,7 @@
 /* Dispatch-level behaviour: s_sendmsg reaches the callback with M0, s_trap and undecodable words
  * end the dispatch with the right status and PC, GPU page faults name the address, timers are
- * monotonic, flat accesses to the private aperture reach the same memory as scratch_*, and bad
- * dispatch packets are refused. */
+ * monotonic, flat accesses to the private aperture reach the same memory as scratch_*, bad
+ * dispatch packets are refused, and code replaced between dispatches runs as the new code. */
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
@@ -75,6 +75,36 @@ static void illegal_case(enum isa_target t)
 }
 Test(isa_control, illegal_gfx90a) { illegal_case(ISA_GFX90A); }
 Test(isa_control, illegal_gfx942) { illegal_case(ISA_GFX942); }
+
+/* The interpreter keeps decoded instructions from one dispatch to the next on a thread; code
+ * replaced at the same addresses in between (a module unloaded, another loaded there) must run
+ * as the new code. c_illegal's v_mov_b32 v2, 7 becomes v_mov_b32 v2, 9 and its bad word an
+ * s_endpgm: the second dispatch stores 9 and ends normally. */
+static void code_replaced_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_illegal", args, 64);
+  cr_assert_eq(r.status, ISA_ILLEGAL_INSTR, "status %d: %s", r.status, r.message);
+  cr_assert_eq(out[5], 7);
+  /* VOP1 v_mov_b32 (opcode 1) to v2 from the inline constant 7 (source code 128 + 7) */
+  const uint32_t mov7 = 0x7e000000u | 2u << 17 | 1u << 9 | (128u + 7);
+  uint32_t *bad = (uint32_t *)(uintptr_t)r.pc, *mov = NULL;
+  for (uint32_t *p = bad - 1; p >= bad - 4 && !mov; p--)
+    if (*p == mov7)
+      mov = p;
+  cr_assert_not_null(mov, "v_mov_b32 v2, 7 not found before pc 0x%llx", (unsigned long long)r.pc);
+  *mov = mov7 + 2;            /* inline constant 9 */
+  *bad = 0xbf810000u;         /* s_endpgm */
+  r = run(&h, "c_illegal", args, 64);
+  cr_expect_eq(r.status, ISA_OK, "status %d: %s", r.status, r.message);
+  cr_expect_eq(out[5], 9, "the replaced instruction ran (got %u)", out[5]);
+  harness_close(&h);
+}
+Test(isa_control, code_replaced_between_dispatches_gfx90a) { code_replaced_case(ISA_GFX90A); }
+Test(isa_control, code_replaced_between_dispatches_gfx942) { code_replaced_case(ISA_GFX942); }
 
 static void fault_case(enum isa_target t)
 {

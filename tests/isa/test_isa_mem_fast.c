@@ -202,9 +202,10 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
       OP_GLOBAL_STORE_DWORDX3, OP_GLOBAL_STORE_DWORDX4, OP_FLAT_LOAD_DWORD,
       OP_FLAT_LOAD_DWORDX2, OP_FLAT_LOAD_DWORDX3, OP_FLAT_LOAD_DWORDX4, OP_FLAT_STORE_DWORD,
       OP_FLAT_STORE_DWORDX2, OP_FLAT_STORE_DWORDX3, OP_FLAT_STORE_DWORDX4};
-  static struct copy a, b;
+  static struct copy a, b, c;
   copy_init(&a);
   copy_init(&b);
+  copy_init(&c);
   unsigned faults = 0, blocks = 0, direct = 0;
   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
     bool flat = !strncmp(isa_op_name(ops[o]), "flat_", 5);
@@ -225,6 +226,7 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
           in.offset = flat ? (int32_t)(next_u32() % 4096) : (int32_t)(next_u32() % 8192) - 4096;
           fill_case(&a, &in, pattern, exec);
           copy_clone(&b, &a);
+          copy_clone(&c, &a);
           /* the direct path alone where it applies, as exec_vmem() takes it */
           int rca = flat_dwords_direct(&a.w, &in, mem_op_info(in.op), exec, in.saddr != 0x7f);
           if (rca == 1)
@@ -233,6 +235,10 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
             direct++;
           int rcb = exec_vmem_general(&b.w, &in);
           compare(&a, &b, &in, rca, rcb, pattern, exec);
+          /* and the executor dispatch.c binds at decode */
+          struct isa_inst bound = in;
+          int rcc = vmem_bind(&bound)(&c.w, &bound);
+          compare(&c, &b, &in, rcc, rcb, pattern, exec);
           faults += a.result.status == ISA_PAGE_FAULT;
           blocks += pattern == 0 && exec == ~0ull && rca == 0;
         }
@@ -254,6 +260,7 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
   compare(&a, &b, &in, exec_vmem(&a.w, &in), exec_vmem_general(&b.w, &in), 0, ~0ull);
   copy_free(&a);
   copy_free(&b);
+  copy_free(&c);
 }
 
 /* LDS lane addresses by pattern p: consecutive (some near the end, running out), scattered in
@@ -273,10 +280,13 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
 {
   static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_READ_B64, OP_DS_READ_B96, OP_DS_READ_B128,
                                  OP_DS_WRITE_B32, OP_DS_WRITE_B64, OP_DS_WRITE_B96,
-                                 OP_DS_WRITE_B128, OP_DS_READ_U8, OP_DS_WRITE_B16};
-  static struct copy a, b;
+                                 OP_DS_WRITE_B128, OP_DS_READ_U8, OP_DS_WRITE_B16,
+                                 OP_DS_READ2_B32, OP_DS_READ2_B64, OP_DS_READ2ST64_B32,
+                                 OP_DS_WRITE2_B32, OP_DS_WRITE2_B64, OP_DS_WRITE2ST64_B64};
+  static struct copy a, b, c;
   copy_init(&a);
   copy_init(&b);
+  copy_init(&c);
   unsigned faults = 0, direct = 0;
   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
     const struct mem_op *mo = mem_op_info(ops[o]);
@@ -293,13 +303,17 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
           in.addr = OPD_VGPR + ADDR;
           in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + DST;
           in.data0 = OPD_VGPR + DATA;
-          in.offset = (int32_t)(rep % 3 == 0 ? next_u32() % 64 : 0);
+          in.data1 = OPD_VGPR + DATA + 2;
+          /* read2/write2: two 8-bit element offsets, the second often overlapping the first */
+          in.offset = (int32_t)(mo->two_addr ? next_u32() % 0x10000 & (rep % 2 ? 0x0f0f : 0xffff)
+                                             : rep % 3 == 0 ? next_u32() % 64 : 0);
           fill_case(&a, &in, 0, exec);
           uint32_t base = next_u32() % 2 ? next_u32() % (LDS_BYTES - WAVE_SIZE * len + 1)
                                          : LDS_BYTES - WAVE_SIZE * len + next_u32() % 64;
           for (unsigned l = 0; l < WAVE_SIZE; l++)
             a.v[ADDR][l] = ds_lane_addr(pattern, l, len, base) - (uint32_t)in.offset;
           copy_clone(&b, &a);
+          copy_clone(&c, &a);
           int rca = ds_dwords_direct(&a.w, &in, mo, exec);
           if (rca == 1)
             rca = exec_ds_general(&a.w, &in);
@@ -307,6 +321,9 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
             direct++;
           int rcb = exec_ds_general(&b.w, &in);
           compare(&a, &b, &in, rca, rcb, pattern, exec);
+          struct isa_inst bound = in;
+          int rcc = ds_bind(&bound)(&c.w, &bound);
+          compare(&c, &b, &in, rcc, rcb, pattern, exec);
           faults += a.result.status == ISA_PAGE_FAULT;
         }
   }
@@ -326,4 +343,5 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
   compare(&a, &b, &in, exec_ds(&a.w, &in), exec_ds_general(&b.w, &in), 0, ~0ull);
   copy_free(&a);
   copy_free(&b);
+  copy_free(&c);
 }
