@@ -403,7 +403,6 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 
   if (!module || !fname || !*fname)
     HIP_RETURN(hipErrorInvalidValue); /* clr: an empty name is a bad value, not a missing file */
-  *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)
     HIP_RETURN(err == -ENOENT    ? hipErrorFileNotFound
@@ -434,7 +433,6 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
 
   if (!module || !image)
     HIP_RETURN(hipErrorInvalidValue);
-  *module = NULL;
   if (image_size(image, &size))
     HIP_RETURN(hipErrorInvalidImage);
   if (hip_module_create(image, size, true, false, &m))
@@ -480,7 +478,6 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
 
   if (!function || !kname)
     HIP_RETURN(hipErrorInvalidValue);
-  *function = NULL;
   if (!hip_module_valid(module))
     HIP_RETURN(hipErrorInvalidResourceHandle);
   if (!(d = hip_device_current()))
