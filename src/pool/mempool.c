@@ -321,16 +321,22 @@ static hipError_t pool_alloc(struct hip_pool *p, size_t size, hipStream_t stream
 	if (!s)
 		return hipErrorInvalidValue;
 	size_t rounded = (size + POOL_ALIGN - 1) & ~(size_t)(POOL_ALIGN - 1);
-	if (rounded < size)
+	/* An allocation that was attempted and failed stores NULL, as clr's hipMallocAsync assigns
+	 * the pool's answer; argument errors before this point leave *out alone. */
+	if (rounded < size) {
+		*out = NULL;
 		return hipErrorOutOfMemory;
+	}
 	pthread_mutex_lock(&p->lock);
 	struct pool_block *b = pool_take_free(p, rounded, s, stream);
 	int err = b ? 0 : pool_grow(p, rounded, &b);
 	if (!err)
 		account_used(p, b);
 	pthread_mutex_unlock(&p->lock);
-	if (err)
+	if (err) {
+		*out = NULL;
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
+	}
 	ptr_insert(b);
 	*out = b->ptr;
 	return hipSuccess;
