@@ -11,6 +11,8 @@
 #include <stdlib.h>
 
 #include "array.h"
+#include "device_props.h"
+#include "../runtime/runtime.h"
 #include "../runtime/error.h"
 
 /* Every live array; protected by array_lock. */
@@ -147,6 +149,38 @@ bool hip_array_format_of_desc(const struct hipChannelFormatDesc *d, enum hipArra
 	}
 }
 
+/* Layers of a layered array: ROCr's image-array limit on gfx9 (HSA_EXT_AGENT_INFO_IMAGE_ARRAY_
+ * MAX_LAYERS), which rocclr's image validation applies to 1D and 2D arrays alike. */
+#define ARRAY_MAX_LAYERS 2048
+
+/* rocclr's image-size validation, with the current device's texture limits (maxTexture1D/2D/3D
+ * as hipDeviceProp_t reports them): an array beyond them is hipErrorInvalidValue (issue 13). */
+static hipError_t array_limits_check(const HIP_ARRAY3D_DESCRIPTOR *d)
+{
+	struct hip_device *dev = hip_device_current();
+	hipDeviceProp_tR0600 p;
+	if (!dev)
+		return hipSuccess; /* the allocation reports the missing device */
+	hip_device_props(dev, &p);
+	if (d->Flags & hipArrayLayered) {
+		size_t w_max = d->Height ? (size_t)p.maxTexture2D[0] : (size_t)p.maxTexture1D;
+		if (d->Width > w_max || d->Height > (size_t)p.maxTexture2D[1] ||
+		    d->Depth > ARRAY_MAX_LAYERS)
+			return hipErrorInvalidValue;
+		return hipSuccess;
+	}
+	if (d->Depth)
+		return d->Width > (size_t)p.maxTexture3D[0] || d->Height > (size_t)p.maxTexture3D[1] ||
+			       d->Depth > (size_t)p.maxTexture3D[2]
+		       ? hipErrorInvalidValue
+		       : hipSuccess;
+	if (d->Height)
+		return d->Width > (size_t)p.maxTexture2D[0] || d->Height > (size_t)p.maxTexture2D[1]
+		       ? hipErrorInvalidValue
+		       : hipSuccess;
+	return d->Width > (size_t)p.maxTexture1D ? hipErrorInvalidValue : hipSuccess;
+}
+
 /* clr's checks of a descriptor (ihipArrayCreate), plus dimensions that fit the struct. */
 static hipError_t array_desc_check(const HIP_ARRAY3D_DESCRIPTOR *d)
 {
@@ -167,15 +201,14 @@ static hipError_t array_desc_check(const HIP_ARRAY3D_DESCRIPTOR *d)
 		return hipErrorInvalidValue;
 	if ((d->Flags & hipArrayLayered) && d->Depth == 0)
 		return hipErrorInvalidValue;
-	return hipSuccess;
+	return array_limits_check(d);
 }
 
 hipError_t hip_array_create(hipArray_t *out, const HIP_ARRAY3D_DESCRIPTOR *d, bool drv)
 {
 	if (!out || !d)
 		return hipErrorInvalidValue;
-	*out = NULL;
-	hipError_t err = array_desc_check(d);
+	hipError_t err = array_desc_check(d); /* *out untouched on failure (issue 13 item 5) */
 	if (err != hipSuccess)
 		return err;
 	struct hipArray *a = calloc(1, sizeof(*a));

@@ -46,14 +46,21 @@ struct ihipLibrary_t {
 static pthread_mutex_t libraries_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct ihipLibrary_t *libraries;
 
+/* Live libraries: looked up before they are read through (issue 12). */
+static struct hip_live_set live_libraries = HIP_LIVE_SET_INIT;
+
 static bool library_valid(const struct ihipLibrary_t *l)
 {
-  return l && l->magic == HIP_LIBRARY_MAGIC;
+  return hip_live_has(&live_libraries, l) && l->magic == HIP_LIBRARY_MAGIC;
 }
 
 static hipError_t library_new(hipModule_t module, hipLibrary_t *out)
 {
   struct ihipLibrary_t *l = calloc(1, sizeof(*l));
+  if (l && hip_live_add(&live_libraries, l)) {
+    free(l);
+    l = NULL;
+  }
   if (!l) {
     hipModuleUnload(module);
     return hipErrorOutOfMemory;
@@ -118,6 +125,7 @@ hipError_t hipLibraryUnload(hipLibrary_t library)
   }
   *p = library->next;
   library->magic = 0;
+  hip_live_remove(&live_libraries, library);
   pthread_mutex_unlock(&libraries_lock);
 
   hipError_t err = hipModuleUnload(library->module); /* waits for its kernels, frees functions */

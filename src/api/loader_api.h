@@ -18,6 +18,8 @@
 
 #include <hip/hip_runtime_api.h>
 
+#include "../runtime/internal.h"
+
 #include "../loader/loader.h"
 #include "../runtime/runtime.h"
 
@@ -122,9 +124,14 @@ bool hip_module_valid(const struct ihipModule_t *m);
  * the module was first loaded on a device). 0 or -ENOENT. */
 int hip_module_managed(struct ihipModule_t *m, const char *name, void **ptr, size_t *size);
 
+/* Every module and function object ever handed out (module.c). They are recycled, never freed, so
+ * a handle found in its set points to readable memory and its magic tells whether it is live; a
+ * handle not found is never read through (issue 12). Lock-free: a launch looks its function up. */
+extern struct hip_handle_set hip_known_modules, hip_known_functions;
+
 static inline bool hip_function_valid(const struct ihipModuleSymbol_t *f)
 {
-  return f && f->magic == HIP_FUNCTION_MAGIC;
+  return hip_handle_known(&hip_known_functions, f) && f->magic == HIP_FUNCTION_MAGIC;
 }
 
 /* ---- register.c ---- */

@@ -14,9 +14,12 @@
 #include "../runtime/runtime.h"
 #include "../kfd/kfd.h"
 
+struct hip_handle_set hip_known_modules = { .lock = PTHREAD_MUTEX_INITIALIZER };
+struct hip_handle_set hip_known_functions = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
 bool hip_module_valid(const struct ihipModule_t *m)
 {
-  return m && m->magic == HIP_MODULE_MAGIC;
+  return hip_handle_known(&hip_known_modules, m) && m->magic == HIP_MODULE_MAGIC;
 }
 
 /* Unloaded modules and their functions are not freed but kept for reuse, magic cleared: a stale
@@ -78,6 +81,10 @@ int hip_module_create(const void *data, size_t size, bool copy, bool registered,
   struct ihipModule_t *m = module_obtain();
   if (!m)
     return -ENOMEM;
+  if (hip_handle_add(&hip_known_modules, m)) {
+    module_retire(m);
+    return -ENOMEM;
+  }
   if (copy) {
     m->owned = malloc(size);
     if (!m->owned) {
@@ -307,7 +314,7 @@ int hip_function_create(struct ihipModule_t *m, const char *name, const void *ho
   struct ihipModuleSymbol_t *f = function_obtain();
   if (!f)
     return -ENOMEM;
-  if (!(f->name = strdup(name))) {
+  if (hip_handle_add(&hip_known_functions, f) || !(f->name = strdup(name))) {
     function_retire(f);
     return -ENOMEM;
   }
@@ -396,7 +403,6 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname)
 
   if (!module || !fname || !*fname)
     HIP_RETURN(hipErrorInvalidValue); /* clr: an empty name is a bad value, not a missing file */
-  *module = NULL;
   int err = read_file(fname, &data, &size);
   if (err)
     HIP_RETURN(err == -ENOENT    ? hipErrorFileNotFound
@@ -427,7 +433,6 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image)
 
   if (!module || !image)
     HIP_RETURN(hipErrorInvalidValue);
-  *module = NULL;
   if (image_size(image, &size))
     HIP_RETURN(hipErrorInvalidImage);
   if (hip_module_create(image, size, true, false, &m))
@@ -473,7 +478,6 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
 
   if (!function || !kname)
     HIP_RETURN(hipErrorInvalidValue);
-  *function = NULL;
   if (!hip_module_valid(module))
     HIP_RETURN(hipErrorInvalidResourceHandle);
   if (!(d = hip_device_current()))

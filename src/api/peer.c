@@ -16,7 +16,6 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
 {
 	if (!canAccessPeer)
 		HIP_RETURN(hipErrorInvalidValue);
-	*canAccessPeer = 0;
 	struct hip_device *d = hip_device_peek(deviceId), *p = hip_device_peek(peerDeviceId);
 	if (!d || !p)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);

@@ -685,7 +685,8 @@ static hipError_t end_capture(hipStream_t stream, hipGraph_t *pGraph)
 {
   if (!pGraph)
     return hipErrorInvalidValue;
-  *pGraph = NULL;
+  /* *pGraph is written only once the capture ends (NULL when it was invalidated, as CUDA
+   * documents); an error before that leaves it as it was (issue 13 item 5). */
   struct hip_stream *s;
   hipError_t e = capturable(stream, &s);
   if (e != hipSuccess)

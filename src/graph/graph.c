@@ -7,17 +7,24 @@
 
 #include "../runtime/error.h"
 #include "graph.h"
+#include "../runtime/internal.h"
 
 /* ---- small helpers ---------------------------------------------------------------------------- */
 
+/* Live graphs and nodes (issue 12): a handle is looked up before anything is read through it, so
+ * a freed, foreign or wrong-type handle is an error, never a fault. The magic check after the
+ * lookup only reads memory the set vouches for. */
+struct hip_live_set graph_live_graphs = HIP_LIVE_SET_INIT;
+struct hip_live_set graph_live_nodes = HIP_LIVE_SET_INIT;
+
 bool graph_valid(hipGraph_t g)
 {
-  return g && g->magic == GRAPH_MAGIC;
+  return hip_live_has(&graph_live_graphs, g) && g->magic == GRAPH_MAGIC;
 }
 
 bool graph_node_valid(hipGraphNode_t n)
 {
-  return n && n->magic == GRAPH_NODE_MAGIC;
+  return hip_live_has(&graph_live_nodes, n) && n->magic == GRAPH_NODE_MAGIC;
 }
 
 int node_list_push(struct node_list *l, hipGraphNode_t n)
@@ -57,6 +64,10 @@ void node_list_remove(struct node_list *l, hipGraphNode_t n)
 struct ihipGraph *graph_alloc(void)
 {
   struct ihipGraph *g = calloc(1, sizeof(*g));
+  if (g && hip_live_add(&graph_live_graphs, g)) {
+    free(g);
+    return NULL;
+  }
   if (g)
     g->magic = GRAPH_MAGIC;
   return g;
@@ -78,6 +89,7 @@ void graph_free(struct ihipGraph *g)
   graph_urefs_release(g);
   graph_mem_guard_put(g->mem_guard, false);
   g->magic = 0;
+  hip_live_remove(&graph_live_graphs, g);
   free(g);
 }
 

@@ -144,6 +144,8 @@ struct hipGraphExec {
 
 /* ---- graph.c ---- */
 
+struct hip_live_set;
+extern struct hip_live_set graph_live_graphs, graph_live_nodes, graph_live_execs;
 bool graph_valid(hipGraph_t g);
 bool graph_node_valid(hipGraphNode_t n);
 int node_list_push(struct node_list *l, hipGraphNode_t n);

@@ -92,7 +92,7 @@ hipError_t hipGraphAddBatchMemOpNode(hipGraphNode_t *phGraphNode, hipGraph_t hGr
 
 static bool is_batch_node(hipGraphNode_t n)
 {
-  return n && n->magic == GRAPH_NODE_MAGIC && n->type == hipGraphNodeTypeBatchMemOp;
+  return graph_node_valid(n) && n->type == hipGraphNodeTypeBatchMemOp;
 }
 
 /* The parameters as stored: paramArray is the node's own copy, valid while the node lives and its

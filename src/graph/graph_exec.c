@@ -11,6 +11,7 @@
 #include "../runtime/error.h"
 #include "graph.h"
 #include "../runtime/runtime.h"
+#include "../runtime/internal.h"
 
 /* ---- launching nodes -------------------------------------------------------------------------- */
 
@@ -106,9 +107,12 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
 
 /* ---- instantiation ---------------------------------------------------------------------------- */
 
+struct hip_live_set graph_live_execs = HIP_LIVE_SET_INIT;
+
+/* Looked up before it is read through (issue 12), as graphs and nodes are. */
 static bool exec_valid(hipGraphExec_t x)
 {
-  return x && x->magic == GRAPH_EXEC_MAGIC;
+  return hip_live_has(&graph_live_execs, x) && x->magic == GRAPH_EXEC_MAGIC;
 }
 
 /* Rejects cycles in [in] g and in every child graph it holds. */
@@ -154,11 +158,17 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
     return e;
   }
   struct hipGraphExec *x = calloc(1, sizeof(*x));
+  if (x && hip_live_add(&graph_live_execs, x)) {
+    free(x);
+    x = NULL;
+  }
   if (x)
     x->graph = graph_clone(graph);
   if (!x || !x->graph || graph_topo_order(x->graph, &x->order, &x->norder) != hipSuccess) {
-    if (x)
+    if (x) {
       graph_free(x->graph);
+      hip_live_remove(&graph_live_execs, x);
+    }
     free(x);
     graph_mem_guard_put(guard, true);
     return hipErrorOutOfMemory;
@@ -228,6 +238,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
   if (!exec_valid(graphExec))
     HIP_RETURN(hipErrorInvalidValue);
   graphExec->magic = 0;
+  hip_live_remove(&graph_live_execs, graphExec);
   graph_free(graphExec->graph);
   graph_mem_guard_put(graphExec->mem_guard, true);
   free(graphExec->order);
@@ -249,6 +260,10 @@ static hipError_t exec_launch(hipGraphExec_t x, hipStream_t stream)
 {
   if (!exec_valid(x))
     return hipErrorInvalidValue;
+  /* A stream handle is looked up, never read through (issue 12); clr's hipGraphLaunch answers a
+   * handle that is not a live stream hipErrorContextIsDestroyed, as hipGraphUpload does. */
+  if (!hip_stream_resolve(stream))
+    return hipErrorContextIsDestroyed;
   /* Into a capturing stream, the whole executable graph becomes one child-graph node. */
   if (hip_capture_active(stream))
     return hip_capture_graph(stream, x->graph);

@@ -6,6 +6,7 @@
 #include "../api/array.h"
 #include "../runtime/error.h"
 #include "graph.h"
+#include "../runtime/internal.h"
 #include "../api/loader_api.h"
 #include "../runtime/runtime.h"
 #include "../memory/mem.h"
@@ -13,6 +14,10 @@
 hipGraphNode_t node_alloc(hipGraphNodeType type)
 {
   hipGraphNode_t n = calloc(1, sizeof(*n));
+  if (n && hip_live_add(&graph_live_nodes, n)) {
+    free(n);
+    return NULL;
+  }
   if (!n)
     return NULL;
   n->magic = GRAPH_NODE_MAGIC;
@@ -34,6 +39,7 @@ void node_free(hipGraphNode_t n)
   else if (n->type == hipGraphNodeTypeBatchMemOp)
     node_batch_clear(&n->u.batch);
   n->magic = 0;
+  hip_live_remove(&graph_live_nodes, n);
   free(n);
 }
 

@@ -321,27 +321,34 @@ static hipError_t pool_alloc(struct hip_pool *p, size_t size, hipStream_t stream
 	if (!s)
 		return hipErrorInvalidValue;
 	size_t rounded = (size + POOL_ALIGN - 1) & ~(size_t)(POOL_ALIGN - 1);
-	if (rounded < size)
+	/* An allocation that was attempted and failed stores NULL, as clr's hipMallocAsync assigns
+	 * the pool's answer; argument errors before this point leave *out alone. */
+	if (rounded < size) {
+		*out = NULL;
 		return hipErrorOutOfMemory;
+	}
 	pthread_mutex_lock(&p->lock);
 	struct pool_block *b = pool_take_free(p, rounded, s, stream);
 	int err = b ? 0 : pool_grow(p, rounded, &b);
 	if (!err)
 		account_used(p, b);
 	pthread_mutex_unlock(&p->lock);
-	if (err)
+	if (err) {
+		*out = NULL;
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
+	}
 	ptr_insert(b);
 	*out = b->ptr;
 	return hipSuccess;
 }
 
+/* Checks the arguments; *dev_ptr is not written (a failed call leaves it as it was, issue 13
+ * item 5), so a caller whose *done is set stores the NULL of a zero-byte request itself. */
 static hipError_t malloc_async_args(void **dev_ptr, size_t size, hipStream_t stream, bool *done)
 {
 	*done = true;
 	if (!dev_ptr)
 		return hipErrorInvalidValue;
-	*dev_ptr = NULL;
 	if (hip_device_count() == 0)
 		return hipErrorNoDevice;
 	if (!hip_stream_resolve(stream))
@@ -355,8 +362,10 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream)
 {
 	bool done;
 	HIP_RETURN_IF_ERROR(malloc_async_args(dev_ptr, size, stream, &done));
-	if (done)
+	if (done) {
+		*dev_ptr = NULL;
 		HIP_RETURN(hipSuccess);
+	}
 	if (hip_capture_active(stream))
 		HIP_RETURN(hip_capture_malloc(stream, dev_ptr, size));
 	struct hip_pool *p = current_pool(hip_stream_device(hip_stream_resolve(stream))->ordinal);
@@ -374,8 +383,10 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
 	struct hip_pool *p = pool_of(mem_pool);
 	if (!p || p->imported)
 		HIP_RETURN(hipErrorInvalidValue);
-	if (done)
+	if (done) {
+		*dev_ptr = NULL;
 		HIP_RETURN(hipSuccess);
+	}
 	HIP_RETURN(pool_alloc(p, size, stream, dev_ptr));
 }
 
@@ -877,7 +888,6 @@ hipError_t hipMemPoolImportPointer(void **ptr, hipMemPool_t mem_pool, hipMemPool
 {
 	if (!ptr || !mem_pool || !export_data)
 		HIP_RETURN(hipErrorInvalidValue);
-	*ptr = NULL;
 	struct hip_pool *p = pool_of(mem_pool);
 	hipIpcMemHandle_t h;
 	memcpy(&h, export_data, sizeof(h));

@@ -110,3 +110,96 @@ bool hip_handle_known_probe(struct hip_handle_set *set, const void *h)
 			      memory_order_relaxed);
 	return true;
 }
+
+/* ---- live sets: handles of objects that are freed when destroyed ------------------------------
+ * Graphs, nodes, executable graphs, libraries and pools are freed by their destroy call, so their
+ * handles leave the set there. Lookups and changes take the set's mutex: these handles are not on
+ * a launch's hot path (functions and streams are, and use the lock-free sets above). Linear probing
+ * with backward-shift deletion keeps every probe chain unbroken without tombstones.
+ */
+static size_t live_home(const struct hip_live_set *set, uintptr_t h)
+{
+	return hash_ptr(h) & (set->cap - 1);
+}
+
+/* Index of [in] h in the set, or of the empty slot ending its probe chain. */
+static size_t live_slot(const struct hip_live_set *set, uintptr_t h)
+{
+	size_t i = live_home(set, h);
+	while (set->slot[i] && set->slot[i] != h)
+		i = (i + 1) & (set->cap - 1);
+	return i;
+}
+
+static int live_grow(struct hip_live_set *set)
+{
+	size_t cap = set->cap ? set->cap * 2 : 64;
+	uintptr_t *old = set->slot, *slot = calloc(cap, sizeof(*slot));
+	size_t old_cap = set->cap;
+	if (!slot)
+		return -ENOMEM;
+	set->slot = slot;
+	set->cap = cap;
+	for (size_t i = 0; i < old_cap; i++)
+		if (old[i])
+			set->slot[live_slot(set, old[i])] = old[i];
+	free(old);
+	return 0;
+}
+
+int hip_live_add(struct hip_live_set *set, const void *h)
+{
+	int err = 0;
+	pthread_mutex_lock(&set->lock);
+	if ((set->used + 1) * 2 > set->cap)
+		err = live_grow(set);
+	if (!err) {
+		size_t i = live_slot(set, (uintptr_t)h);
+		set->used += set->slot[i] == 0;
+		set->slot[i] = (uintptr_t)h;
+	}
+	pthread_mutex_unlock(&set->lock);
+	return err;
+}
+
+/* Backward-shift deletion: entries after the hole whose home is not between the hole and them
+ * move into it, so no lookup stops early at the emptied slot. */
+static void live_erase(struct hip_live_set *set, size_t hole)
+{
+	size_t mask = set->cap - 1;
+	set->slot[hole] = 0;
+	for (size_t j = (hole + 1) & mask; set->slot[j]; j = (j + 1) & mask) {
+		size_t home = live_home(set, set->slot[j]);
+		bool stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+		if (stays)
+			continue;
+		set->slot[hole] = set->slot[j];
+		set->slot[j] = 0;
+		hole = j;
+	}
+	set->used--;
+}
+
+bool hip_live_remove(struct hip_live_set *set, const void *h)
+{
+	bool found = false;
+	pthread_mutex_lock(&set->lock);
+	if (h && set->cap) {
+		size_t i = live_slot(set, (uintptr_t)h);
+		found = set->slot[i] != 0;
+		if (found)
+			live_erase(set, i);
+	}
+	pthread_mutex_unlock(&set->lock);
+	return found;
+}
+
+bool hip_live_has(struct hip_live_set *set, const void *h)
+{
+	bool found = false;
+	pthread_mutex_lock(&set->lock);
+	if (h && set->cap)
+		found = set->slot[live_slot(set, (uintptr_t)h)] != 0;
+	pthread_mutex_unlock(&set->lock);
+	return found;
+}

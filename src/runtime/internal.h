@@ -230,6 +230,19 @@ static inline bool hip_handle_known(struct hip_handle_set *set, const void *h)
 	return hip_handle_known_probe(set, h);
 }
 
+/* Handles of objects freed by their destroy call (graphs, nodes, executable graphs, libraries,
+ * modules' functions excepted): added at creation, removed at destruction, so a lookup tells a live
+ * handle from a dead, foreign or wrong-type one without reading through it. One set per type. */
+struct hip_live_set {
+	pthread_mutex_t lock;
+	size_t cap, used;
+	uintptr_t *slot;
+};
+#define HIP_LIVE_SET_INIT { .lock = PTHREAD_MUTEX_INITIALIZER }
+int hip_live_add(struct hip_live_set *set, const void *h);
+bool hip_live_remove(struct hip_live_set *set, const void *h); /* false: was not live */
+bool hip_live_has(struct hip_live_set *set, const void *h);
+
 /* Is the handle a live stream created by hipStreamCreate*? */
 static inline bool hip_stream_valid(hipStream_t h)
 {

@@ -155,7 +155,6 @@ static hipError_t mip_level(hipArray_t *out, hipMipmappedArray_const_t h, unsign
 {
 	if (!out)
 		return hipErrorInvalidValue;
-	*out = NULL;
 	struct mipmap *m = h ? mip_find(h) : NULL;
 	if (!m)
 		return hipErrorInvalidHandle;
