@@ -382,7 +382,12 @@ static hipError_t event_query(hipEvent_t event)
 	struct ipc_event *ie = ipc_of(e);
 	if (ie)
 		return ipc_event_done(ie) ? hipSuccess : hipErrorNotReady;
-	return event_done(e) ? hipSuccess : hipErrorNotReady;
+	if (event_done(e))
+		return hipSuccess;
+	/* Pending work that depends on a stopped queue never completes: say so instead of "not
+	 * ready" for ever (a query loop would spin for good). */
+	int err = hip_queues_error();
+	return err ? hip_gpu_error(err) : hipErrorNotReady;
 }
 
 hipError_t hipEventQuery(hipEvent_t event)

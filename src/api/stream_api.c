@@ -114,7 +114,10 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	int err = hip_stream_error(s);
 	if (err)
 		HIP_RETURN(hip_gpu_error(err));
-	HIP_RETURN(hip_stream_idle(s) ? hipSuccess : hipErrorNotReady);
+	if (hip_stream_idle(s))
+		HIP_RETURN(hipSuccess);
+	err = hip_queues_error(); /* pending work may wait for a queue that stopped */
+	HIP_RETURN(err ? hip_gpu_error(err) : hipErrorNotReady);
 }
 
 hipError_t hipStreamQuery_spt(hipStream_t stream)

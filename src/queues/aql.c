@@ -40,7 +40,38 @@ struct aql_queue {
   void *scratch[8];               /* every scratch allocation (scratch_lock); freed at destroy:
                                    * a packet in flight may still use an older one */
   unsigned n_scratch;             /* (scratch_lock) */
+  struct aql_queue *live_prev, *live_next; /* in live_queues (live_lock) */
 };
+
+/* Every queue of the process, so that a wait on one queue's work can see that another queue
+ * stopped: work that depends on a faulted queue's packets (a barrier-AND on its signals) never
+ * completes, whichever queue it is on. */
+static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct aql_queue *live_queues; /* (live_lock) */
+
+static void live_add(struct aql_queue *q)
+{
+  pthread_mutex_lock(&live_lock);
+  q->live_prev = NULL;
+  q->live_next = live_queues;
+  if (live_queues)
+    live_queues->live_prev = q;
+  live_queues = q;
+  pthread_mutex_unlock(&live_lock);
+}
+
+static void live_remove(struct aql_queue *q)
+{
+  pthread_mutex_lock(&live_lock);
+  if (q->live_prev)
+    q->live_prev->live_next = q->live_next;
+  else if (live_queues == q)
+    live_queues = q->live_next;
+  if (q->live_next)
+    q->live_next->live_prev = q->live_prev;
+  q->live_prev = q->live_next = NULL;
+  pthread_mutex_unlock(&live_lock);
+}
 
 static inline void cpu_relax(void)
 {
@@ -227,6 +258,7 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
     goto fail_destroy;
   q->amd->id = args.queue_id;
   q->doorbell_signal->hardware_doorbell_ptr = (uint64_t)(uintptr_t)q->doorbell;
+  live_add(q);
   *out = q;
   return 0;
 
@@ -256,6 +288,16 @@ int aql_queue_error(const struct aql_queue *q)
   if (event_memory_fault_on(q->gpu->gpu_id))
     return -EFAULT;
   return 0;
+}
+
+int aql_any_queue_error(void)
+{
+  int err = 0;
+  pthread_mutex_lock(&live_lock);
+  for (struct aql_queue *q = live_queues; q && !err; q = q->live_next)
+    err = aql_queue_error(q);
+  pthread_mutex_unlock(&live_lock);
+  return err;
 }
 
 int aql_queue_error_known(const struct aql_queue *q)
@@ -626,6 +668,7 @@ int aql_queue_destroy(struct aql_queue *q)
   /* Drain, but never wait forever on a CP that stopped (10 s without the queue going idle). */
   for (int i = 0; i < 100 && !aql_queue_error(q) && !aql_queue_idle(q); i++)
     usleep(100000);
+  live_remove(q);
   /* The queue goes first: the kernel holds references on its buffers until then. */
   err = kfd_destroy_queue(q->queue_id);
   free_buffers(q);

@@ -103,6 +103,10 @@ bool aql_queue_idle(const struct aql_queue *q);
  * error (the queue_inactive_signal's value, as ROCr decodes it). */
 int aql_queue_error(const struct aql_queue *q);
 
+/* The first error of any queue of the process (aql_queue_error of each), 0 when all are healthy.
+ * For waits that timed out: the work they wait for may depend on a queue that stopped. */
+int aql_any_queue_error(void);
+
 /* aql_queue_error() without asking the driver about memory faults: the queue's error signal and
  * a fault some earlier poll (a wait, aql_queue_error) already saw. One or two loads, for the
  * submission path; waits still poll, so a fault is reported by the next wait at the latest. */

@@ -118,11 +118,15 @@ int hip_fence_wait(struct hip_fence *f, bool blocking)
 		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
 		if (err && err != -ETIMEDOUT && err != -ETIME)
 			return err;
-		/* A faulted queue stops processing packets: its signals never complete. */
-		if (err && f->queue) {
-			err = aql_queue_error(f->queue);
-			if (err)
-				return err;
+		/* A faulted queue stops processing packets: its signals never complete, and neither
+		 * does work on any other queue that waits for them (the null stream's legacy
+		 * synchronisation, an event wait): so any stopped queue ends the wait. */
+		if (err) {
+			int qerr = f->queue ? aql_queue_error(f->queue) : 0;
+			if (!qerr)
+				qerr = aql_any_queue_error();
+			if (qerr)
+				return qerr;
 		}
 		/* An SDMA engine that faulted (a copy into memory the GPU may not write) stops too,
 		 * and its queue reports nothing: the fault event does (sticky, as on CUDA). */
@@ -130,6 +134,12 @@ int hip_fence_wait(struct hip_fence *f, bool blocking)
 			return -EFAULT;
 	}
 	return 0;
+}
+
+int hip_queues_error(void)
+{
+	int err = aql_any_queue_error();
+	return err ? err : event_memory_fault_seen() ? -EFAULT : 0;
 }
 
 void hip_fence_signal(struct hip_fence *f)

@@ -104,6 +104,9 @@ struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */
 void hip_fence_put(struct hip_fence *f);              /* NULL-safe */
 bool hip_fence_done(struct hip_fence *f);             /* NULL counts as done */
 int hip_fence_wait(struct hip_fence *f, bool blocking);
+/* The error of the first stopped queue of the process (a trap, a memory fault), 0 when every
+ * queue is healthy: what a query of pending work answers instead of "not ready". */
+int hip_queues_error(void);
 void hip_fence_signal(struct hip_fence *f);           /* host work completed */
 
 /* ---- stream.c: ordering of work on a stream -------------------------------------------------- */
