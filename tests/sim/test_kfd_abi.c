@@ -550,10 +550,10 @@ Test(kfd_abi, events_page_mmaps_from_kfd) {
   munmap(slots, 4096 * 8);
 }
 
+struct sim_gpu;
 Test(kfd_abi, gpu_interrupt_signals_through_the_slot) {
   /* what the command processor does after writing an AQL signal's event mailbox */
   /* the driver's own type: a call through another function type is undefined (UBSan) */
-  struct sim_gpu;
   void (*interrupt)(struct sim_gpu *, uint32_t, uint32_t) =
     (void (*)(struct sim_gpu *, uint32_t, uint32_t))dlsym(RTLD_DEFAULT, "sim_event_interrupt");
   /* libkfdsim.so exports only the libc functions it interposes (libkfdsim.map), so the driver's
