@@ -8,4 +8,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=${HIPKFD_SANITIZE_BUILD_DIR:-$top/build-sanitize}
 jobs=$(nproc 2>/dev/null || echo 2)
 "$top/scripts/build-sanitize.sh"
+# For every test process, including those whose ctest environment sets none: no leak report (the
+# runtime keeps per-device state and module images for the life of the process), stop at the
+# first error.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 ctest --test-dir "$build" --output-on-failure -j "$jobs" -LE 'valgrind|slow' "$@"

@@ -466,7 +466,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->ctx = c;
     w->worker = k;
     w->v = k->vregs[i];
-    w->priv = k->priv + (size_t)i * WAVE_SIZE * c->priv_size;
+    /* no private segment: priv is NULL, and NULL + 0 is undefined in C (UBSan) */
+    w->priv = k->priv ? k->priv + (size_t)i * WAVE_SIZE * c->priv_size : NULL;
     w->priv_bytes = c->priv_size;
     w->gpr_idx = 0;
     w->trapsts = 0;

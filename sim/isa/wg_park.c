@@ -120,7 +120,8 @@ static void save_wg(struct isa_worker *k, struct isa_parked *p)
     d += vb;
     memcpy(d, w->v[256], ab);
     d += ab;
-    memcpy(d, w->priv, priv_bytes(c));
+    if (priv_bytes(c)) /* no private segment: w->priv is NULL (memcpy's args are nonnull) */
+      memcpy(d, w->priv, priv_bytes(c));
     d += priv_bytes(c);
   }
   memcpy(d, g->lds, c->lds_size);
@@ -175,7 +176,7 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     w->cur = NULL;
     w->insts = w->lane_ops = 0;
     w->v = k->vregs[i];
-    w->priv = k->priv + (size_t)i * priv_bytes(c);
+    w->priv = k->priv ? k->priv + (size_t)i * priv_bytes(c) : NULL;
     w->priv_bytes = c->priv_size;
     memset(w->tlb_host, 0, sizeof(w->tlb_host));
     if (s->state == WAVE_DONE) {
@@ -186,7 +187,8 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     d += vb;
     memcpy(w->v[256], d, ab);
     d += ab;
-    memcpy(w->priv, d, priv_bytes(c));
+    if (priv_bytes(c))
+      memcpy(w->priv, d, priv_bytes(c));
     d += priv_bytes(c);
   }
   memcpy(k->lds, d, c->lds_size);

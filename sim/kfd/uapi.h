@@ -27,5 +27,9 @@ typedef __u64 __attribute__((aligned(8))) __aligned_u64;
 #include <drm/amdgpu_drm.h>
 #include <linux/kfd_ioctl.h>
 #include <linux/kfd_sysfs.h>
+/* The UAPI spells this flag (1 << 31), which overflows int: undefined behaviour that UBSan reports
+ * wherever the flag is used. Same bit, unsigned. */
+#undef KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE
+#define KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE (1u << 31)
 
 #endif

@@ -550,10 +550,12 @@ Test(kfd_abi, events_page_mmaps_from_kfd) {
   munmap(slots, 4096 * 8);
 }
 
+struct sim_gpu;
 Test(kfd_abi, gpu_interrupt_signals_through_the_slot) {
   /* what the command processor does after writing an AQL signal's event mailbox */
-  void (*interrupt)(void *, uint32_t, uint32_t) =
-    (void (*)(void *, uint32_t, uint32_t))dlsym(RTLD_DEFAULT, "sim_event_interrupt");
+  /* the driver's own type: a call through another function type is undefined (UBSan) */
+  void (*interrupt)(struct sim_gpu *, uint32_t, uint32_t) =
+    (void (*)(struct sim_gpu *, uint32_t, uint32_t))dlsym(RTLD_DEFAULT, "sim_event_interrupt");
   /* libkfdsim.so exports only the libc functions it interposes (libkfdsim.map), so the driver's
    * entry point is not reachable from here: the same path runs end to end in
    * tests/cp/test_cp_kfd.c (an SDMA FENCE into the event slot, then TRAP). */
