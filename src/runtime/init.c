@@ -14,7 +14,6 @@
 #include "error.h"
 #include "internal.h"
 
-int hip_log_level;
 bool hip_host_coherent_default;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
