@@ -34,3 +34,15 @@ hipError_t hipExtSetLoggingParams(size_t log_level, size_t log_size, size_t log_
   enabled_level = (int)log_level;
   HIP_RETURN(hipSuccess);
 }
+
+/* At AMD_LOG_LEVEL >= 1 a failing call says which call failed and why, in words (clr logs the
+ * same at its error level). Not for hipErrorNotReady: that is a status (error.h). */
+static void log_failed_call(const char *call, hipError_t err)
+{
+  hip_log(1, "%s failed: %s (%s)", call, hipGetErrorName(err), hipGetErrorString(err));
+}
+
+__attribute__((constructor)) static void logging_hook_install(void)
+{
+  hip_failed_call_hook = log_failed_call;
+}

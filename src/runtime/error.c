@@ -32,6 +32,17 @@ void hip_sticky_error_clear(void) {
   atomic_store_explicit(&hip_sticky_error_code, hipSuccess, memory_order_release);
 }
 
+/* Here rather than in init.c (which sets it): every call's exit reads it, and the error state
+ * must not depend on the initialisation file (tests/layout forbids file cycles). */
+int hip_log_level;
+void (*hip_failed_call_hook)(const char *call, hipError_t err);
+
+void hip_log_failed_call(const char *call, hipError_t err) {
+  void (*hook)(const char *, hipError_t) = hip_failed_call_hook;
+  if (hook)
+    hook(call ? call : "a HIP call", err);
+}
+
 int hip_stub_not_supported(void) {
   return (int)hip_set_error(hipErrorNotSupported);
 }

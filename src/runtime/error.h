@@ -38,8 +38,18 @@ extern _Atomic int hip_sticky_error_code;
  * dynamic linker when the library was dlopen()ed). */
 extern _Atomic bool hip_any_call_failed;
 
-/* Inline: every API call leaves through it. */
-static inline hipError_t hip_set_error(hipError_t err)
+/* The log level (AMD_LOG_LEVEL / HIPKFD_LOG, init.c). At level >= 1 a failing call is logged
+ * through hip_failed_call_hook, which src/api/logging.c fills from a constructor (the names and
+ * strings of errors live in src/api, above this layer). */
+extern int hip_log_level;
+extern void (*hip_failed_call_hook)(const char *call, hipError_t err);
+
+/* Out of line: only failing calls with logging on get here. */
+void hip_log_failed_call(const char *call, hipError_t err);
+
+/* Inline: every API call leaves through it. `call` names the entry point for the log (NULL when
+ * unknown); the common path (success, nothing failed yet) never reads it. */
+static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
 {
   int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
   if (__builtin_expect(sticky != hipSuccess, 0))
@@ -51,13 +61,21 @@ static inline hipError_t hip_set_error(hipError_t err)
     atomic_store_explicit(&hip_any_call_failed, true, memory_order_relaxed);
   hip_tls_last_command_error = err;
   /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
-  if (err != hipSuccess && err != hipErrorNotReady)
+  if (err != hipSuccess && err != hipErrorNotReady) {
     hip_tls_last_error = err;
+    if (__builtin_expect(hip_log_level >= 1, 0))
+      hip_log_failed_call(call, err);
+  }
   return err;
 }
 
-/* The way out of every hip* entry point. */
-#define HIP_RETURN(err) return hip_set_error(err)
+static inline hipError_t hip_set_error(hipError_t err)
+{
+  return hip_set_error_in(NULL, err);
+}
+
+/* The way out of every hip* entry point; __func__ names the call in the failure log. */
+#define HIP_RETURN(err) return hip_set_error_in(__func__, err)
 
 /* Leaves the entry point through HIP_RETURN when `expr` (a hipError_t) is not hipSuccess. */
 #define HIP_RETURN_IF_ERROR(expr)          \

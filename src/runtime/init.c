@@ -1,5 +1,6 @@
 /* Runtime initialisation: topology, visible devices, log level. The only place in the runtime that
- * reads the environment (STYLE.md habit 7): HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, HIPKFD_LOG.
+ * reads the environment (STYLE.md habit 7): HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, the log
+ * (AMD_LOG_LEVEL with HIPKFD_LOG as an alias, AMD_LOG_LEVEL_FILE).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -13,7 +14,6 @@
 #include "error.h"
 #include "internal.h"
 
-int hip_log_level;
 bool hip_host_coherent_default;
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -29,16 +29,41 @@ static void on_fork_child(void)
 	atomic_store_explicit(&hip_forked, true, memory_order_relaxed);
 }
 
+/* Where the log goes: AMD_LOG_LEVEL_FILE when it could be opened, else stderr. */
+static FILE *log_file;
+
 void hip_log(int level, const char *fmt, ...)
 {
 	if (level > hip_log_level)
 		return;
+	FILE *out = log_file ? log_file : stderr;
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("hipkfd: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	flockfile(out);
+	fputs("hipkfd: ", out);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	funlockfile(out);
 	va_end(ap);
+	fflush(out);
+}
+
+/* AMD_LOG_LEVEL (clr's levels: 0 none, 1 errors, 2 warnings, 3 info incl. every API call,
+ * 4 debug) wins over hipkfd's older HIPKFD_LOG alias. AMD_LOG_LEVEL_FILE appends the log to a
+ * file instead of stderr; a file that cannot be opened leaves the log on stderr and says so. */
+static void log_settings(void)
+{
+	const char *level = getenv("AMD_LOG_LEVEL");
+	if (!level || !*level)
+		level = getenv("HIPKFD_LOG");
+	if (level && *level)
+		hip_log_level = atoi(level);
+	const char *path = getenv("AMD_LOG_LEVEL_FILE");
+	if (path && *path && hip_log_level > 0) {
+		log_file = fopen(path, "ae");
+		if (!log_file)
+			hip_log(1, "AMD_LOG_LEVEL_FILE %s: %s; logging to stderr", path, strerror(errno));
+	}
 }
 
 /* Parse a device list such as "1,0,3". As CUDA and ROCr do, the list ends at the first entry
@@ -113,9 +138,7 @@ static _Atomic bool init_done;
 static void runtime_init_body(void)
 {
 	pthread_atfork(NULL, NULL, on_fork_child);
-	const char *log = getenv("HIPKFD_LOG");
-	if (log)
-		hip_log_level = atoi(log);
+	log_settings();
 	const char *coherent = getenv("HIP_HOST_COHERENT");
 	hip_host_coherent_default = coherent && atoi(coherent) == 1;
 
