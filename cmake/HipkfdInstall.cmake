@@ -13,8 +13,10 @@ set(HIPKFD_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/hip)
 install(TARGETS amdhip64 EXPORT hip-targets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
         NAMELINK_COMPONENT devel)
-# The compatibility names, as symlinks (see src/CMakeLists.txt for why not copies).
-foreach(compat 6 5)
+# libamdhip64.so.5: its own library with the ROCm 5 ABI (src/CMakeLists.txt).
+install(TARGETS amdhip64_rocm5 LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+# The .so.6 name, as a symlink (see src/CMakeLists.txt for why not a copy).
+foreach(compat 6)
   install(CODE "
     file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}\")
     file(CREATE_LINK libamdhip64.so.7 \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/libamdhip64.so.${compat}\" SYMBOLIC)
