@@ -3,6 +3,9 @@
  * choice costs no constructor and no environment variable. */
 #include "abi.h"
 
+#include <stddef.h>
+#include <string.h>
+
 __attribute__((weak)) int hip_abi_rocm_major = 7;
 
 int hip_abi_major(void)
@@ -55,4 +58,56 @@ unsigned hip_abi_graph_node_type(hipGraphNodeType type)
 	default:
 		return 12;
 	}
+}
+
+/* ROCm 5.2.3's hipMemAllocationProp (its hip_runtime_api.h): the enums are ints, and their
+ * values did not change in ROCm 6. */
+struct rocm5_alloc_prop {
+	unsigned char compressionType;
+	hipMemLocation location;
+	int requestedHandleType;
+	int type;
+	unsigned short usage;
+	void *win32HandleMetaData;
+};
+_Static_assert(offsetof(struct rocm5_alloc_prop, location) == 4, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_alloc_prop, requestedHandleType) == 12, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_alloc_prop, type) == 16, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_alloc_prop, usage) == 20, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_alloc_prop, win32HandleMetaData) == 24, "ROCm 5 layout");
+_Static_assert(sizeof(struct rocm5_alloc_prop) == sizeof(hipMemAllocationProp),
+	       "a caller's buffer holds either layout");
+
+void hip_abi_alloc_prop_in(const hipMemAllocationProp *caller, hipMemAllocationProp *out)
+{
+	if (hip_abi_rocm_major != 5) {
+		*out = *caller;
+		return;
+	}
+	struct rocm5_alloc_prop p;
+	memcpy(&p, caller, sizeof(p));
+	memset(out, 0, sizeof(*out));
+	out->type = (hipMemAllocationType)p.type;
+	out->requestedHandleType = (hipMemAllocationHandleType)p.requestedHandleType;
+	out->location = p.location;
+	out->win32HandleMetaData = p.win32HandleMetaData;
+	out->allocFlags.compressionType = p.compressionType;
+	out->allocFlags.usage = p.usage;
+}
+
+void hip_abi_alloc_prop_out(const hipMemAllocationProp *in, hipMemAllocationProp *caller)
+{
+	if (hip_abi_rocm_major != 5) {
+		*caller = *in;
+		return;
+	}
+	struct rocm5_alloc_prop p;
+	memset(&p, 0, sizeof(p));
+	p.compressionType = in->allocFlags.compressionType;
+	p.location = in->location;
+	p.requestedHandleType = (int)in->requestedHandleType;
+	p.type = (int)in->type;
+	p.usage = in->allocFlags.usage;
+	p.win32HandleMetaData = in->win32HandleMetaData;
+	memcpy(caller, &p, sizeof(p));
 }

@@ -13,4 +13,9 @@ int hip_abi_major(void);
 unsigned hip_abi_memory_type(enum hipMemoryType type);
 unsigned hip_abi_graph_node_type(hipGraphNodeType type);
 
+/* hipMemAllocationProp as the caller laid it out: ROCm 5 put compressionType first and location
+ * at offset 4; ROCm 6 reordered the fields (rocm5_abi_changes.txt). Same size (32) in both. */
+void hip_abi_alloc_prop_in(const hipMemAllocationProp *caller, hipMemAllocationProp *out);
+void hip_abi_alloc_prop_out(const hipMemAllocationProp *in, hipMemAllocationProp *caller);
+
 #endif

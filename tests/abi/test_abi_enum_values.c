@@ -108,3 +108,29 @@ Test(abi_enum_values, graph_node_types)
 	cr_assert_eq(hipFree(d), hipSuccess);
 	(void)KERNEL_NODE;
 }
+
+/* hipMemAllocationProp changed its field order in ROCm 6: each build fills the layout of its own
+ * header and must get the allocation it asked for, and read the same fields back. */
+Test(abi_enum_values, allocation_prop_layout)
+{
+	hipMemAllocationProp prop;
+	memset(&prop, 0, sizeof(prop));
+	prop.type = hipMemAllocationTypePinned;
+	prop.location.type = hipMemLocationTypeDevice;
+	prop.location.id = 0;
+	prop.requestedHandleType = hipMemHandleTypeNone;
+	size_t gran = 0;
+	cr_assert_eq(hipMemGetAllocationGranularity(&gran, &prop, hipMemAllocationGranularityMinimum),
+	             hipSuccess);
+	cr_assert_gt(gran, 0);
+	hipMemGenericAllocationHandle_t h;
+	cr_assert_eq(hipMemCreate(&h, gran, &prop, 0), hipSuccess);
+	hipMemAllocationProp back;
+	memset(&back, 0xff, sizeof(back));
+	cr_assert_eq(hipMemGetAllocationPropertiesFromHandle(&back, h), hipSuccess);
+	cr_expect_eq(back.type, hipMemAllocationTypePinned);
+	cr_expect_eq(back.location.type, hipMemLocationTypeDevice);
+	cr_expect_eq(back.location.id, 0);
+	cr_expect_eq(back.requestedHandleType, hipMemHandleTypeNone);
+	cr_assert_eq(hipMemRelease(h), hipSuccess);
+}
