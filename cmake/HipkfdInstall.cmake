@@ -30,9 +30,11 @@ endfunction()
 install(TARGETS amdhip64 EXPORT hip-targets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
         NAMELINK_COMPONENT devel)
-# The compatibility names, as symlinks (see src/CMakeLists.txt for why not copies).
+# libamdhip64.so.5: its own library with the ROCm 5 ABI (src/CMakeLists.txt).
+install(TARGETS amdhip64_rocm5 LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+# The .so.6 name, as a symlink (see src/CMakeLists.txt for why not a copy).
 set(_hipkfd_so libamdhip64.so.${HIPKFD_HIP_VERSION_MAJOR})
-foreach(compat 6 5)
+foreach(compat 6)
   hipkfd_install_symlink(${_hipkfd_so} ${CMAKE_INSTALL_LIBDIR}/libamdhip64.so.${compat} runtime)
 endforeach()
 

@@ -9,6 +9,7 @@
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
 #include "../runtime/error.h"
+#include "../runtime/abi.h"
 #include "../runtime/internal.h"
 #include "pointer.h"
 
@@ -82,13 +83,14 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 		void *host = mem_host_of_alias(ptr);
 		if (!host || mem_lookup_host(host, &info) != 0) {
 			memset(attributes, 0, sizeof(*attributes));
-			attributes->type = hipMemoryTypeUnregistered;
+			attributes->type = (enum hipMemoryType)hip_abi_memory_type(hipMemoryTypeUnregistered);
 			attributes->device = -2; /* CUDA's value for memory of no device */
 			HIP_RETURN(hipSuccess);
 		}
 		at = host;
 	}
 	fill_attributes(attributes, &info, at);
+	attributes->type = (enum hipMemoryType)hip_abi_memory_type(attributes->type);
 	HIP_RETURN(hipSuccess);
 }
 
@@ -155,7 +157,7 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 
 	switch (attribute) {
 	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
-		*(uint32_t *)data = known ? (uint32_t)a.type : (uint32_t)hipMemoryTypeUnregistered;
+		*(uint32_t *)data = hip_abi_memory_type(known ? a.type : hipMemoryTypeUnregistered);
 		return hipSuccess;
 	case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
 		*(bool *)data = known && a.isManaged;

@@ -34,6 +34,7 @@
 
 #include "../memory/mem.h"
 #include "../memory/vmm.h"
+#include "../runtime/abi.h"
 #include "../runtime/error.h"
 #include "../runtime/internal.h"
 #include "../runtime/runtime.h"
@@ -151,10 +152,12 @@ static hipError_t no_device_error(void)
 
 /* ---- granularity and reservations ------------------------------------------------------------- */
 
-hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
+hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *caller,
 					  hipMemAllocationGranularity_flags option)
 {
 	HIP_RETURN_IF_ERROR(no_device_error());
+	hipMemAllocationProp own;
+	const hipMemAllocationProp *prop = caller ? (hip_abi_alloc_prop_in(caller, &own), &own) : NULL;
 	if (!granularity || !prop || prop->type != hipMemAllocationTypePinned ||
 	    !device_location_valid(&prop->location) ||
 	    (option != hipMemAllocationGranularityMinimum &&
@@ -228,9 +231,11 @@ hipError_t hipMemAddressFree(void *ptr, size_t size)
 /* ---- physical allocations --------------------------------------------------------------------- */
 
 hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
-			const hipMemAllocationProp *prop, unsigned long long flags)
+			const hipMemAllocationProp *caller, unsigned long long flags)
 {
 	HIP_RETURN_IF_ERROR(no_device_error());
+	hipMemAllocationProp own;
+	const hipMemAllocationProp *prop = caller ? (hip_abi_alloc_prop_in(caller, &own), &own) : NULL;
 	if (!handle || size == 0 || flags != 0 || !prop || prop->type != hipMemAllocationTypePinned ||
 	    !device_location_valid(&prop->location))
 		HIP_RETURN(hipErrorInvalidValue);
@@ -283,7 +288,7 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
 	pthread_mutex_lock(&vmm_lock);
 	struct vmm_alloc *a = alloc_find(handle);
 	if (a)
-		*prop = a->prop;
+		hip_abi_alloc_prop_out(&a->prop, prop);
 	pthread_mutex_unlock(&vmm_lock);
 	HIP_RETURN(a ? hipSuccess : hipErrorInvalidValue);
 }

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/abi.h"
 #include "../runtime/error.h"
 #include "graph.h"
 #include "../runtime/internal.h"
@@ -414,7 +415,7 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType)
    * hipGraphNodeTypeMemcpy) and CUDA (which has no other type for them). */
   bool symbol_copy = node->type == hipGraphNodeTypeMemcpyToSymbol ||
                      node->type == hipGraphNodeTypeMemcpyFromSymbol;
-  *pType = symbol_copy ? hipGraphNodeTypeMemcpy : node->type;
+  *pType = (hipGraphNodeType)hip_abi_graph_node_type(symbol_copy ? hipGraphNodeTypeMemcpy : node->type);
   HIP_RETURN(hipSuccess);
 }
 

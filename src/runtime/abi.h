@@ -1,0 +1,21 @@
+/* Which HIP ABI this copy of the library speaks. libamdhip64.so.6/.so.7 speak the current one;
+ * libamdhip64.so.5 is linked from the same objects plus abi_rocm5.c and speaks ROCm 5's wherever
+ * ROCm 6.0 renumbered an enum a caller reads back (tests/abi/rocm5_abi_changes.txt). */
+#ifndef HIPKFD_RUNTIME_ABI_H
+#define HIPKFD_RUNTIME_ABI_H
+
+#include <hip/hip_runtime_api.h>
+
+/* 5 in libamdhip64.so.5, 7 otherwise. */
+int hip_abi_major(void);
+
+/* The value a caller of this library's ABI reads for a memory type / graph node type. */
+unsigned hip_abi_memory_type(enum hipMemoryType type);
+unsigned hip_abi_graph_node_type(hipGraphNodeType type);
+
+/* hipMemAllocationProp as the caller laid it out: ROCm 5 put compressionType first and location
+ * at offset 4; ROCm 6 reordered the fields (rocm5_abi_changes.txt). Same size (32) in both. */
+void hip_abi_alloc_prop_in(const hipMemAllocationProp *caller, hipMemAllocationProp *out);
+void hip_abi_alloc_prop_out(const hipMemAllocationProp *in, hipMemAllocationProp *caller);
+
+#endif
