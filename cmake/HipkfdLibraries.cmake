@@ -39,7 +39,8 @@ set_target_properties(hiprtc PROPERTIES
   LINKER_LANGUAGE C
   VERSION ${HIPKFD_HIP_VERSION}
   SOVERSION ${HIPKFD_HIP_VERSION_MAJOR}
-  LINK_DEPENDS ${HIPKFD_RTC_MAP})
+  LINK_DEPENDS ${HIPKFD_RTC_MAP}
+  INSTALL_RPATH "$ORIGIN")   # its libamdhip64 is the one beside it, whatever the program's rpath
 target_include_directories(hiprtc
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_link_libraries(hiprtc PRIVATE amdhip64 Threads::Threads)
