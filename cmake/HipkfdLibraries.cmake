@@ -32,7 +32,7 @@ hipkfd_target_warnings(hipkfd_rtc_objects)
 set(HIPKFD_RTC_MAP ${CMAKE_CURRENT_BINARY_DIR}/hiprtc.map)
 file(WRITE ${HIPKFD_RTC_MAP} "{\n  global:\n    hiprtc*;\n  local:\n    *;\n};\n")
 # hiprtcGetErrorString is defined in libamdhip64 with the ROCm 5 compatibility code; libhiprtc
-# forwards to it (tools/hiprtc/error_string.c).
+# forwards to it (tools/hiprtc/error_string.c, by a lookup in libamdhip64).
 add_library(hiprtc SHARED $<TARGET_OBJECTS:hipkfd_rtc_objects>
             ${PROJECT_SOURCE_DIR}/tools/hiprtc/error_string.c ${CMAKE_CURRENT_BINARY_DIR}/hipkfd_ident.c)
 set_target_properties(hiprtc PROPERTIES
@@ -43,7 +43,7 @@ set_target_properties(hiprtc PROPERTIES
   INSTALL_RPATH "$ORIGIN")   # its libamdhip64 is the one beside it, whatever the program's rpath
 target_include_directories(hiprtc
   PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-target_link_libraries(hiprtc PRIVATE amdhip64 Threads::Threads)
+target_link_libraries(hiprtc PRIVATE amdhip64 Threads::Threads ${CMAKE_DL_LIBS})
 hipkfd_target_warnings(hiprtc)
 target_link_options(hiprtc PRIVATE -Wl,--version-script=${HIPKFD_RTC_MAP} -Wl,--no-undefined)
 add_custom_command(TARGET hiprtc POST_BUILD
