@@ -35,6 +35,10 @@ uint32_t sim_gpu_cu_count(const struct sim_gpu *gpu);
  * range must lie inside one mapping; callers split accesses that may cross mappings. */
 void *sim_gpuvm_translate(struct sim_gpu *gpu, uint64_t va, uint64_t len, bool write);
 
+/* True when `va` is mapped on `gpu` from system memory with MTYPE UC: GTT or USERPTR memory
+ * allocated COHERENT or UNCACHED (amdgpu_amdkfd_gpuvm.c get_pte_flags for gfx 9.4.2). */
+bool sim_gpuvm_sys_uncached(struct sim_gpu *gpu, uint64_t va);
+
 /* An interrupt from the GPU carrying an event id, as the CP raises after writing an AQL signal's
  * event mailbox, or as s_sendmsg(MSG_INTERRUPT) does with M0. Mirrors
  * kfd_signal_event_interrupt(): an id with all bits valid signals that event; a partial id

@@ -250,6 +250,11 @@ static void *isa_translate(void *ctx, uint64_t va, uint64_t len, bool write)
   return sim_gpuvm_translate(ctx, va, len, write);
 }
 
+static bool isa_sys_uncached(void *ctx, uint64_t va)
+{
+  return sim_gpuvm_sys_uncached(ctx, va);
+}
+
 /* s_sendmsg from a wave: `msg` is the instruction's SIMM16, whose bits 3..0 are the message id.
  * MSG_INTERRUPT (1) carries M0 as the context id; the SQ interrupt path keeps its low 24 bits
  * (kfd_int_process_v9.c). */
@@ -299,6 +304,7 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
     .target = sim_gpu_gfx(q->gpu) == SIM_GFX942 ? ISA_GFX942 : ISA_GFX90A,
     .mem_ctx = q->gpu,
     .translate = isa_translate,
+    .sys_uncached = isa_sys_uncached,
     .msg_ctx = q->gpu,
     .sendmsg = isa_sendmsg,
     .packet_va = packet_va,

@@ -83,6 +83,24 @@ static void read_lane_data(struct isa_wave *w, unsigned reg, unsigned l, uint8_t
     memcpy(dst + 4 * i, &wave_vreg(w, reg + i)[l], 4);
 }
 
+/* gfx90a (MI200) performs floating-point atomics in the L2; on system memory mapped uncached
+ * (fine-grained host memory, MTYPE UC) the atomic goes out over PCIe, whose AtomicOps are
+ * integer FetchAdd, Swap and CAS only, so the float operation has no effect and returns 0.
+ * AMD's hip-tests deviceLib AtomicAdd_Coherent_withunsafeflag checks exactly that on an MI210;
+ * the compiler emits CAS loops instead unless -munsafe-fp-atomics. gfx942 is left as is. */
+static bool fp_atomic_dropped(struct isa_wave *w, const struct mem_op *mo, uint64_t a)
+{
+  switch (mo->atomic) {
+  case AT_FADD: case AT_FMIN: case AT_FMAX: case AT_PK_FADD16: case AT_PK_BFADD16:
+  case AT_FADD_FTZ: case AT_FADD_FTZ_OUT: case AT_FADD_FTZ_IN:
+    break;
+  default:
+    return false;
+  }
+  const struct isa_dispatch *d = w->ctx->d;
+  return d->target == ISA_GFX90A && d->sys_uncached && d->sys_uncached(d->mem_ctx, a);
+}
+
 /* One lane's access after address resolution. Returns -1 on a fault. */
 static int lane_access(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        enum space sp, unsigned l, uint64_t a, unsigned dreg, unsigned vdata)
@@ -115,7 +133,8 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
         cmp |= (uint64_t)wave_vreg(w, vdata + dw + i)[l] << (32 * i);
     }
     /* Private and LDS memory belong to this thread alone; host atomics are still correct. */
-    uint64_t old = mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    uint64_t old = sp == SP_GLOBAL && fp_atomic_dropped(w, mo, a)
+                       ? 0 : mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
     if (in->glc)
       for (unsigned i = 0; i < dw; i++)
         wave_vreg(w, dreg + i)[l] = (uint32_t)(old >> (32 * i));

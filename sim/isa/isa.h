@@ -29,6 +29,9 @@ struct isa_dispatch {
   /* GPU memory. Returns a host pointer for [va, va+len) or NULL (a page fault). */
   void *mem_ctx;
   void *(*translate)(void *mem_ctx, uint64_t va, uint64_t len, bool write);
+  /* Optional (may be NULL): true when `va` is system memory mapped uncached (MTYPE UC), the
+   * way amdgpu maps fine-grained (COHERENT or UNCACHED) GTT and USERPTR memory on gfx90a. */
+  bool (*sys_uncached)(void *mem_ctx, uint64_t va);
 
   /* s_sendmsg: MSG_INTERRUPT (1) carries M0 as the interrupt's context id (hostcall and
    * interrupt signals); other messages are passed on with their data. */

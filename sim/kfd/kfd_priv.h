@@ -52,6 +52,7 @@ struct sim_vm_map {
   uint64_t start, end;        /* [start, end) GPU VA */
   uint8_t *host;              /* host address of `start` */
   bool writable;
+  bool sys_uc;                /* system memory mapped uncached (sim_gpuvm_sys_uncached) */
   const void *owner;          /* the BO or SVM range that put it there */
 };
 
@@ -129,6 +130,9 @@ uint32_t sim_host_cpu_mhz(void);
 /* gpuvm (memory.c) */
 int sim_vm_insert(struct sim_gpu *gpu, uint64_t start, uint64_t len, uint8_t *host, bool writable,
                   const void *owner);
+/* sim_vm_insert for a map whose PTEs carry MTYPE UC on system memory (sys_uc). */
+int sim_vm_insert_uc(struct sim_gpu *gpu, uint64_t start, uint64_t len, uint8_t *host,
+                     bool writable, bool sys_uc, const void *owner);
 void sim_vm_remove_owner(struct sim_gpu *gpu, const void *owner);
 bool sim_vm_lookup(struct sim_gpu *gpu, uint64_t va, struct sim_vm_map *out);
 void sim_vm_reset(struct sim_gpu *gpu);

@@ -77,6 +77,12 @@ static size_t vm_search(const struct sim_gpuvm *vm, uint64_t va)
 int sim_vm_insert(struct sim_gpu *gpu, uint64_t start, uint64_t len, uint8_t *host, bool writable,
                   const void *owner)
 {
+  return sim_vm_insert_uc(gpu, start, len, host, writable, false, owner);
+}
+
+int sim_vm_insert_uc(struct sim_gpu *gpu, uint64_t start, uint64_t len, uint8_t *host,
+                     bool writable, bool sys_uc, const void *owner)
+{
   struct sim_gpuvm *vm = &gpu->vm;
   int r = 0;
   pthread_rwlock_wrlock(&vm->lock);
@@ -96,7 +102,7 @@ int sim_vm_insert(struct sim_gpu *gpu, uint64_t start, uint64_t len, uint8_t *ho
   if (!r) {
     memmove(&vm->maps[i + 1], &vm->maps[i], (vm->n - i) * sizeof(vm->maps[0]));
     vm->maps[i] = (struct sim_vm_map){ .start = start, .end = start + len, .host = host,
-                                       .writable = writable, .owner = owner };
+                                       .writable = writable, .sys_uc = sys_uc, .owner = owner };
     vm->n++;
   }
   pthread_rwlock_unlock(&vm->lock);
@@ -174,6 +180,12 @@ static bool tlb_lookup(struct sim_gpu *gpu, uint64_t va, struct sim_vm_map *out)
    * next lookup. */
   tlb.map[tlb.next++ % TLB_ENTRIES] = *out;
   return true;
+}
+
+bool sim_gpuvm_sys_uncached(struct sim_gpu *gpu, uint64_t va)
+{
+  struct sim_vm_map m;
+  return gpu && tlb_lookup(gpu, va, &m) && m.sys_uc;
 }
 
 void *sim_gpuvm_translate(struct sim_gpu *gpu, uint64_t va, uint64_t len, bool write)
@@ -536,6 +548,15 @@ int sim_ioctl_free_memory_of_gpu(void *arg)
 
 /* ---- mapping to GPUs ------------------------------------------------------------------------------ */
 
+/* amdgpu_amdkfd_gpuvm.c get_pte_flags (gfx 9.4.2): GTT and USERPTR memory allocated COHERENT
+ * or UNCACHED is mapped MTYPE UC; other system memory NC. Only the interpreter's gfx90a
+ * float-atomic rule reads it. */
+static bool bo_sys_uncached(const struct sim_bo *bo)
+{
+  return (bo->flags & (KFD_IOC_ALLOC_MEM_FLAGS_GTT | KFD_IOC_ALLOC_MEM_FLAGS_USERPTR)) &&
+         (bo->flags & (KFD_IOC_ALLOC_MEM_FLAGS_COHERENT | KFD_IOC_ALLOC_MEM_FLAGS_UNCACHED));
+}
+
 static int map_one(struct sim_bo *bo, struct sim_gpu *peer)
 {
   uint32_t bit = 1u << peer->index;
@@ -545,7 +566,7 @@ static int map_one(struct sim_bo *bo, struct sim_gpu *peer)
     return -EINVAL;
   bool w = bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_WRITABLE;
   bo->touched = true;
-  int r = sim_vm_insert(peer, bo->va, bo->size, bo->host, w, bo);
+  int r = sim_vm_insert_uc(peer, bo->va, bo->size, bo->host, w, bo_sys_uncached(bo), bo);
   if (!r && (bo->flags & KFD_IOC_ALLOC_MEM_FLAGS_AQL_QUEUE_MEM))
     r = sim_vm_insert(peer, bo->va + bo->size, bo->size, bo->host, w, bo);  /* ring mapped twice */
   if (r) {

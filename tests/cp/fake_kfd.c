@@ -48,6 +48,14 @@ uint32_t sim_gpu_shader_mhz(const struct sim_gpu *gpu) { (void)gpu; return 2100;
 uint32_t sim_gpu_id(const struct sim_gpu *gpu) { (void)gpu; return 4242; }
 uint32_t sim_gpu_cu_count(const struct sim_gpu *gpu) { (void)gpu; return 4; }
 
+/* The fake maps plain test buffers only: none is fine-grained system memory. */
+bool sim_gpuvm_sys_uncached(struct sim_gpu *gpu, uint64_t va)
+{
+  (void)gpu;
+  (void)va;
+  return false;
+}
+
 void *sim_gpuvm_translate(struct sim_gpu *gpu, uint64_t va, uint64_t len, bool write)
 {
   (void)gpu;
