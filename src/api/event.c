@@ -382,7 +382,12 @@ static hipError_t event_query(hipEvent_t event)
 	struct ipc_event *ie = ipc_of(e);
 	if (ie)
 		return ipc_event_done(ie) ? hipSuccess : hipErrorNotReady;
-	return event_done(e) ? hipSuccess : hipErrorNotReady;
+	if (event_done(e))
+		return hipSuccess;
+	/* Unfinished: unless the context failed, and then it never finishes (a program polling
+	 * the query must hear so). */
+	int err = hip_fault_poll();
+	return err ? hip_gpu_error(err) : hipErrorNotReady;
 }
 
 hipError_t hipEventQuery(hipEvent_t event)
@@ -407,7 +412,7 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	bool blocking = (e->flags & hipEventBlockingSync) || hip_device_blocking(e->device);
 	int err = hip_fence_wait(f, blocking);
 	hip_fence_put(f);
-	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 }
 
 /* GPU end timestamp of a record, in ns. -EAGAIN when the CP wrote none. */
@@ -482,7 +487,7 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 		/* Another device's signal may not be mapped to this GPU: wait on the host instead. */
 		int err = hip_fence_wait(f, hip_device_blocking(f->device));
 		hip_fence_put(f);
-		return err ? hip_error_from_errno(err) : hipSuccess;
+		return err ? hip_gpu_error(err) : hipSuccess;
 	}
 	hip_stream_add_wait(s, f);
 	return hipSuccess;

@@ -108,6 +108,13 @@ int aql_queue_error(const struct aql_queue *q);
  * submission path; waits still poll, so a fault is reported by the next wait at the latest. */
 int aql_queue_error_known(const struct aql_queue *q);
 
+/* Stop [in] q for good because the process's GPU state failed (it faulted, or its barriers may
+ * wait for a queue that did): DESTROY_QUEUE without draining and free its buffers, but keep the
+ * struct, so that waits on fences of its packets still ask aql_queue_error(), which answers the
+ * queue's error (or -EIO) from then on. aql_queues_error() no longer looks at it. The caller
+ * submits nothing more to it and never destroys it. */
+void aql_queue_abandon(struct aql_queue *q);
+
 /* GPU VA of the amd_queue_t (what a kernel's queue_ptr holds). Scratch for dispatches with a
  * private segment is set up on demand by aql_submit_dispatch() (the amd_queue_t scratch fields,
  * as ROCr fills them); growing it waits for the queue to drain. */

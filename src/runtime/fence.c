@@ -110,24 +110,33 @@ bool hip_fence_done(struct hip_fence *f)
 
 HIP_TLS struct hip_fence *hip_callback_fence;
 
+/* Why [in] f, whose wait made no progress for a slice, may never complete: its own queue stopped
+ * on an error, or the context failed elsewhere (a queue its work waits for, an SDMA engine, a
+ * GPU reset: fault.c). 0 while it may still complete. */
+static int fence_stalled(struct hip_fence *f)
+{
+	int err = f->queue ? hip_fault_note(aql_queue_error(f->queue)) : 0;
+	return err ? err : hip_fault_poll();
+}
+
 int hip_fence_wait(struct hip_fence *f, bool blocking)
 {
 	if (f && f == hip_callback_fence)
 		return 0; /* a callback waiting for itself: see internal.h */
-	while (!hip_fence_done(f)) {
-		int err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking);
+	if (hip_fence_done(f))
+		return 0;
+	/* In a failed context nothing is waited for any more. */
+	int err = hip_fault_known();
+	if (err)
+		return err;
+	for (unsigned slice = 0; !hip_fence_done(f); slice++) {
+		/* Work still running after the first slice is long: later slices spin only briefly
+		 * before they sleep, so a long wait leaves the CPU to whoever completes the work. */
+		err = signal_wait_lt(f->sig, 1, FENCE_WAIT_SLICE_NS, blocking || slice > 0);
 		if (err && err != -ETIMEDOUT && err != -ETIME)
 			return err;
-		/* A faulted queue stops processing packets: its signals never complete. */
-		if (err && f->queue) {
-			err = aql_queue_error(f->queue);
-			if (err)
-				return err;
-		}
-		/* An SDMA engine that faulted (a copy into memory the GPU may not write) stops too,
-		 * and its queue reports nothing: the fault event does (sticky, as on CUDA). */
-		if (err && !f->queue && event_memory_fault_seen())
-			return -EFAULT;
+		if (err && (err = fence_stalled(f)))
+			return err;
 	}
 	return 0;
 }
