@@ -380,9 +380,7 @@ static hipError_t event_query(hipEvent_t event)
 			return ce;
 	}
 	struct ipc_event *ie = ipc_of(e);
-	if (ie)
-		return ipc_event_done(ie) ? hipSuccess : hipErrorNotReady;
-	if (event_done(e))
+	if (ie ? ipc_event_done(ie) : event_done(e))
 		return hipSuccess;
 	/* Unfinished: unless the context failed, and then it never finishes (a program polling
 	 * the query must hear so). */
@@ -403,8 +401,15 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
 	struct ipc_event *ie = ipc_of(e);
 	if (ie) {
-		ipc_event_wait(ie);
-		HIP_RETURN(hipSuccess);
+		/* The record's slot is cleared by whichever process's GPU ran it; if it was ours and
+		 * our context failed, never: a failed context ends the wait. (Another process's
+		 * failure is not visible here.) */
+		int err = 0;
+		while (!ipc_event_done(ie) && !(err = hip_fault_poll())) {
+			struct timespec nap = {0, 100000};
+			nanosleep(&nap, NULL);
+		}
+		HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 	}
 	if (event_done(e))
 		HIP_RETURN(hipSuccess);

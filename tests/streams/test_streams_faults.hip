@@ -223,3 +223,31 @@ Test(faults, device_reset_recovers, .timeout = 60)
   HIP_OK(hipStreamDestroy(s));
   HIP_OK(hipFree(buf));
 }
+
+// An interprocess event recorded behind a trap: its shared slot is never cleared, and the wait
+// and query end with the sticky error all the same. The kernel traps only once the host lets
+// it, after the record (a record on a queue already known to have failed may be refused).
+__global__ void trap_when_released(volatile int *release)
+{
+  while (!*release)
+    ;
+  __builtin_trap();
+}
+
+Test(faults, interprocess_event, .timeout = 60)
+{
+  int *release = nullptr;
+  HIP_OK(hipHostMalloc(&release, sizeof(int), hipHostMallocCoherent));
+  *release = 0;
+  hipStream_t s;
+  HIP_OK(hipStreamCreateWithFlags(&s, hipStreamNonBlocking));
+  hipEvent_t e;
+  HIP_OK(hipEventCreateWithFlags(&e, hipEventInterprocess | hipEventDisableTiming));
+  trap_when_released<<<1, 1, 0, s>>>(release);
+  HIP_OK(hipEventRecord(e, s));
+  cr_assert_eq(hipEventQuery(e), hipErrorNotReady);
+  __atomic_store_n(release, 1, __ATOMIC_RELEASE);
+  hipError_t q = poll([&] { return hipEventQuery(e); });
+  cr_assert_eq(q, hipErrorLaunchFailure, "hipEventQuery: %d", q);
+  cr_assert_eq(hipEventSynchronize(e), hipErrorLaunchFailure);
+}
