@@ -78,8 +78,7 @@ hipError_t hipDeviceSynchronize(void)
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	hip_device_sync_all(d);
-	int qerr = 0;
+	int qerr = hip_device_sync_all(d);
 	pthread_mutex_lock(&d->lock);
 	for (struct hip_stream *s = d->streams; s && !qerr; s = s->next)
 		qerr = hip_stream_error(s);
@@ -104,6 +103,7 @@ hipError_t hipDeviceReset(void)
 	if (hip_pool_reset_device)
 		hip_pool_reset_device(d->ordinal);
 	mem_trim(d->gpu);
+	hip_device_fault_reset(d);
 	hip_sticky_error_clear();
 	pthread_mutex_lock(&d->lock);
 	d->flags = 0;

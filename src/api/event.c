@@ -380,13 +380,11 @@ static hipError_t event_query(hipEvent_t event)
 			return ce;
 	}
 	struct ipc_event *ie = ipc_of(e);
-	if (ie)
-		return ipc_event_done(ie) ? hipSuccess : hipErrorNotReady;
-	if (event_done(e))
+	if (ie ? ipc_event_done(ie) : event_done(e))
 		return hipSuccess;
-	/* Pending work that depends on a stopped queue never completes: say so instead of "not
-	 * ready" for ever (a query loop would spin for good). */
-	int err = hip_queues_error();
+	/* Unfinished: unless the context failed, and then it never finishes (a program polling
+	 * the query must hear so). */
+	int err = hip_fault_poll();
 	return err ? hip_gpu_error(err) : hipErrorNotReady;
 }
 
@@ -403,8 +401,15 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	HIP_RETURN_IF_ERROR(hip_capture_event_check(event));
 	struct ipc_event *ie = ipc_of(e);
 	if (ie) {
-		ipc_event_wait(ie);
-		HIP_RETURN(hipSuccess);
+		/* The record's slot is cleared by whichever process's GPU ran it; if it was ours and
+		 * our context failed, never: a failed context ends the wait. (Another process's
+		 * failure is not visible here.) */
+		int err = 0;
+		while (!ipc_event_done(ie) && !(err = hip_fault_poll())) {
+			struct timespec nap = {0, 100000};
+			nanosleep(&nap, NULL);
+		}
+		HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 	}
 	if (event_done(e))
 		HIP_RETURN(hipSuccess);
@@ -412,7 +417,7 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	bool blocking = (e->flags & hipEventBlockingSync) || hip_device_blocking(e->device);
 	int err = hip_fence_wait(f, blocking);
 	hip_fence_put(f);
-	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
 }
 
 /* GPU end timestamp of a record, in ns. -EAGAIN when the CP wrote none. */
@@ -487,7 +492,7 @@ static hipError_t stream_wait_event(hipStream_t stream, hipEvent_t event, unsign
 		/* Another device's signal may not be mapped to this GPU: wait on the host instead. */
 		int err = hip_fence_wait(f, hip_device_blocking(f->device));
 		hip_fence_put(f);
-		return err ? hip_error_from_errno(err) : hipSuccess;
+		return err ? hip_gpu_error(err) : hipSuccess;
 	}
 	hip_stream_add_wait(s, f);
 	return hipSuccess;

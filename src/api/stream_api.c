@@ -87,10 +87,18 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	if (!s->is_null && hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);
 	/* The legacy null stream synchronises with every blocking stream of its device. */
-	if (s->is_null)
-		hip_device_sync_streams(s->device, true);
-	int err = hip_stream_sync(s);
+	int err = s->is_null ? hip_device_sync_streams(s->device, true) : 0;
+	if (!err)
+		err = hip_stream_sync(s);
 	HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
+}
+
+/* Unfinished work is hipErrorNotReady, unless the context failed: then it never finishes, and a
+ * program polling the query must hear so. */
+static hipError_t not_ready(void)
+{
+	int err = hip_fault_poll();
+	return err ? hip_gpu_error(err) : hipErrorNotReady;
 }
 
 hipError_t hipStreamSynchronize_spt(hipStream_t stream)
@@ -108,16 +116,13 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	/* The legacy null stream waits for the blocking streams before its own work, so it is not
 	 * idle while they are not (clr: getStream(nullptr, wait) before the query). */
 	if (s->is_null && !hip_device_blocking_streams_idle(s->device))
-		HIP_RETURN(hipErrorNotReady);
+		HIP_RETURN(not_ready());
 	if (hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);
 	int err = hip_stream_error(s);
 	if (err)
 		HIP_RETURN(hip_gpu_error(err));
-	if (hip_stream_idle(s))
-		HIP_RETURN(hipSuccess);
-	err = hip_queues_error(); /* pending work may wait for a queue that stopped */
-	HIP_RETURN(err ? hip_gpu_error(err) : hipErrorNotReady);
+	HIP_RETURN(hip_stream_idle(s) ? hipSuccess : not_ready());
 }
 
 hipError_t hipStreamQuery_spt(hipStream_t stream)

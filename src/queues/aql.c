@@ -2,6 +2,7 @@
  * queues.c), with buffers sized the way kfd_queue.c checks them. */
 #define _GNU_SOURCE
 #include "aql.h"
+#include "fault.h"
 #include "queues_internal.h"
 #include "memory/mem.h"
 
@@ -40,36 +41,34 @@ struct aql_queue {
   void *scratch[8];               /* every scratch allocation (scratch_lock); freed at destroy:
                                    * a packet in flight may still use an older one */
   unsigned n_scratch;             /* (scratch_lock) */
-  struct aql_queue *live_prev, *live_next; /* in live_queues (live_lock) */
+  struct aql_queue *next_live;    /* in live_queues (live_lock) */
+  _Atomic int dead_err;           /* abandoned (aql_queue_abandon): the error it reports from
+                                   * then on; 0 while it runs */
 };
 
-/* Every queue of the process, so that a wait on one queue's work can see that another queue
- * stopped: work that depends on a faulted queue's packets (a barrier-AND on its signals) never
- * completes, whichever queue it is on. */
+/* Every queue that may still run packets, for the process-wide fault poll (aql_queues_error): a
+ * queue that faults stops, and so does every queue whose barrier packets wait for its signals,
+ * but only the faulted queue's own error signal says why. */
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct aql_queue *live_queues; /* (live_lock) */
 
-static void live_add(struct aql_queue *q)
+static void live_link(struct aql_queue *q)
 {
   pthread_mutex_lock(&live_lock);
-  q->live_prev = NULL;
-  q->live_next = live_queues;
-  if (live_queues)
-    live_queues->live_prev = q;
+  q->next_live = live_queues;
   live_queues = q;
   pthread_mutex_unlock(&live_lock);
 }
 
-static void live_remove(struct aql_queue *q)
+static void live_unlink(struct aql_queue *q)
 {
   pthread_mutex_lock(&live_lock);
-  if (q->live_prev)
-    q->live_prev->live_next = q->live_next;
-  else if (live_queues == q)
-    live_queues = q->live_next;
-  if (q->live_next)
-    q->live_next->live_prev = q->live_prev;
-  q->live_prev = q->live_next = NULL;
+  for (struct aql_queue **pp = &live_queues; *pp; pp = &(*pp)->next_live) {
+    if (*pp == q) {
+      *pp = q->next_live;
+      break;
+    }
+  }
   pthread_mutex_unlock(&live_lock);
 }
 
@@ -258,7 +257,7 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
     goto fail_destroy;
   q->amd->id = args.queue_id;
   q->doorbell_signal->hardware_doorbell_ptr = (uint64_t)(uintptr_t)q->doorbell;
-  live_add(q);
+  live_link(q);
   *out = q;
   return 0;
 
@@ -282,6 +281,9 @@ int aql_queue_error(const struct aql_queue *q)
 
   if (!q)
     return -EINVAL;
+  int dead = atomic_load_explicit(&q->dead_err, memory_order_acquire);
+  if (dead)
+    return dead;
   code = signal_load(q->inactive);
   if (code != 0)
     return (code & QERR_MEMORY_VIOLATION) || event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
@@ -290,18 +292,11 @@ int aql_queue_error(const struct aql_queue *q)
   return 0;
 }
 
-int aql_any_queue_error(void)
-{
-  int err = 0;
-  pthread_mutex_lock(&live_lock);
-  for (struct aql_queue *q = live_queues; q && !err; q = q->live_next)
-    err = aql_queue_error(q);
-  pthread_mutex_unlock(&live_lock);
-  return err;
-}
-
 int aql_queue_error_known(const struct aql_queue *q)
 {
+  int dead = atomic_load_explicit(&q->dead_err, memory_order_acquire);
+  if (dead)
+    return dead;
   int64_t code = atomic_load_explicit(q->inactive_value, memory_order_acquire);
   bool fault = event_memory_fault_known_on(q->gpu->gpu_id);
 
@@ -323,7 +318,10 @@ static __attribute__((noinline)) int claim_wait(struct aql_queue *q, uint64_t id
       cpu_relax();
       continue;
     }
+    /* A full ring behind a barrier that waits for a faulted queue never drains either. */
     int err = aql_queue_error(q);
+    if (!err)
+      err = queues_fault_poll();
     if (err)
       return err;
     sched_yield();
@@ -643,8 +641,11 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
     err = signal_wait_lt(q->idle_signal, 1, WAIT_SLICE_NS, blocking);
     if (err != -ETIMEDOUT)
       break;
-    /* A faulted queue never completes the barrier: report the fault instead of hanging. */
+    /* A faulted queue never completes the barrier, nor does one waiting for a faulted queue's
+     * signal: report the fault instead of hanging. */
     err = aql_queue_error(q);
+    if (!err)
+      err = queues_fault_poll();
   }
   /* The CP signals completion before it retires the packet (moves read_dispatch_id past it);
    * wait for that too, so aql_queue_idle() agrees once this returns. */
@@ -653,6 +654,8 @@ int aql_queue_wait_idle(struct aql_queue *q, bool blocking)
     if (++spins % 1024 == 0) {
       sched_yield();
       err = aql_queue_error(q);
+      if (!err)
+        err = queues_fault_poll();
     }
   }
   pthread_mutex_unlock(&q->idle_lock);
@@ -665,15 +668,57 @@ int aql_queue_destroy(struct aql_queue *q)
 
   if (!q)
     return 0;
-  /* Drain, but never wait forever on a CP that stopped (10 s without the queue going idle). */
-  for (int i = 0; i < 100 && !aql_queue_error(q) && !aql_queue_idle(q); i++)
+  live_unlink(q);
+  /* Drain, but never wait forever on a CP that stopped (10 s without the queue going idle), nor
+   * at all once some queue of the process faulted (its work may never end). */
+  for (int i = 0; i < 100 && !aql_queue_error(q) && !queues_fault_poll() && !aql_queue_idle(q);
+       i++)
     usleep(100000);
-  live_remove(q);
   /* The queue goes first: the kernel holds references on its buffers until then. */
   err = kfd_destroy_queue(q->queue_id);
   free_buffers(q);
   pthread_mutex_destroy(&q->idle_lock);
   free(q);
+  return err;
+}
+
+void aql_queue_abandon(struct aql_queue *q)
+{
+  if (!q || atomic_load_explicit(&q->dead_err, memory_order_acquire))
+    return;
+  int err = aql_queue_error(q);
+  live_unlink(q);
+  /* Published before anything goes: a wait that reads 0 here reads the error signal, which
+   * stays (it is never recycled, so it keeps its last value). */
+  atomic_store_explicit(&q->dead_err, err ? err : -EIO, memory_order_release);
+  /* DESTROY_QUEUE stops the CP even in the middle of a dispatch or a barrier, and drops the
+   * kernel's references on the buffers (kfd_queue.c), which may then go. */
+  kfd_destroy_queue(q->queue_id);
+  for (unsigned i = 0; i < q->n_scratch; i++)
+    mem_free(q->scratch[i]);
+  q->n_scratch = 0;
+  mem_free(q->cwsr);
+  mem_free(q->eop);
+  mem_free(q->kernargs);
+  mem_free(q->ring);
+  mem_free(q->amd);
+  signal_destroy(q->idle_signal);
+  q->cwsr = q->eop = NULL;
+  q->kernargs = q->ring = NULL;
+  q->amd = NULL;
+  q->idle_signal = NULL;
+}
+
+int aql_queues_error(void)
+{
+  int err = 0;
+  pthread_mutex_lock(&live_lock);
+  for (struct aql_queue *q = live_queues; q && !err; q = q->next_live) {
+    int64_t code = signal_load(q->inactive);
+    if (code)
+      err = code & QERR_MEMORY_VIOLATION ? -EFAULT : -EIO;
+  }
+  pthread_mutex_unlock(&live_lock);
   return err;
 }
 

@@ -103,14 +103,17 @@ bool aql_queue_idle(const struct aql_queue *q);
  * error (the queue_inactive_signal's value, as ROCr decodes it). */
 int aql_queue_error(const struct aql_queue *q);
 
-/* The first error of any queue of the process (aql_queue_error of each), 0 when all are healthy.
- * For waits that timed out: the work they wait for may depend on a queue that stopped. */
-int aql_any_queue_error(void);
-
 /* aql_queue_error() without asking the driver about memory faults: the queue's error signal and
  * a fault some earlier poll (a wait, aql_queue_error) already saw. One or two loads, for the
  * submission path; waits still poll, so a fault is reported by the next wait at the latest. */
 int aql_queue_error_known(const struct aql_queue *q);
+
+/* Stop [in] q for good because the process's GPU state failed (it faulted, or its barriers may
+ * wait for a queue that did): DESTROY_QUEUE without draining and free its buffers, but keep the
+ * struct, so that waits on fences of its packets still ask aql_queue_error(), which answers the
+ * queue's error (or -EIO) from then on. aql_queues_error() no longer looks at it. The caller
+ * submits nothing more to it and never destroys it. */
+void aql_queue_abandon(struct aql_queue *q);
 
 /* GPU VA of the amd_queue_t (what a kernel's queue_ptr holds). Scratch for dispatches with a
  * private segment is set up on demand by aql_submit_dispatch() (the amd_queue_t scratch fields,

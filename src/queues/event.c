@@ -97,11 +97,18 @@ void event_signal_destroy(uint32_t event_id)
     kfd_destroy_event(event_id);
 }
 
-/* ---- memory exceptions ----------------------------------------------------------------------- */
+/* ---- memory and hardware exceptions ---------------------------------------------------------
+ *
+ * Two events per process, created together and never auto-reset, so that once signalled they
+ * stay signalled for every poller: the memory-exception event (a GPU page fault,
+ * kfd_signal_vm_fault_event) and the hardware-exception event (a GPU reset after a hang, RAS:
+ * kfd_signal_reset_event). Each is latched here the first time a poll sees it. */
 
 static pthread_mutex_t mem_event_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t mem_event_id;            /* (mem_event_lock) */
+static uint32_t hw_event_id;             /* (mem_event_lock) 0 if the driver refused one */
 _Atomic bool event_fault_seen;        /* queues_internal.h event_memory_fault_known_on */
+static _Atomic bool hw_exception_seen;
 static _Atomic uint64_t last_poll_ns;    /* when the driver was last asked (ns, monotonic) */
 static uint64_t fault_va;                /* valid once event_fault_seen (release/acquire) */
 uint32_t event_fault_gpu_id;
@@ -110,7 +117,9 @@ static void event_memory_forget(void)
 {
   pthread_mutex_init(&mem_event_lock, NULL);
   mem_event_id = 0;
+  hw_event_id = 0;
   atomic_store(&event_fault_seen, false);
+  atomic_store(&hw_exception_seen, false);
   atomic_store(&last_poll_ns, 0);
 }
 
@@ -120,35 +129,49 @@ int event_memory_init(void)
 
   pthread_once(&atfork_once, event_register_atfork);
   pthread_mutex_lock(&mem_event_lock);
-  /* Manual reset: once a fault is reported the event stays signalled for every poller. */
-  if (!mem_event_id)
+  if (!mem_event_id) {
     err = kfd_create_event(KFD_IOC_EVENT_MEMORY, false, 0, 0, &mem_event_id, NULL, NULL);
+    /* A hang is also worth knowing about, but not worth failing for: no hardware-exception
+     * event only means a GPU reset is noticed through the queues' error signals alone. */
+    if (!err && kfd_create_event(KFD_IOC_EVENT_HW_EXCEPTION, false, 0, 0, &hw_event_id, NULL,
+                                 NULL))
+      hw_event_id = 0;
+  }
   pthread_mutex_unlock(&mem_event_lock);
   return err;
 }
 
-static int wait_memory_event(uint32_t timeout_ms)
+/* Wait up to [in] timeout_ms for either exception event and latch what fired. WAIT_EVENTS copies
+ * the memory-exception data of an activated memory event only (kfd_events.c
+ * copy_signaled_event_data), so a zeroed record that stays zero means the other one fired. */
+static int wait_exception_events(uint32_t timeout_ms)
 {
-  struct kfd_event_data data;
-  uint32_t result = 0, id;
+  struct kfd_event_data data[2];
+  uint32_t result = 0, n = 1;
   int err;
 
   err = event_memory_init();
   if (err)
     return err;
+  memset(data, 0, sizeof(data));
   pthread_mutex_lock(&mem_event_lock);
-  id = mem_event_id;
+  data[0].event_id = mem_event_id;
+  /* Once latched, a (never reset) hardware exception would answer every wait at once. */
+  if (hw_event_id && !atomic_load_explicit(&hw_exception_seen, memory_order_acquire))
+    data[n++].event_id = hw_event_id;
   pthread_mutex_unlock(&mem_event_lock);
-  memset(&data, 0, sizeof(data));
-  data.event_id = id;
-  err = kfd_wait_events(&data, 1, true, timeout_ms, &result);
+  err = kfd_wait_events(data, n, false, timeout_ms, &result);
   if (err)
     return err;
   if (result != KFD_IOC_WAIT_RESULT_COMPLETE)
     return -ETIMEDOUT;
+  if (!data[0].memory_exception_data.gpu_id && n > 1) {
+    atomic_store_explicit(&hw_exception_seen, true, memory_order_release);
+    return -EIO;
+  }
   if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire)) {
-    fault_va = data.memory_exception_data.va;
-    event_fault_gpu_id = data.memory_exception_data.gpu_id;
+    fault_va = data[0].memory_exception_data.va;
+    event_fault_gpu_id = data[0].memory_exception_data.gpu_id;
     atomic_store_explicit(&event_fault_seen, true, memory_order_release);
   }
   return 0;
@@ -158,8 +181,11 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
 {
   int err = 0;
 
-  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire))
-    err = wait_memory_event(timeout_ms);
+  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire)) {
+    do
+      err = wait_exception_events(timeout_ms);
+    while (err == -EIO); /* a hardware exception: keep waiting for a page fault */
+  }
   if (err)
     return err;
   if (va)
@@ -169,27 +195,64 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
   return 0;
 }
 
-/* Polling the event is a syscall: error checks on wait paths call this often, so ask the
- * driver at most once per millisecond (a fault is still seen within 1 ms). */
+/* Polling the events is a syscall: error checks on wait paths call this often, so ask the
+ * driver at most once per millisecond (a fault is still seen within 1 ms). Returns true when
+ * it is time to ask. */
 #define FAULT_POLL_INTERVAL_NS 1000000ull
 
-bool event_memory_fault_seen(void)
+static bool poll_due(void)
 {
   struct timespec ts;
   uint64_t now, last;
 
-  if (atomic_load_explicit(&event_fault_seen, memory_order_acquire))
-    return true;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
   last = atomic_load_explicit(&last_poll_ns, memory_order_relaxed);
   if (last && now - last < FAULT_POLL_INTERVAL_NS)
     return false;
   atomic_store_explicit(&last_poll_ns, now, memory_order_relaxed);
-  return wait_memory_event(0) == 0;
+  return true;
+}
+
+bool event_memory_fault_seen(void)
+{
+  if (atomic_load_explicit(&event_fault_seen, memory_order_acquire))
+    return true;
+  return poll_due() && wait_exception_events(0) == 0;
 }
 
 bool event_memory_fault_on(uint32_t gpu_id)
 {
   return event_memory_fault_seen() && (event_fault_gpu_id == gpu_id || event_fault_gpu_id == 0);
+}
+
+int event_exception_seen(void)
+{
+  if (atomic_load_explicit(&event_fault_seen, memory_order_acquire))
+    return -EFAULT;
+  if (atomic_load_explicit(&hw_exception_seen, memory_order_acquire))
+    return -EIO;
+  if (poll_due()) {
+    int err = wait_exception_events(0);
+    if (err == 0)
+      return -EFAULT;
+    if (err == -EIO)
+      return -EIO;
+  }
+  return 0;
+}
+
+void event_exceptions_forget(void)
+{
+  pthread_mutex_lock(&mem_event_lock);
+  if (mem_event_id)
+    kfd_destroy_event(mem_event_id);
+  if (hw_event_id)
+    kfd_destroy_event(hw_event_id);
+  mem_event_id = 0;
+  hw_event_id = 0;
+  atomic_store_explicit(&event_fault_seen, false, memory_order_release);
+  atomic_store_explicit(&hw_exception_seen, false, memory_order_release);
+  atomic_store_explicit(&last_poll_ns, 0, memory_order_relaxed);
+  pthread_mutex_unlock(&mem_event_lock);
 }

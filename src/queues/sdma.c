@@ -9,6 +9,7 @@
  * offsets that never wrap (ROCr BlitSdma<uint64_t, true, -1>). */
 #define _GNU_SOURCE
 #include "sdma.h"
+#include "fault.h"
 #include "queues_internal.h"
 #include "memory/mem.h"
 
@@ -127,11 +128,20 @@ static uint64_t read_rptr(const struct sdma_queue *q)
   return __atomic_load_n(q->rptr_mem, __ATOMIC_ACQUIRE);
 }
 
-/* Wait until `bytes` bytes are free in the ring. (lock held) */
-static void wait_space(struct sdma_queue *q, uint64_t bytes)
+/* Wait until `bytes` bytes are free in the ring. An engine that stopped on a fault never frees
+ * any: then the fault's error. (lock held) */
+static int wait_space(struct sdma_queue *q, uint64_t bytes)
 {
-  while (q->wptr + bytes - read_rptr(q) > SDMA_RING_BYTES)
+  for (unsigned spins = 0; q->wptr + bytes - read_rptr(q) > SDMA_RING_BYTES; spins++) {
     cpu_relax();
+    if (spins % 4096 == 4095) {
+      int err = queues_fault_poll();
+      if (err)
+        return err;
+      sched_yield();
+    }
+  }
+  return 0;
 }
 
 /* Reserve `dw` contiguous dwords. A command never straddles the end of the ring: the rest of
@@ -143,12 +153,14 @@ static uint32_t *reserve(struct sdma_queue *q, uint32_t dw)
 
   if (pos + bytes > SDMA_RING_BYTES) {
     uint64_t pad = SDMA_RING_BYTES - pos;
-    wait_space(q, pad);
+    if (wait_space(q, pad))
+      return NULL;
     memset((char *)q->ring + pos, 0, pad); /* SDMA_OP_NOP with count 0 is a one-dword no-op */
     q->wptr += pad;
     pos = 0;
   }
-  wait_space(q, bytes);
+  if (wait_space(q, bytes))
+    return NULL;
   uint32_t *p = (uint32_t *)((char *)q->ring + pos);
   q->wptr += bytes;
   return p;
@@ -162,9 +174,12 @@ static void commit(struct sdma_queue *q)
   __atomic_store_n(q->doorbell, q->wptr, __ATOMIC_RELEASE);
 }
 
-static void emit_copy(struct sdma_queue *q, uint64_t dst, uint64_t src, uint32_t bytes)
+/* The emitters return 0, or the error of a ring that stopped (nothing is written then). */
+static int emit_copy(struct sdma_queue *q, uint64_t dst, uint64_t src, uint32_t bytes)
 {
   uint32_t *p = reserve(q, COPY_DW);
+  if (!p)
+    return queues_fault_known();
   p[0] = SDMA_OP_COPY | (SDMA_SUBOP_COPY_LINEAR << 8);
   p[1] = bytes - 1;
   p[2] = 0;
@@ -172,25 +187,31 @@ static void emit_copy(struct sdma_queue *q, uint64_t dst, uint64_t src, uint32_t
   p[4] = (uint32_t)(src >> 32);
   p[5] = (uint32_t)dst;
   p[6] = (uint32_t)(dst >> 32);
+  return 0;
 }
 
-static void emit_fill(struct sdma_queue *q, uint64_t dst, uint32_t pattern, uint32_t bytes)
+static int emit_fill(struct sdma_queue *q, uint64_t dst, uint32_t pattern, uint32_t bytes)
 {
   uint32_t *p = reserve(q, FILL_DW);
+  if (!p)
+    return queues_fault_known();
   p[0] = SDMA_OP_CONST_FILL | (SDMA_FILL_DWORD << 30);
   p[1] = (uint32_t)dst;
   p[2] = (uint32_t)(dst >> 32);
   p[3] = pattern;
   p[4] = bytes - 1;
+  return 0;
 }
 
 /* Completion as ROCr signals it from SDMA: an atomic 64-bit add of -1 on the signal value, then
  * for signals with an event the mailbox write and a TRAP carrying the event id. */
-static void emit_completion(struct sdma_queue *q, struct signal *s)
+static int emit_completion(struct sdma_queue *q, struct signal *s)
 {
   uint64_t value_va = signal_gpu_va(s) + offsetof(struct amd_signal, value);
   uint32_t *p = reserve(q, ATOMIC_DW);
 
+  if (!p)
+    return queues_fault_known();
   p[0] = SDMA_OP_ATOMIC | (SDMA_ATOMIC_ADD64 << 25);
   p[1] = (uint32_t)value_va;
   p[2] = (uint32_t)(value_va >> 32);
@@ -200,15 +221,20 @@ static void emit_completion(struct sdma_queue *q, struct signal *s)
   p[6] = 0;
   p[7] = 0;
   if (!s->event_id)
-    return;
+    return 0;
   p = reserve(q, FENCE_DW);
+  if (!p)
+    return queues_fault_known();
   p[0] = SDMA_OP_FENCE;
   p[1] = (uint32_t)s->abi->event_mailbox_ptr;
   p[2] = (uint32_t)(s->abi->event_mailbox_ptr >> 32);
   p[3] = s->event_id;
   p = reserve(q, TRAP_DW);
+  if (!p)
+    return queues_fault_known();
   p[0] = SDMA_OP_TRAP;
   p[1] = s->event_id & 0x0fffffffu;
+  return 0;
 }
 
 int sdma_copy(struct sdma_queue *q, uint64_t dst_va, uint64_t src_va, size_t size,
@@ -216,17 +242,19 @@ int sdma_copy(struct sdma_queue *q, uint64_t dst_va, uint64_t src_va, size_t siz
 {
   if (!q || !dst_va || !src_va)
     return -EINVAL;
+  int err = 0;
   pthread_mutex_lock(&q->lock);
-  for (size_t done = 0; done < size;) {
+  for (size_t done = 0; done < size && !err;) {
     uint32_t n = size - done > SDMA_MAX_LINEAR ? SDMA_MAX_LINEAR : (uint32_t)(size - done);
-    emit_copy(q, dst_va + done, src_va + done, n);
+    err = emit_copy(q, dst_va + done, src_va + done, n);
     done += n;
   }
-  if (completion)
-    emit_completion(q, completion);
-  commit(q);
+  if (completion && !err)
+    err = emit_completion(q, completion);
+  if (!err)
+    commit(q);
   pthread_mutex_unlock(&q->lock);
-  return 0;
+  return err;
 }
 
 int sdma_fill32(struct sdma_queue *q, uint64_t dst_va, uint32_t pattern, size_t size,
@@ -234,17 +262,19 @@ int sdma_fill32(struct sdma_queue *q, uint64_t dst_va, uint32_t pattern, size_t 
 {
   if (!q || !dst_va || (dst_va & 3) || (size & 3))
     return -EINVAL;
+  int err = 0;
   pthread_mutex_lock(&q->lock);
-  for (size_t done = 0; done < size;) {
+  for (size_t done = 0; done < size && !err;) {
     uint32_t n = size - done > SDMA_MAX_LINEAR ? SDMA_MAX_LINEAR : (uint32_t)(size - done);
-    emit_fill(q, dst_va + done, pattern, n);
+    err = emit_fill(q, dst_va + done, pattern, n);
     done += n;
   }
-  if (completion)
-    emit_completion(q, completion);
-  commit(q);
+  if (completion && !err)
+    err = emit_completion(q, completion);
+  if (!err)
+    commit(q);
   pthread_mutex_unlock(&q->lock);
-  return 0;
+  return err;
 }
 
 int sdma_queue_wait_idle(struct sdma_queue *q)

@@ -63,7 +63,9 @@ static void pool_push(struct signal_pool *p, struct signal *s)
 {
   uint64_t old = atomic_load_explicit(&p->head, memory_order_relaxed), next;
   do {
-    s->next_free = stack_ptr(old);
+    /* Atomic (relaxed): a popper that read `old` before we pushed s may read it concurrently
+     * (its CAS then fails on the tag; the read itself must not be a data race). */
+    __atomic_store_n(&s->next_free, stack_ptr(old), __ATOMIC_RELAXED);
     next = (uint64_t)(uintptr_t)s | (((old >> 48) + 1) << 48);
   } while (!atomic_compare_exchange_weak_explicit(&p->head, &old, next, memory_order_release,
                                                   memory_order_relaxed));
@@ -79,7 +81,8 @@ static struct signal *pool_pop(struct signal_pool *p)
       return NULL;
     /* s->next_free may be stale if another thread popped s meanwhile; the tag then differs
      * and the CAS fails. Signal structs are never freed, so the read itself is safe. */
-    next = (uint64_t)(uintptr_t)s->next_free | (((old >> 48) + 1) << 48);
+    next = (uint64_t)(uintptr_t)__atomic_load_n(&s->next_free, __ATOMIC_RELAXED) |
+           (((old >> 48) + 1) << 48);
   } while (!atomic_compare_exchange_weak_explicit(&p->head, &old, next, memory_order_acquire,
                                                   memory_order_acquire));
   return s;

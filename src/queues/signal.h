@@ -71,4 +71,12 @@ bool event_memory_fault_seen(void);
 /* A memory fault was reported on the GPU with KFD id [in] gpu_id (or on an unnamed GPU). */
 bool event_memory_fault_on(uint32_t gpu_id);
 
+/* What the process's exception events say (polled at most once per millisecond): -EFAULT after
+ * a GPU page fault, -EIO after a hardware exception (a GPU reset after a hang), else 0. */
+int event_exception_seen(void);
+
+/* Forget the exceptions seen so far (hipDeviceReset): the events are destroyed, and made anew
+ * by the next poll or queue. */
+void event_exceptions_forget(void);
+
 #endif

@@ -250,21 +250,23 @@ static void streams_snapshot(struct hip_device *d, struct hip_stream *const list
 /* Waits for the last work of every stream of the device. Tails are collected under the device
  * lock (an idle stream costs two loads) and waited for without it. The null
  * stream's tail already orders after every blocking stream; non-blocking streams need their own. */
-void hip_device_sync_all(struct hip_device *d)
+int hip_device_sync_all(struct hip_device *d)
 {
-	hip_device_sync_streams(d, false);
+	return hip_device_sync_streams(d, false);
 }
 
-void hip_device_sync_owner(const struct kfd_gpu *gpu)
+int hip_device_sync_owner(const struct kfd_gpu *gpu)
 {
-	for (int i = 0; i < ndevices; i++) {
+	int err = 0;
+	for (int i = 0; i < ndevices && !err; i++) {
 		struct hip_device *d = &devices[i];
 		/* d->gpu is read once `opened` (stored after it) says it is set; a device not opened
 		 * has no streams. */
 		if (atomic_load_explicit(&d->opened, memory_order_acquire) && (!gpu || d->gpu == gpu) &&
 		    !streams_known_idle(d))
-			hip_device_sync_streams(d, false);
+			err = hip_device_sync_streams(d, false);
 	}
+	return err;
 }
 
 bool hip_device_blocking_streams_idle(struct hip_device *d)
@@ -280,15 +282,18 @@ bool hip_device_blocking_streams_idle(struct hip_device *d)
 	return idle;
 }
 
-void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
+int hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 {
 	enum { BATCH = 32 };
+	int err = 0;
 	if (!d || !atomic_load_explicit(&d->opened, memory_order_acquire))
-		return;
+		return 0;
 	if (streams_known_idle(d))
-		return;
+		return 0;
 	bool more = true;
-	while (more) {
+	/* A failed wait ends it: the stream it waited for never turns idle, so another round would
+	 * find it again (a failed context fails every wait alike). */
+	while (more && !err) {
 		struct hip_fence *tails[BATCH];
 		struct hip_stream *list[SNAP_MAX];
 		unsigned nlist = 0;
@@ -314,8 +319,11 @@ void hip_device_sync_streams(struct hip_device *d, bool blocking_only)
 			streams_snapshot(d, list, nlist);
 		pthread_mutex_unlock(&d->lock);
 		for (int i = 0; i < n; i++) {
-			hip_fence_wait(tails[i], hip_device_blocking(d));
+			int e = err ? 0 : hip_fence_wait(tails[i], hip_device_blocking(d));
+			if (e)
+				err = e;
 			hip_fence_put(tails[i]);
 		}
 	}
+	return err;
 }

@@ -52,9 +52,9 @@ void hip_device_prefer(int ordinal);
 int hip_device_current_ordinal(void);
 /* A limit's value (hipDeviceSetLimit, or the default): the loader reads the stack size. */
 size_t hip_device_limit(struct hip_device *d, enum hipLimit_t limit);
-/* Wait for the device's streams; `blocking_only` skips hipStreamNonBlocking streams (what a
+/* Wait for the device's streams (0, or the first failed wait's -errno); `blocking_only` skips hipStreamNonBlocking streams (what a
  * synchronize of the legacy null stream waits for, as AMD's runtime does). */
-void hip_device_sync_streams(struct hip_device *d, bool blocking_only);
+int hip_device_sync_streams(struct hip_device *d, bool blocking_only);
 /* No blocking (created without hipStreamNonBlocking) stream of [in] d has work pending. */
 bool hip_device_blocking_streams_idle(struct hip_device *d);
 /* hipDeviceScheduleBlockingSync set on the device (waits sleep rather than spin). */
@@ -72,8 +72,8 @@ void hip_device_stream_unlink(struct hip_device *d, struct hip_stream *s);
 extern bool (*hip_pool_holds_free)(const void *ptr);
 extern void (*hip_pool_reset_device)(int device);
 /* hipFree's wait: the work of every device that may use memory of [in] gpu (its own device, or
- * every opened device when gpu is NULL: managed memory). */
-void hip_device_sync_owner(const struct kfd_gpu *gpu);
+ * every opened device when gpu is NULL: managed memory). 0 or the first failed wait's -errno. */
+int hip_device_sync_owner(const struct kfd_gpu *gpu);
 
 /* ---- fence.c: a completion signal with a reference count ------------------------------------- */
 
@@ -104,10 +104,22 @@ struct hip_fence *hip_fence_get(struct hip_fence *f); /* NULL-safe */
 void hip_fence_put(struct hip_fence *f);              /* NULL-safe */
 bool hip_fence_done(struct hip_fence *f);             /* NULL counts as done */
 int hip_fence_wait(struct hip_fence *f, bool blocking);
-/* The error of the first stopped queue of the process (a trap, a memory fault), 0 when every
- * queue is healthy: what a query of pending work answers instead of "not ready". */
-int hip_queues_error(void);
 void hip_fence_signal(struct hip_fence *f);           /* host work completed */
+
+/* ---- fault.c: the failed context -------------------------------------------------------------- */
+
+/* 0 while no GPU work of the process failed; else -EFAULT (a memory fault) or -EIO (a trap, an
+ * illegal instruction, any other queue error, a GPU reset), with the sticky error set. Looks at
+ * every queue and the exception events (at most once per millisecond): for a wait that made no
+ * progress, and for queries of unfinished work. */
+int hip_fault_poll(void);
+/* The same without looking for new faults: the sticky error, or a fault some poll latched. */
+int hip_fault_known(void);
+/* [in] err, a wait's result: a queue error (-EFAULT, -EIO) sets the sticky error. Returns err. */
+int hip_fault_note(int err);
+/* hipDeviceReset of [in] d after a fault: the streams it keeps get new queues, the SDMA engine
+ * goes, and the fault state starts over (the caller then clears the sticky error). */
+void hip_device_fault_reset(struct hip_device *d);
 
 /* ---- stream.c: ordering of work on a stream -------------------------------------------------- */
 
@@ -199,6 +211,9 @@ struct hip_stream *hip_stream_from_api(hipStream_t s, hipError_t *err);
  * operations, hipEventRecord): any handle that is not a live stream, destroyed or never created,
  * is hipErrorContextIsDestroyed, as there. The handle is only looked up, never dereferenced. */
 struct hip_stream *hip_stream_from_api_live(hipStream_t s, hipError_t *err);
+/* Forget everything [in] s had in flight after a fault (hip_device_fault_reset): its queue is
+ * abandoned (a new one is made on first use), its tail, pending waits and counts start over. */
+void hip_stream_fault_reset(struct hip_stream *s);
 /* Destroy every stream of the device, the null stream included (hipDeviceReset). */
 void hip_device_streams_reset(struct hip_device *d);
 

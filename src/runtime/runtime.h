@@ -77,11 +77,15 @@ struct hip_stream {
 					 * with sleepers */
 	struct aql_queue *queue;        /* lazy; protected by lock */
 	struct hip_fence *waits[HIP_STREAM_MAX_WAITS]; /* hipStreamWaitEvent; protected by lock */
-	int nwaits;                     /* protected by lock */
+	int nwaits;                     /* written under lock (atomic stores: copy.c reads it
+					 * without the lock) */
 	_Atomic int tail_lock;          /* spin lock (held for a few instructions): protects tail,
 					 * tail_on_queue (taken inside lock or alone) */
-	struct hip_fence *tail;         /* the last enqueued work, NULL when none */
-	bool tail_on_queue;             /* tail came from `queue` (a barrier bit orders after it) */
+	struct hip_fence *tail;         /* the last enqueued work, NULL when none; written under
+					 * tail_lock (atomic stores: stream.c reads it without the
+					 * lock where the rules at the top of stream.c allow) */
+	bool tail_on_queue;             /* tail came from `queue` (a barrier bit orders after it);
+					 * as tail */
 	_Atomic uint64_t submitted;     /* operations enqueued so far (written under lock) */
 	_Atomic uint64_t launches;      /* kernels enqueued without a completion signal (written
 					 * under lock; stream.c stream_cover) */
@@ -131,7 +135,8 @@ uint64_t hip_stream_queue_va(struct hip_stream *s);
  * run). Returns 0 or -errno (-EFAULT / -EIO for a queue error). */
 int hip_stream_sync(struct hip_stream *s);
 
-/* Wait for every stream of the device (hipDeviceSynchronize). */
-void hip_device_sync_all(struct hip_device *d);
+/* Wait for every stream of the device (hipDeviceSynchronize). 0, or the -errno of the first
+ * wait that failed (a queue error: then the context's sticky error is set). */
+int hip_device_sync_all(struct hip_device *d);
 
 #endif /* HIPKFD_RUNTIME_RUNTIME_H */

@@ -21,6 +21,15 @@
  * Lock order: stream->lock, then device->lock, then any stream's tail_lock. Nobody waits for a
  * fence while holding a tail_lock or the device lock (stream_cover drops the tail lock to wait
  * for ring space).
+ *
+ * Who may replace the tail: a holder of s->lock (hip_stream_end), and any thread covering the
+ * stream's kernels (stream_cover, under the tail lock only: a synchronize, a query, another
+ * stream's dependency). A cover only acts while `launches` != `covered`, and `launches` only
+ * grows under s->lock: so a holder of s->lock that sees covered == launches (acquire: the
+ * cover's tail store before its release store of `covered`) knows the tail stays as it is until
+ * it lets go, and may read it and use the fence without the tail lock. Otherwise the tail is
+ * read, and a reference taken, under the tail lock: a cover drops the old tail's reference, and
+ * a fence whose last reference went is recycled for other work at once.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -69,6 +78,14 @@ static inline void tail_lock(struct hip_stream *s)
 static inline void tail_unlock(struct hip_stream *s)
 {
 	atomic_store_explicit(&s->tail_lock, 0, memory_order_release);
+}
+
+/* Replace the tail (tail_lock held; the caller drops the old one's reference). Atomic stores:
+ * stream_begin's fast path reads the pair without the lock. */
+static inline void tail_set(struct hip_stream *s, struct hip_fence *f, bool on_queue)
+{
+	__atomic_store_n(&s->tail, f, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->tail_on_queue, on_queue, __ATOMIC_RELAXED);
 }
 
 /* ---- objects ----------------------------------------------------------------------------------- */
@@ -154,6 +171,29 @@ static void stream_destroy_hooks_run(const struct hip_stream *s)
 		destroy_hooks[i](s);
 }
 
+/* Let go of the stream's queue (s->lock held). In a failed context (the queue faulted, or may
+ * wait for one that did) it is abandoned, not drained: fences of its packets may outlive the
+ * stream in events, and their waits still ask the queue's error state. */
+static void stream_queue_release(struct hip_stream *s)
+{
+	struct aql_queue *q = s->queue;
+	if (!q)
+		return;
+	if (aql_queue_error(q) || hip_fault_poll())
+		aql_queue_abandon(q);
+	else
+		aql_queue_destroy(q);
+	__atomic_store_n(&s->queue, NULL, __ATOMIC_RELEASE);
+}
+
+/* Drop the pending hipStreamWaitEvent fences (s->lock held). */
+static void stream_waits_release(struct hip_stream *s)
+{
+	for (int i = 0; i < s->nwaits; i++)
+		hip_fence_put(s->waits[i]);
+	__atomic_store_n(&s->nwaits, 0, __ATOMIC_RELAXED);
+}
+
 void hip_stream_destroy(struct hip_stream *s)
 {
 	atomic_store_explicit(&s->live, false, memory_order_release);
@@ -163,24 +203,40 @@ void hip_stream_destroy(struct hip_stream *s)
 	stream_destroy_hooks_run(s);
 
 	stream_lock(s);
-	/* A faulted queue is kept (not destroyed): fences of its packets may outlive the stream in
-	 * events, and their waits look at the queue's error state. */
-	if (s->queue && aql_queue_error(s->queue) == 0)
-		aql_queue_destroy(s->queue);
-	s->queue = NULL;
+	stream_queue_release(s);
 	/* drained (or dead, never to read them again): the barriers' fences may go */
 	hip_stream_gpu_reads_release(s);
-	for (int i = 0; i < s->nwaits; i++)
-		hip_fence_put(s->waits[i]);
-	s->nwaits = 0;
+	stream_waits_release(s);
 	stream_unlock(s);
-	hip_fence_put(s->tail);
-	s->tail = NULL;
+	tail_lock(s);
+	struct hip_fence *old = s->tail;
+	tail_set(s, NULL, false);
+	tail_unlock(s);
+	hip_fence_put(old);
 
 	pthread_mutex_lock(&stream_pool_lock);
 	s->next_free = stream_pool;
 	stream_pool = s;
 	pthread_mutex_unlock(&stream_pool_lock);
+}
+
+void hip_stream_fault_reset(struct hip_stream *s)
+{
+	stream_lock(s);
+	stream_queue_release(s);
+	hip_stream_gpu_reads_release(s);
+	stream_waits_release(s);
+	tail_lock(s);
+	struct hip_fence *old = s->tail;
+	tail_set(s, NULL, false);
+	atomic_store_explicit(&s->covered, atomic_load_explicit(&s->launches, memory_order_relaxed),
+			      memory_order_release);
+	tail_unlock(s);
+	/* Nothing it had in flight will complete: it counts as done. */
+	atomic_store_explicit(&s->done_seq, atomic_load_explicit(&s->submitted, memory_order_relaxed),
+			      memory_order_release);
+	stream_unlock(s);
+	hip_fence_put(old);
 }
 
 void hip_device_streams_reset(struct hip_device *d)
@@ -302,9 +358,17 @@ static void stream_cover(struct hip_stream *s)
 			/* Never wait for the CP with the tail lock held: a host callback that the
 			 * ring's packets wait for may need it. */
 			tail_unlock(s);
-			while (aql_queue_space(q) == 0 && !aql_queue_error(q))
+			int err = 0;
+			while (aql_queue_space(q) == 0 && !(err = aql_queue_error(q)) &&
+			       !(err = hip_fault_poll()))
 				sched_yield();
 			tail_lock(s);
+			if (err) {
+				/* The ring never drains (the queue, or one it waits for, failed): no
+				 * marker; waits report the fault (the stream's error is sticky). */
+				atomic_store_explicit(&s->covered, launches, memory_order_release);
+				return;
+			}
 			continue;
 		}
 		if (hip_fence_create(s->device, &f) != 0) {
@@ -313,7 +377,7 @@ static void stream_cover(struct hip_stream *s)
 			tail_lock(s);
 			/* Complete (or the queue faulted). */
 			if (atomic_load_explicit(&s->covered, memory_order_relaxed) < launches)
-				atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+				atomic_store_explicit(&s->covered, launches, memory_order_release);
 			return;
 		}
 		f->queue = q;
@@ -321,14 +385,14 @@ static void stream_cover(struct hip_stream *s)
 			hip_fence_signal(f); /* never submitted: nothing will complete it */
 			hip_fence_put(f);
 			/* The queue is dead: its waits report the fault. */
-			atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+			atomic_store_explicit(&s->covered, launches, memory_order_release);
 			return;
 		}
 		f->timestamped = true;
 		struct hip_fence *old = s->tail;
-		s->tail = f;
-		s->tail_on_queue = true;
-		atomic_store_explicit(&s->covered, launches, memory_order_relaxed);
+		tail_set(s, f, true);
+		/* Release: a holder of s->lock that reads this value reads the new tail (top). */
+		atomic_store_explicit(&s->covered, launches, memory_order_release);
 		hip_fence_put(old);
 		return;
 	}
@@ -396,8 +460,30 @@ static __attribute__((noinline)) void stream_begin_deps(struct hip_stream *s,
 		bool blocking = hip_device_blocking(d);
 		for (int i = 0; i < s->nwaits; i++)
 			deps_add(deps, s->waits[i], blocking);
-		s->nwaits = 0;
+		__atomic_store_n(&s->nwaits, 0, __ATOMIC_RELAXED);
 	}
+}
+
+/* The tail can change under a holder of s->lock only through a cover, which needs kernels it
+ * has not covered (the top of the file). Acquire: pairs with the cover's release of `covered`. */
+static inline bool tail_settled(struct hip_stream *s)
+{
+	return atomic_load_explicit(&s->launches, memory_order_relaxed) ==
+	       atomic_load_explicit(&s->covered, memory_order_acquire);
+}
+
+/* A reference to the stream's own tail for deps->own, unless it completed (s->lock held). */
+static void own_tail(struct hip_stream *s, struct hip_stream_deps *deps)
+{
+	bool settled = tail_settled(s);
+	if (!settled)
+		tail_lock(s);
+	struct hip_fence *own = s->tail;
+	deps->own_on_queue = s->tail_on_queue;
+	if (own && !hip_fence_done(own) && own != hip_callback_fence)
+		deps->own = hip_fence_get(own);
+	if (!settled)
+		tail_unlock(s);
 }
 
 /* hip_stream_begin; [in] queue_ordered: the new work is an AQL packet with the barrier bit on
@@ -407,28 +493,32 @@ static inline __attribute__((always_inline)) void
 stream_begin(struct hip_stream *s, struct hip_stream_deps *deps, bool queue_ordered)
 {
 	deps->n = 0;
+	deps->own = NULL;
 	stream_lock(s);
 	if (__builtin_expect(s->is_null || s->nwaits ||
 				     (stream_blocking(s) && !null_stream_known_idle(s->device)),
 			     0))
 		stream_begin_deps(s, deps);
 
-	/* The stream's own tail. Work that is not a packet on the stream's queue needs a fence for
-	 * every kernel too: cover them. Otherwise no tail lock: the tail only changes under s->lock,
-	 * which we hold, or in a cover, which never replaces a tail from elsewhere. */
-	if (!queue_ordered && atomic_load_explicit(&s->launches, memory_order_relaxed) !=
-				      atomic_load_explicit(&s->covered, memory_order_relaxed)) {
+	if (queue_ordered) {
+		/* The launch path: a packet with the barrier bit needs nothing of a tail from its
+		 * own queue, nor of no tail. A tail from elsewhere (SDMA, a callback) only appears
+		 * under s->lock, which we hold, and a cover only replaces it with one from the
+		 * queue that follows it: seeing "none" or "from the queue", in either order of the
+		 * two loads, stays true. */
+		if (!__atomic_load_n(&s->tail, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&s->tail_on_queue, __ATOMIC_RELAXED)) {
+			deps->own_on_queue = true;
+			return;
+		}
+	} else if (!tail_settled(s)) {
+		/* Work that is not a packet on the stream's queue needs a fence for every kernel
+		 * too: cover them. */
 		tail_lock(s);
 		stream_cover(s);
 		tail_unlock(s);
 	}
-	struct hip_fence *own = s->tail;
-	deps->own_on_queue = s->tail_on_queue;
-	deps->own = NULL;
-	if (!own || (queue_ordered && s->tail_on_queue))
-		return;
-	if (!hip_fence_done(own) && own != hip_callback_fence)
-		deps->own = hip_fence_get(own);
+	own_tail(s, deps);
 }
 
 void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps)
@@ -438,10 +528,11 @@ void hip_stream_begin_queued(struct hip_stream *s, struct hip_stream_deps *deps)
 
 bool hip_stream_drained(struct hip_stream *s)
 {
+	/* Kernels not covered yet are not known complete; otherwise the tail is settled. */
+	if (!tail_settled(s))
+		return false;
 	struct hip_fence *t = s->tail;
-	return atomic_load_explicit(&s->launches, memory_order_relaxed) ==
-		       atomic_load_explicit(&s->covered, memory_order_relaxed) &&
-	       (!t || t == hip_callback_fence || hip_fence_done(t));
+	return !t || t == hip_callback_fence || hip_fence_done(t);
 }
 
 void hip_stream_begin(struct hip_stream *s, struct hip_stream_deps *deps)
@@ -473,12 +564,11 @@ void hip_stream_end(struct hip_stream *s, struct hip_stream_deps *deps, struct h
 {
 	tail_lock(s);
 	struct hip_fence *old = s->tail;
-	s->tail = tail;
-	s->tail_on_queue = on_queue;
+	tail_set(s, tail, on_queue);
 	/* Work ended under s->lock follows every kernel enqueued before it: a packet of the stream's
 	 * queue by the barrier bit, host or SDMA work by waiting for the covered tail. */
 	atomic_store_explicit(&s->covered, atomic_load_explicit(&s->launches, memory_order_relaxed),
-			      memory_order_relaxed);
+			      memory_order_release);
 	stream_count_submitted(s);
 	tail_unlock(s);
 	hip_fence_put(old);
@@ -609,14 +699,17 @@ int hip_stream_marker(struct hip_stream *s, struct hip_stream_deps *deps, struct
 void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 {
 	stream_lock(s);
-	if (s->nwaits == HIP_STREAM_MAX_WAITS) {
+	int n = s->nwaits;
+	if (n == HIP_STREAM_MAX_WAITS) {
 		/* Too many pending waits: fold the oldest into a host wait. */
 		hip_fence_wait(s->waits[0], hip_device_blocking(s->device));
 		hip_fence_put(s->waits[0]);
 		memmove(&s->waits[0], &s->waits[1], (HIP_STREAM_MAX_WAITS - 1) * sizeof(s->waits[0]));
-		s->nwaits--;
+		n--;
 	}
-	s->waits[s->nwaits++] = f;
+	s->waits[n] = f;
+	/* Atomic: copy.c's stream_busy reads the count without the lock. */
+	__atomic_store_n(&s->nwaits, n + 1, __ATOMIC_RELAXED);
 	stream_unlock(s);
 }
 
@@ -624,12 +717,17 @@ void hip_stream_add_wait(struct hip_stream *s, struct hip_fence *f)
 
 int hip_stream_error(struct hip_stream *s)
 {
+	/* A failed context fails every stream. */
+	int err = hip_fault_known();
+	if (err)
+		return err;
 	struct aql_queue *q = __atomic_load_n(&s->queue, __ATOMIC_ACQUIRE);
 	if (q)
-		return aql_queue_error(q);
+		return hip_fault_note(aql_queue_error(q));
 	/* A stream that only copied and filled (SDMA): a fault of its engine shows only as the
 	 * GPU's memory fault event, sticky as on CUDA. */
-	return s->device->gpu && event_memory_fault_on(s->device->gpu->gpu_id) ? -EFAULT : 0;
+	return s->device->gpu && event_memory_fault_on(s->device->gpu->gpu_id) ? hip_fault_note(-EFAULT)
+									       : 0;
 }
 
 int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
