@@ -275,6 +275,22 @@ fail:
  * packet, 0x20000000 memory violation, 0x40000000 illegal instruction, 0x80000000 debug trap. */
 #define QERR_MEMORY_VIOLATION 0x20000000ll
 
+/* The same value also receives KFD exception bits (KFD_EC_MASK(EC_*), kfd_ioctl.h): the CWSR
+ * header's error_reason points at it (alloc_cwsr), and the driver ORs the exception into it
+ * before the CP's error code arrives. Those of a memory violation: */
+#define QEXC_MEMORY_VIOLATION (KFD_EC_MASK(EC_QUEUE_WAVE_MEMORY_VIOLATION) |                     \
+                               KFD_EC_MASK(EC_DEVICE_MEMORY_VIOLATION))
+
+/* -EFAULT or -EIO for [in] q's nonzero error value [in] code. A page fault raises the
+ * memory-exception event before the queue stops, so when the bits seen so far do not name a
+ * memory violation the event is asked now (not at the rate-limited pace of the polls). */
+static int queue_code_error(const struct aql_queue *q, int64_t code)
+{
+  if (code & (QERR_MEMORY_VIOLATION | (int64_t)QEXC_MEMORY_VIOLATION))
+    return -EFAULT;
+  return event_memory_fault_now(q->gpu->gpu_id) ? -EFAULT : -EIO;
+}
+
 int aql_queue_error(const struct aql_queue *q)
 {
   int64_t code;
@@ -286,7 +302,7 @@ int aql_queue_error(const struct aql_queue *q)
     return dead;
   code = signal_load(q->inactive);
   if (code != 0)
-    return (code & QERR_MEMORY_VIOLATION) || event_memory_fault_on(q->gpu->gpu_id) ? -EFAULT : -EIO;
+    return queue_code_error(q, code);
   if (event_memory_fault_on(q->gpu->gpu_id))
     return -EFAULT;
   return 0;
@@ -301,7 +317,8 @@ int aql_queue_error_known(const struct aql_queue *q)
   bool fault = event_memory_fault_known_on(q->gpu->gpu_id);
 
   if (code != 0)
-    return (code & QERR_MEMORY_VIOLATION) || fault ? -EFAULT : -EIO;
+    return (code & (QERR_MEMORY_VIOLATION | (int64_t)QEXC_MEMORY_VIOLATION)) || fault ? -EFAULT
+                                                                                    : -EIO;
   return fault ? -EFAULT : 0;
 }
 
@@ -716,7 +733,7 @@ int aql_queues_error(void)
   for (struct aql_queue *q = live_queues; q && !err; q = q->next_live) {
     int64_t code = signal_load(q->inactive);
     if (code)
-      err = code & QERR_MEMORY_VIOLATION ? -EFAULT : -EIO;
+      err = queue_code_error(q, code);
   }
   pthread_mutex_unlock(&live_lock);
   return err;

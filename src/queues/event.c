@@ -226,6 +226,13 @@ bool event_memory_fault_on(uint32_t gpu_id)
   return event_memory_fault_seen() && (event_fault_gpu_id == gpu_id || event_fault_gpu_id == 0);
 }
 
+bool event_memory_fault_now(uint32_t gpu_id)
+{
+  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire))
+    wait_exception_events(0);
+  return event_memory_fault_known_on(gpu_id);
+}
+
 int event_exception_seen(void)
 {
   if (atomic_load_explicit(&event_fault_seen, memory_order_acquire))

@@ -70,6 +70,9 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
 bool event_memory_fault_seen(void);
 /* A memory fault was reported on the GPU with KFD id [in] gpu_id (or on an unnamed GPU). */
 bool event_memory_fault_on(uint32_t gpu_id);
+/* The same, asking the driver now rather than at most once per millisecond: for a queue known to
+ * have stopped, whose cause is wanted. */
+bool event_memory_fault_now(uint32_t gpu_id);
 
 /* What the process's exception events say (polled at most once per millisecond): -EFAULT after
  * a GPU page fault, -EIO after a hardware exception (a GPU reset after a hang), else 0. */

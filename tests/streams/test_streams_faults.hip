@@ -1,8 +1,9 @@
-// GPU faults never hang a wait: a kernel that traps (__builtin_trap, assert(false), s_trap) or
-// writes an unmapped address, on a blocking, a non-blocking or the null stream, followed by
-// healthy work on another queue that depends on it (an event wait), then one kind of wait on
-// that work: every wait returns the sticky error (hipErrorLaunchFailure for a trap,
-// hipErrorIllegalAddress for a memory fault), and later calls keep returning it. Each case runs
+// GPU faults never hang a wait: a kernel that traps (__builtin_trap, assert(false), s_trap),
+// writes an unmapped address or runs an illegal instruction, on a blocking, a non-blocking or the
+// null stream, followed by healthy work on another queue that depends on it (an event wait),
+// then one kind of wait on that work: every wait returns the sticky error
+// (hipErrorIllegalAddress for a memory fault, hipErrorLaunchFailure for the others), and later
+// calls keep returning it. Each case runs
 // in its own process (Criterion), bounded by its own timeout: a hang fails the case.
 // A "no fault" row runs the same scenarios and expects hipSuccess.
 #include <criterion/criterion.h>
@@ -17,7 +18,15 @@
 
 #define HIP_OK(expr) cr_assert_eq((expr), hipSuccess, "%s", #expr)
 
-enum fault_kind { F_NONE, F_BUILTIN_TRAP, F_ASSERT, F_S_TRAP, F_ILLEGAL_ADDRESS, F_COUNT };
+enum fault_kind {
+  F_NONE,
+  F_BUILTIN_TRAP,
+  F_ASSERT,
+  F_S_TRAP,
+  F_ILLEGAL_ADDRESS,
+  F_ILLEGAL_INSTRUCTION,
+  F_COUNT
+};
 enum stream_kind { S_BLOCKING, S_NON_BLOCKING, S_NULL, S_COUNT };
 enum wait_kind {
   W_STREAM_SYNC,
@@ -33,7 +42,7 @@ enum wait_kind {
 };
 
 static const char *const fault_names[] = {"none", "__builtin_trap", "assert(false)", "s_trap",
-                                          "illegal address"};
+                                          "illegal address", "illegal instruction"};
 static const char *const stream_names[] = {"blocking", "non-blocking", "null"};
 static const char *const wait_names[] = {"hipStreamSynchronize", "hipDeviceSynchronize",
                                          "hipEventSynchronize", "hipStreamQuery",
@@ -68,6 +77,12 @@ __global__ void s_trap(int *out)
 
 __global__ void illegal_address(int *out) { out[threadIdx.x] = 1; }
 
+__global__ void illegal_instruction(int *out)
+{
+  if (out)
+    asm volatile(".long 0xffffffff"); // no gfx9 instruction encodes so
+}
+
 static hipError_t expected_error(int fault)
 {
   switch (fault) {
@@ -85,6 +100,7 @@ static void launch_fault(int fault, hipStream_t s, int *buf)
   case F_ASSERT: assert_false<<<1, 64, 0, s>>>(buf); break;
   case F_S_TRAP: s_trap<<<1, 64, 0, s>>>(buf); break;
   case F_ILLEGAL_ADDRESS: illegal_address<<<1, 64, 0, s>>>(UNMAPPED_VA); break;
+  case F_ILLEGAL_INSTRUCTION: illegal_instruction<<<1, 64, 0, s>>>(buf); break;
   }
 }
 
