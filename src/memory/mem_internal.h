@@ -150,9 +150,6 @@ size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
  * still holds allocation [in] alloc_id: 0, else -ENOENT. */
 int mem_suballoc_mark_exported(struct mem_block *b, const void *base, uint64_t alloc_id);
 
-/* ipc.c: the allocation at [in] base with [in] alloc_id was freed: its export record goes. */
-void mem_ipc_retire(const void *base, uint64_t alloc_id);
-
 /* block_cache.c */
 bool mem_block_cache_put(struct mem_block *b);
 struct mem_block *mem_block_cache_take(struct kfd_gpu *gpu, size_t size, enum mem_kind kind,

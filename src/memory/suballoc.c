@@ -28,6 +28,7 @@
  * freed: its length is cleared (lookups and frees no longer find it) but its bit is never set, so
  * it is not handed out again while an importer may still map it. */
 #include "mem_internal.h"
+#include "ipc_record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -330,7 +331,7 @@ static int slot_quarantine(struct mem_chunk *c, uint32_t slot, const void *p)
   uint8_t expected = SLOT_EXPORTED;
   if (!atomic_compare_exchange_strong(&c->slot_exported[slot], &expected, SLOT_QUARANTINED))
     return expected == 0 ? 1 : -EINVAL;
-  mem_ipc_retire(p, atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed));
+  ipc_record_retire(p, atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed));
   return 0;
 }
 
