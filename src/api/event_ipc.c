@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -122,6 +123,13 @@ static int area_map(const char *name, bool create, struct ipc_event_area **out)
     close(fd);
     shm_unlink(name);
     return err;
+  }
+  /* A handle may name any object of the prefix: one shorter than the area would map, then kill
+   * the first read past its end with SIGBUS. */
+  struct stat st;
+  if (!create && (fstat(fd, &st) != 0 || st.st_size < (off_t)IPC_EVENT_AREA_SIZE)) {
+    close(fd);
+    return -EINVAL;
   }
   void *p = mmap(NULL, IPC_EVENT_AREA_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   int err = p == MAP_FAILED ? -errno : 0;
@@ -226,7 +234,9 @@ hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream)
 {
   struct ipc_event_area *a = ie->area;
   int32_t index = atomic_fetch_add(&a->write_index, 1);
-  _Atomic uint32_t *slot = &a->slot[index % IPC_EVENT_SLOTS];
+  /* Unsigned: the indices live in memory another process writes (and wrap after 2^31 records);
+   * a negative one must still pick a slot of the ring. */
+  _Atomic uint32_t *slot = &a->slot[(uint32_t)index % IPC_EVENT_SLOTS];
   while (atomic_load_explicit(slot, memory_order_acquire) != 0)
     nap(); /* the record that used this slot 32 records ago is still pending */
   atomic_store_explicit(slot, 1, memory_order_release);
@@ -247,7 +257,7 @@ hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream)
 static const _Atomic uint32_t *latest(const struct ipc_event *ie)
 {
   int32_t r = atomic_load_explicit(&ie->area->read_index, memory_order_acquire);
-  return r < 0 ? NULL : &ie->area->slot[r % IPC_EVENT_SLOTS];
+  return r < 0 ? NULL : &ie->area->slot[(uint32_t)r % IPC_EVENT_SLOTS];
 }
 
 bool ipc_event_done(const struct ipc_event *ie)

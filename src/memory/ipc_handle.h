@@ -7,23 +7,22 @@
 #include <string.h>
 
 #define IPC_MAGIC 0x50494b48u /* "HKIP" */
-#define IPC_VERSION 1u
+#define IPC_VERSION 2u /* 2: handles name an export record and an exact range (memory/ipc.c) */
 
-/* The layout inside hipIpcMemHandle_t (64 bytes). */
+/* The layout inside hipIpcMemHandle_t (64 bytes). Every field but delta is checked against the
+ * exporter's record (mem_ipc_check) before anything is mapped. */
 struct ipc_handle {
 	uint32_t magic;
 	uint32_t version;
 	int32_t pid;          /* exporting process */
 	int32_t fd;           /* dma-buf descriptor number in the exporter */
 	uint64_t ino;         /* st_ino of the dma-buf: guards against a reused pid or fd */
-	uint64_t buf_size;    /* bytes of the exported kernel allocation */
-	uint64_t offset;      /* the exported pointer's offset in it */
-	uint64_t alloc_size;  /* bytes of the user's allocation (informational) */
-	uint64_t alloc_id;    /* the exporter's allocation id: a new allocation at the same address,
-			       * carved from the same kernel buffer and exported through a recycled
-			       * descriptor number, still gets a handle of its own (as in clr and
-			       * CUDA); importers do not read it */
-	uint8_t reserved[8];
+	uint64_t record;      /* the exporter's record of the export (its address there) */
+	uint64_t token;       /* random, unique to that record: a new allocation at the same
+			       * address gets a handle of its own (as in clr and CUDA) */
+	uint64_t offset;      /* the allocation's offset in the dma-buf (page aligned) */
+	uint64_t size;        /* bytes of the user's allocation */
+	uint64_t delta;       /* the exported pointer's offset inside the allocation */
 };
 
 /* The exporting process of the handle at [in] bytes (64 bytes), or -1 if they are no handle of

@@ -1,5 +1,6 @@
 /* src/memory/mem.c: the public allocation API over blocks, chunks and the address table. */
 #include "mem_internal.h"
+#include "ipc_record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -71,6 +72,10 @@ int mem_free(void *ptr)
     bool expected = true;
     if (!atomic_compare_exchange_strong(&b->live, &expected, false))
       return -EINVAL; /* a racing free won */
+    /* After `live` is cleared (sequentially consistent, as the CAS is): an export racing with
+     * this free sees it cleared, or its `shared` mark is seen here (ipc.c mark_exported). */
+    if (atomic_load(&b->shared))
+      ipc_record_retire(b->base, b->alloc_id);
     /* Once not live the table's granules answer "no allocation" (mem_table_find_block), so a
      * block parked in the cache keeps them; one going back to the kernel clears them first. */
     if (mem_block_cache_put(b))

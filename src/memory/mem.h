@@ -141,6 +141,41 @@ int mem_ipc_export(const void *p, int *fd, uint64_t *offset, size_t *size);
  * with mem_free(). The fd stays owned by the caller. Returns 0 or -errno. */
 int mem_ipc_import(struct kfd_gpu *gpu, int fd, size_t size, void **out);
 
+/* ---- IPC handles (src/memory/ipc.c): an importer maps exactly one allocation ---------------- */
+
+/* What an IPC handle says about an exported allocation; an importer checks it against the
+ * exporter's record (mem_ipc_check) before it maps anything. */
+struct mem_ipc_share {
+  uint64_t record;        /* address of the exporter's record of this export */
+  uint64_t token;         /* random, unique to the record */
+  uint64_t ino;           /* inode of the dma-buf */
+  uint64_t offset;        /* the allocation's offset in the dma-buf (page aligned) */
+  uint64_t size;          /* bytes of the allocation (as requested) */
+  int fd;                 /* the dma-buf descriptor, in the exporter */
+  void *base;             /* the allocation's start (exporter only) */
+};
+
+/* Export the device allocation containing [in] p: [out] out. The same allocation gives the same
+ * record until it is freed; its free retires the record and closes the descriptor. Returns 0 or
+ * -errno (-ENOENT unknown pointer, -EINVAL memory of a kind that is not exported). */
+int mem_ipc_share(const void *p, struct mem_ipc_share *out);
+
+/* Check [in] claim against the live record in process [in] pid: 0 if they match; -ESRCH if the
+ * process is gone, -EPERM if it may not be read, -ENOENT for a retired or unknown record or any
+ * field that differs. Never dereferences anything of the claim's. */
+int mem_ipc_check(int pid, const struct mem_ipc_share *claim);
+
+/* The importer's mapping of [in] size bytes at [in] offset (page aligned) of the dma-buf [in] fd
+ * (the caller's; it may close it after): only those pages, for [in] gpu and the CPU, at a new
+ * address, recorded with [in] size. [out] out. -EINVAL when the buffer does not hold the range.
+ * Returns 0 or -errno. */
+struct mem_ipc_view;
+int mem_ipc_open(struct kfd_gpu *gpu, int fd, uint64_t offset, size_t size,
+                 struct mem_ipc_view **out);
+void *mem_ipc_view_base(const struct mem_ipc_view *v);
+/* Unmap and forget [in] v. Returns 0 or -errno. */
+int mem_ipc_close(struct mem_ipc_view *v);
+
 /* ---- virtual memory management (hipMemCreate / hipMemAddressReserve / hipMemMap) ----------
  * A physical allocation is a dma-buf; a mapping is a page range of it: an mmap for the CPU and
  * an AMDGPU_GEM_VA mapping per GPU on the render node (src/memory/vmm.c, vmm.h), as ROCr's

@@ -59,6 +59,7 @@ struct mem_chunk {
   _Atomic uint64_t *slot_id;   /* alloc id per slot */
   _Atomic uint32_t *slot_uflags; /* user flags per slot (mem_set_user_flags) */
   _Atomic uint8_t *slot_user;  /* 1: the slot holds a MEM_FLAG_USER allocation */
+  _Atomic uint8_t *slot_exported; /* SLOT_EXPORTED / SLOT_QUARANTINED (suballoc.c), else 0 */
   uint32_t *free_stack;        /* free slot indices (pool->lock) */
   uint32_t nfree;              /* entries of free_stack (pool->lock) */
   _Atomic uint64_t *freed;     /* bit per slot: freed since the allocator took it back (set
@@ -145,6 +146,9 @@ int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);
 size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
+/* Mark the slot at [in] base of chunk block [in] b exported (its free then quarantines it), if it
+ * still holds allocation [in] alloc_id: 0, else -ENOENT. */
+int mem_suballoc_mark_exported(struct mem_block *b, const void *base, uint64_t alloc_id);
 
 /* block_cache.c */
 bool mem_block_cache_put(struct mem_block *b);

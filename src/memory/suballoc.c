@@ -21,8 +21,14 @@
  *
  * The slot freed last is handed out first (its memory is the likeliest to be warm, and a program
  * that frees and allocates the same size gets its address back): a free leaves its address in
- * the pool's `recent`, and the allocator claims that slot's bit if it is still set. */
+ * the pool's `recent`, and the allocator claims that slot's bit if it is still set.
+ *
+ * IPC (ipc.c): device slots are at least a page, so that the pages of a slot hold that slot
+ * only and an importer can be given exactly them. A slot that was exported is quarantined when
+ * freed: its length is cleared (lookups and frees no longer find it) but its bit is never set, so
+ * it is not handed out again while an importer may still map it. */
 #include "mem_internal.h"
+#include "ipc_record.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -34,6 +40,9 @@
 #define CHUNK_MIN MEM_GRANULE
 #define CHUNK_MAX_SHIFT 4          /* 2 MiB << 4 = 32 MiB */
 #define CHUNK_MAX_SLOTS 8192u      /* bounds the per-chunk slot arrays (host memory) */
+#define DEVICE_MIN_SLOT 4096u      /* MEM_PAGE: device slots never share a page (ipc.c) */
+#define SLOT_EXPORTED 1u           /* slot_exported: an IPC handle names the slot */
+#define SLOT_QUARANTINED 2u        /* slot_exported: freed after its export, never reused */
 
 struct mem_gpu_pools {
   struct mem_pool pools[N_SUBKINDS][2][N_CLASSES];
@@ -149,11 +158,12 @@ static int chunk_new_sized(struct kfd_gpu *gpu, struct mem_pool *pool, enum mem_
   c->slot_id = calloc(c->nslots, sizeof(*c->slot_id));
   c->slot_uflags = calloc(c->nslots, sizeof(*c->slot_uflags));
   c->slot_user = calloc(c->nslots, sizeof(*c->slot_user));
+  c->slot_exported = calloc(c->nslots, sizeof(*c->slot_exported));
   c->free_stack = malloc(c->nslots * sizeof(*c->free_stack));
   c->nwords = (c->nslots + 63) / 64;
   c->freed = calloc(c->nwords, sizeof(*c->freed));
-  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->free_stack ||
-      !c->freed) {
+  if (!c->slot_len || !c->slot_id || !c->slot_uflags || !c->slot_user || !c->slot_exported ||
+      !c->free_stack || !c->freed) {
     err = -ENOMEM;
     goto fail;
   }
@@ -182,6 +192,7 @@ fail:
   free((void *)c->slot_id);
   free((void *)c->slot_uflags);
   free((void *)c->slot_user);
+  free((void *)c->slot_exported);
   free(c->free_stack);
   free((void *)c->freed);
   free(c);
@@ -288,7 +299,7 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
                  void **out)
 {
   struct mem_gpu_pools *pools = gpu_pools(gpu);
-  unsigned cls = class_of(size);
+  unsigned cls = class_of(kind <= MEM_DEVICE_UNCACHED && size < DEVICE_MIN_SLOT ? DEVICE_MIN_SLOT : size);
   struct mem_pool *pool;
   struct mem_chunk *c;
   uint32_t slot;
@@ -312,6 +323,39 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
   return err;
 }
 
+/* The free of an exported slot: the slot stays taken for good, the export record goes. Returns
+ * 1 if the slot turned out not to be exported after all (an export that found it freed took its
+ * mark back: a plain free), else 0 or -EINVAL (a racing free quarantined it first). */
+static int slot_quarantine(struct mem_chunk *c, uint32_t slot, const void *p)
+{
+  uint8_t expected = SLOT_EXPORTED;
+  if (!atomic_compare_exchange_strong(&c->slot_exported[slot], &expected, SLOT_QUARANTINED))
+    return expected == 0 ? 1 : -EINVAL;
+  ipc_record_retire(p, atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed));
+  return 0;
+}
+
+int mem_suballoc_mark_exported(struct mem_block *b, const void *base, uint64_t alloc_id)
+{
+  struct mem_chunk *c = b->chunk;
+  size_t off = (size_t)((const char *)base - (const char *)b->base);
+  uint32_t slot = (uint32_t)(off >> c->slot_shift);
+
+  if ((off & (c->slot_size - 1)) || slot >= c->nslots)
+    return -ENOENT;
+  uint8_t expected = 0;
+  if (!atomic_compare_exchange_strong(&c->slot_exported[slot], &expected, SLOT_EXPORTED))
+    return expected == SLOT_EXPORTED ? 0 : -ENOENT;
+  /* The mark first, then the check (see mem_suballoc_free). A slot found freed (or reused) is
+   * unmarked again: its free did not see the mark, or the slot is another allocation's now. */
+  if (atomic_load_explicit(&c->slot_len[slot], memory_order_seq_cst) &&
+      atomic_load_explicit(&c->slot_id[slot], memory_order_relaxed) == alloc_id)
+    return 0;
+  expected = SLOT_EXPORTED;
+  atomic_compare_exchange_strong(&c->slot_exported[slot], &expected, 0);
+  return -ENOENT;
+}
+
 int mem_suballoc_free(struct mem_block *b, const void *p)
 {
   struct mem_chunk *c = b->chunk;
@@ -329,7 +373,14 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   /* The length is cleared first: once the bit is set the allocator may hand the slot out again
    * and store its new length, which this store must not land after. The release OR orders it
    * before the allocator's acquire exchange that takes the bit. */
-  atomic_store_explicit(&c->slot_len[slot], 0, memory_order_relaxed);
+  atomic_store_explicit(&c->slot_len[slot], 0, memory_order_seq_cst);
+  /* After the length is cleared, sequentially consistent: an export racing with this free either
+   * sees the length gone or its mark is seen here (mem_suballoc_mark_exported). */
+  if (atomic_load_explicit(&c->slot_exported[slot], memory_order_seq_cst)) {
+    int q = slot_quarantine(c, slot, p);
+    if (q <= 0)
+      return q;
+  }
   uint64_t bit = 1ull << (slot & 63);
   if (atomic_fetch_or_explicit(&c->freed[slot >> 6], bit, memory_order_release) & bit)
     return -EINVAL; /* a racing free of the same slot set it first */
