@@ -104,9 +104,15 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
   atomic_init(&f->refs, 1);
   if (kind == SIM_FILE_KFD) {
     pthread_mutex_lock(&sim_drv.lock);
-    sim_process_attach();
-    sim_drv.kfd_files++;
+    r = sim_process_attach();
+    if (!r)
+      sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
+    if (r) {
+      free(f);
+      *err = r;
+      return NULL;
+    }
   }
   if (kind == SIM_FILE_KFD)
     SIM_DBG("open /dev/kfd");
@@ -443,7 +449,7 @@ int sim_ioctl_available_memory(void *arg)
   pthread_mutex_lock(&sim_drv.lock);
   struct sim_gpu *g = sim_gpu_by_id(a->gpu_id);
   if (g)
-    a->available = g->vram_size - g->vram_used;
+    a->available = g->vram_size - sim_vram_used(g);
   pthread_mutex_unlock(&sim_drv.lock);
   return g ? 0 : -EINVAL;
 }
