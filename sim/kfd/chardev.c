@@ -166,11 +166,12 @@ int sim_file_fstat(const struct sim_file *f, struct stat *st)
 static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
 {
   unsigned int nr = _IOC_NR(ucmd);
-  if (nr >= N_IOCTLS)
+  const struct sim_ioctl_desc *d = nr < N_IOCTLS ? &ioctls[nr] : NULL;
+  if (!d || !d->cmd) {
+    /* e.g. ROCm 5.x's IPC_EXPORT_HANDLE (0x81): the DKMS driver's, never upstream's */
+    SIM_DBG("ioctl nr 0x%x is not an ioctl of amdkfd 1.17 -> %d", nr, -EINVAL);
     return -EINVAL;
-  const struct sim_ioctl_desc *d = &ioctls[nr];
-  if (!d->cmd)
-    return -EINVAL;
+  }
   if (f->owner != sim_self_pid())
     return -EBADF;   /* "Using KFD FD in wrong process" */
   if (!d->fn)
