@@ -168,13 +168,11 @@ static int slot_trylock(struct node_shm *n, int i)
 }
 
 /* Does slot i belong to a live process? A slot whose process died is released on the way.
- * Node lock held. */
+ * (Our own slot answers busy too: our keeper, another thread, holds it.) Node lock held. */
 static bool slot_live(struct node_shm *n, int i)
 {
   if (!n->slot[i].pid)
     return false;
-  if (i == self.slot && self.slot_pid == getpid())
-    return true;
   if (slot_trylock(n, i))
     return true;
   slot_release(n, i);

@@ -6,6 +6,7 @@
  *   free             free every buffer allocated so far: "free <0|-errno>"
  *   avail            "avail <gpu> <bytes>" for every GPU (AVAILABLE_MEMORY)
  *   ids              "ids <gpu_id>..." from the topology
+ *   sysfs            read the topology without opening /dev/kfd: "gpus <n>"
  *   wait             print "ready", then block until a line (or EOF) arrives on stdin
  *   kill             SIGKILL itself
  *
@@ -128,6 +129,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(c, "kill"))
       raise(SIGKILL);
+    if (!strcmp(c, "sysfs")) {
+      read_topology();
+      printf("gpus %u\n", n_gpus);
+      continue;
+    }
     int r = open_gpus();
     if (r) {
       printf("open %d\n", r);

@@ -178,6 +178,27 @@ Test(node, a_process_killed_before_it_is_reaped_counts_as_gone, .timeout = 60)
   cr_assert_not(node_exists());
 }
 
+Test(node, a_process_that_only_looked_joins_a_node_its_last_process_removed, .timeout = 60)
+{
+  node_name("stale");
+  /* A attaches (its topology read maps the node) but holds no slot yet */
+  struct peer a = PEER("sysfs", "wait", "alloc", "64", "avail");
+  cr_assert_eq(peer_value(&a, "gpus "), 1);
+  cr_assert_eq(peer_value(&a, "ready"), 0);
+  /* B is the node's only process with a slot: leaving, it removes the node */
+  struct peer b = PEER("alloc", "128", "avail");
+  cr_assert_eq(peer_value(&b, "alloc "), 0);
+  cr_assert_eq(peer_avail(&b, 0), GIB - 128 * MIB);
+  cr_assert_eq(peer_end(&b), 0);
+  cr_assert_not(node_exists());
+  /* A's first /dev/kfd open finds its mapping dead and attaches to a new node */
+  peer_continue(&a);
+  cr_assert_eq(peer_value(&a, "alloc "), 0);
+  cr_assert_eq(peer_avail(&a, 0), GIB - 64 * MIB);
+  cr_assert_eq(peer_end(&a), 0);
+  cr_assert_not(node_exists());
+}
+
 Test(node, the_node_refuses_what_its_vram_cannot_hold, .timeout = 60)
 {
   node_name("full");
