@@ -20,4 +20,4 @@ as_root apt-get install -y -q --no-install-recommends \
   clang-19 clang-tools-19 lld-19 llvm-19 libclang-rt-19-dev \
   hipcc rocm-device-libs libamdhip64-dev rocminfo libhsa-runtime-dev libhsakmt-dev \
   libdrm-dev libnuma-dev libcriterion-dev libelf-dev libmsgpack-dev libzstd-dev \
-  valgrind python3 "$uapi_pkg"
+  valgrind python3 openmpi-bin libopenmpi-dev "$uapi_pkg"

@@ -104,9 +104,15 @@ struct sim_file *sim_file_open(enum sim_file_kind kind, uint32_t minor, int *err
   atomic_init(&f->refs, 1);
   if (kind == SIM_FILE_KFD) {
     pthread_mutex_lock(&sim_drv.lock);
-    sim_process_attach();
-    sim_drv.kfd_files++;
+    r = sim_process_attach();
+    if (!r)
+      sim_drv.kfd_files++;
     pthread_mutex_unlock(&sim_drv.lock);
+    if (r) {
+      free(f);
+      *err = r;
+      return NULL;
+    }
   }
   if (kind == SIM_FILE_KFD)
     SIM_DBG("open /dev/kfd");
@@ -160,11 +166,12 @@ int sim_file_fstat(const struct sim_file *f, struct stat *st)
 static int kfd_ioctl(struct sim_file *f, unsigned long ucmd, void *arg)
 {
   unsigned int nr = _IOC_NR(ucmd);
-  if (nr >= N_IOCTLS)
+  const struct sim_ioctl_desc *d = nr < N_IOCTLS ? &ioctls[nr] : NULL;
+  if (!d || !d->cmd) {
+    /* e.g. ROCm 5.x's IPC_EXPORT_HANDLE (0x81): the DKMS driver's, never upstream's */
+    SIM_DBG("ioctl nr 0x%x is not an ioctl of amdkfd 1.17 -> %d", nr, -EINVAL);
     return -EINVAL;
-  const struct sim_ioctl_desc *d = &ioctls[nr];
-  if (!d->cmd)
-    return -EINVAL;
+  }
   if (f->owner != sim_self_pid())
     return -EBADF;   /* "Using KFD FD in wrong process" */
   if (!d->fn)
@@ -443,7 +450,7 @@ int sim_ioctl_available_memory(void *arg)
   pthread_mutex_lock(&sim_drv.lock);
   struct sim_gpu *g = sim_gpu_by_id(a->gpu_id);
   if (g)
-    a->available = g->vram_size - g->vram_used;
+    a->available = g->vram_size - sim_vram_used(g);
   pthread_mutex_unlock(&sim_drv.lock);
   return g ? 0 : -EINVAL;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "kfd/kfd_priv.h"
+#include "kfd/node.h"
 
 struct sim_driver sim_drv = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
@@ -109,41 +110,92 @@ static void gpu_init(struct sim_gpu *g, uint32_t index, const struct sim_profile
   gpu_queue_sizes(g);
 }
 
+/* KFDSIM_GPUS: 1..SIM_MAX_GPUS, 0 when not set, -1 when malformed. */
+static long setting_gpus(void)
+{
+  const char *gpus = getenv("KFDSIM_GPUS");
+  if (!gpus || !*gpus)
+    return 0;
+  char *end;
+  long n = strtol(gpus, &end, 10);
+  if (*end || n < 1 || n > SIM_MAX_GPUS) {
+    sim_log("KFDSIM_GPUS=%s must be 1..%d", gpus, SIM_MAX_GPUS);
+    return -1;
+  }
+  return n;
+}
+
+/* KFDSIM_VRAM in bytes (page aligned), 0 when not set, -1 when malformed. */
+static int64_t setting_vram(void)
+{
+  const char *vs = getenv("KFDSIM_VRAM");
+  if (!vs || !*vs)
+    return 0;
+  uint64_t vram = parse_size(vs) & ~(SIM_PAGE_SIZE - 1);
+  if (!vram || vram > INT64_MAX) {
+    sim_log("KFDSIM_VRAM=%s is not a size (e.g. 16G)", vs);
+    return -1;
+  }
+  return (int64_t)vram;
+}
+
+_Static_assert(SIM_MAX_GPUS <= SIM_NODE_MAX_GPUS, "a node holds every GPU");
+
+/* KFDSIM_NODE: the node's configuration wins over defaults; settings this process gives must
+ * match it (a real node's GPUs are what they are). */
+static int join_node_settings(const char *node, struct sim_node_config *cfg)
+{
+  struct sim_node_config want = *cfg, dflt = { .n_gpus = 1 }, have;
+  const struct sim_profile *p = sim_profile_find(want.profile[0] ? want.profile : "gfx942");
+  snprintf(dflt.profile, sizeof(dflt.profile), "%s", p->name);
+  dflt.vram_size = p->vram_size;
+  int r = sim_node_attach(node, &want, &dflt, &have);
+  if (r == -EINVAL && sim_node_attached())
+    sim_log("KFDSIM_NODE=%s is %u x %s with %llu bytes of VRAM; this process asked otherwise",
+            node, have.n_gpus, have.profile, (unsigned long long)have.vram_size);
+  else if (r)
+    sim_log("KFDSIM_NODE=%s: cannot attach (%s)", node, strerror(-r));
+  if (!r)
+    *cfg = have;
+  return r;
+}
+
 static int read_settings(void)
 {
   const char *log = getenv("KFDSIM_LOG");
   sim_drv.log = log && *log && strcmp(log, "0") != 0;
 
+  struct sim_node_config cfg = { 0 };
   const char *prof = getenv("KFDSIM_PROFILE");
-  sim_drv.prof = sim_profile_find(prof && *prof ? prof : "gfx942");
-  if (!sim_drv.prof) {
-    sim_log("KFDSIM_PROFILE=%s is not one of %s", prof, sim_profile_names());
+  if (prof && *prof) {
+    if (!sim_profile_find(prof)) {
+      sim_log("KFDSIM_PROFILE=%s is not one of %s", prof, sim_profile_names());
+      return -EINVAL;
+    }
+    snprintf(cfg.profile, sizeof(cfg.profile), "%s", prof);
+  }
+  long n = setting_gpus();
+  int64_t vram = setting_vram();
+  if (n < 0 || vram < 0)
     return -EINVAL;
-  }
+  cfg.n_gpus = (uint32_t)n;
+  cfg.vram_size = (uint64_t)vram;
 
-  const char *gpus = getenv("KFDSIM_GPUS");
-  long n = 1;
-  if (gpus && *gpus) {
-    char *end;
-    n = strtol(gpus, &end, 10);
-    if (*end || n < 1 || n > SIM_MAX_GPUS) {
-      sim_log("KFDSIM_GPUS=%s must be 1..%d", gpus, SIM_MAX_GPUS);
+  const char *node = getenv("KFDSIM_NODE");
+  if (node && *node) {
+    if (sim_node_name_check(node)) {
+      sim_log("KFDSIM_NODE=%s: a name of 1..%d characters [A-Za-z0-9._-]", node,
+              SIM_NODE_NAME_MAX);
       return -EINVAL;
     }
+    int r = join_node_settings(node, &cfg);
+    if (r)
+      return r;
   }
-  sim_drv.n_gpus = (uint32_t)n;
-
-  uint64_t vram = 0;
-  const char *vs = getenv("KFDSIM_VRAM");
-  if (vs && *vs) {
-    vram = parse_size(vs) & ~(SIM_PAGE_SIZE - 1);
-    if (!vram) {
-      sim_log("KFDSIM_VRAM=%s is not a size (e.g. 16G)", vs);
-      return -EINVAL;
-    }
-  }
+  sim_drv.prof = sim_profile_find(cfg.profile[0] ? cfg.profile : "gfx942");
+  sim_drv.n_gpus = cfg.n_gpus ? cfg.n_gpus : 1;
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++)
-    gpu_init(&sim_drv.gpus[i], i, sim_drv.prof, vram);
+    gpu_init(&sim_drv.gpus[i], i, sim_drv.prof, cfg.vram_size);
   return 0;
 }
 
@@ -171,6 +223,7 @@ int sim_driver_init(void)
 
 void sim_driver_fini(void)
 {
+  sim_node_leave();
   sim_sysfs_remove();
 }
 
@@ -181,7 +234,11 @@ __attribute__((destructor)) static void sim_driver_destructor(void)
 
 static _Atomic pid_t self_pid;
 
-static void self_pid_forget(void) { atomic_store(&self_pid, 0); }
+static void self_pid_forget(void)
+{
+  atomic_store(&self_pid, 0);
+  sim_node_forget_slot();
+}
 
 /* Registered when the library loads (before the program's own libraries register theirs), so
  * that in a fork child this handler runs first: another library's child handler may close a
@@ -227,6 +284,12 @@ int sim_process_attach(void)
     sim_svm_reset();
     sim_queues_reset();
   }
+  /* One slot of the shared node per process: its VRAM use is counted there (node.c). */
+  int r = sim_node_join();
+  if (r) {
+    sim_log("KFDSIM_NODE: no process slot (%s)", strerror(-r));
+    return r;
+  }
   for (uint32_t i = 0; i < sim_drv.n_gpus; i++) {
     struct sim_gpu *g = &sim_drv.gpus[i];
     g->vram_used = 0;
@@ -257,6 +320,33 @@ void sim_process_release(void)
     g->drm_file = NULL;
   }
   sim_drv.process_open = false;
+}
+
+/* ---- VRAM accounting: this process's, and the node's when processes share one ------------- */
+
+int sim_vram_charge(struct sim_gpu *g, uint64_t size)
+{
+  if (sim_node_attached()) {
+    int r = sim_node_charge(g->index, size);
+    if (r)
+      return r;
+  } else if (size > g->vram_size - g->vram_used) {
+    return -ENOMEM;   /* amdgpu_amdkfd_reserve_mem_limit */
+  }
+  g->vram_used += size;
+  return 0;
+}
+
+void sim_vram_uncharge(struct sim_gpu *g, uint64_t size)
+{
+  if (sim_node_attached())
+    sim_node_uncharge(g->index, size);
+  g->vram_used -= size;
+}
+
+uint64_t sim_vram_used(struct sim_gpu *g)
+{
+  return sim_node_attached() ? sim_node_used(g->index) : g->vram_used;
 }
 
 const char *sim_popen_answer(const char *command)

@@ -120,15 +120,16 @@ static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
     memset(&m, 0, sizeof(m));
     m.vram.total_heap_size = m.cpu_accessible_vram.total_heap_size = g->vram_size;
     m.vram.usable_heap_size = m.cpu_accessible_vram.usable_heap_size = g->vram_size;
-    m.vram.heap_usage = m.cpu_accessible_vram.heap_usage = g->vram_used;
-    m.vram.max_allocation = m.cpu_accessible_vram.max_allocation = g->vram_size - g->vram_used;
+    uint64_t used = sim_vram_used(g);
+    m.vram.heap_usage = m.cpu_accessible_vram.heap_usage = used;
+    m.vram.max_allocation = m.cpu_accessible_vram.max_allocation = g->vram_size - used;
     m.gtt.total_heap_size = m.gtt.usable_heap_size = g->vram_size;
     m.gtt.max_allocation = g->vram_size;
     return copy_out(req, &m, sizeof(m));
   }
   case AMDGPU_INFO_VRAM_USAGE:
   case AMDGPU_INFO_VIS_VRAM_USAGE: {
-    uint64_t used = g->vram_used;
+    uint64_t used = sim_vram_used(g);
     return copy_out(req, &used, sizeof(used));
   }
   case AMDGPU_INFO_GTT_USAGE: {

@@ -75,7 +75,7 @@ struct sim_gpu {
   /* queue sizes the kernel derives from the node properties (kfd_queue_ctx_save_restore_size) */
   uint32_t ctl_stack_size, cwsr_size, debug_memory_size, eop_buffer_size;
   /* per-process state (one process per address space): protected by sim_drv.lock */
-  uint64_t vram_used;
+  uint64_t vram_used;         /* this process's VRAM (sim_vram_used: the node's) */
   bool vm_acquired;
   struct sim_file *drm_file;  /* the render file ACQUIRE_VM bound (not refcounted) */
   uint64_t scratch_va, tba, tma;
@@ -118,6 +118,12 @@ extern struct sim_driver sim_drv;
 struct sim_gpu *sim_gpu_by_id(uint32_t gpu_id);
 struct sim_gpu *sim_gpu_by_minor(uint32_t minor);
 int sim_process_attach(void);   /* creates the KFD process state for this process */
+/* VRAM of `g` charged to this process (ALLOC of VRAM): -ENOMEM when the GPU has less free, on
+ * the whole node when processes share one (node.h). Called with sim_drv.lock held. */
+int sim_vram_charge(struct sim_gpu *g, uint64_t size);
+void sim_vram_uncharge(struct sim_gpu *g, uint64_t size);
+/* VRAM of `g` in use: this process's, or the node's. */
+uint64_t sim_vram_used(struct sim_gpu *g);
 /* getpid(), remembered (glibc no longer caches it, and every ioctl, mmap and user copy asks);
  * a fork child forgets the parent's. */
 pid_t sim_self_pid(void);

@@ -51,7 +51,7 @@ struct sim_bo {
   uint64_t mmap_offset;       /* render-node offset (VRAM/GTT) */
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
-  bool charged;               /* counted in gpu->vram_used */
+  bool charged;               /* VRAM charged to the process (sim_vram_charge) */
 };
 
 /* BOs by idr handle (1-based); protected by sim_drv.lock */
@@ -397,9 +397,11 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
   struct sim_gpu *g = bo->gpu;
   uint32_t f = bo->flags;
   if (f & (KFD_IOC_ALLOC_MEM_FLAGS_VRAM | KFD_IOC_ALLOC_MEM_FLAGS_GTT)) {
-    if ((f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) && bo->size > g->vram_size - g->vram_used)
-      return -ENOMEM;    /* amdgpu_amdkfd_reserve_mem_limit */
-    int r = -ENOSPC;
+    int r;
+    if ((f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) && (r = sim_vram_charge(g, bo->size)))
+      return r;    /* amdgpu_amdkfd_reserve_mem_limit; bo_release gives a charge back */
+    bo->charged = f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM;
+    r = -ENOSPC;
     if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)
       r = sim_arena_alloc(g, bo->size, &bo->file_off, &bo->memfd, &bo->host);
     if (!r) {
@@ -413,10 +415,6 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
     }
     bo->mmap_offset = sim_drv.next_mmap_offset;
     sim_drv.next_mmap_offset += SIM_ALIGN(bo->size, 1ull << 21);
-    if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
-      g->vram_used += bo->size;
-      bo->charged = true;
-    }
     return 0;
   }
   if (f & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
@@ -453,7 +451,7 @@ static void bo_release(struct sim_bo *bo)
   if (bo->memfd >= 0 && !bo->in_arena)
     close(bo->memfd);
   if (bo->charged)
-    bo->gpu->vram_used -= bo->size;
+    sim_vram_uncharge(bo->gpu, bo->size);
   if (bo->idr)
     bos[bo->idr - 1] = NULL;
   free(bo);

@@ -1,11 +1,14 @@
-/* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--log] [--stats[=FILE]]
- *        [--progress] [--timeout SECONDS] -- program args...
+/* kfdsim [--gpus N] [--profile gfx90a|gfx942] [--vram SIZE] [--node NAME] [--log]
+ *        [--stats[=FILE]] [--progress] [--timeout SECONDS] -- program args...
  * kfdsim --version
  *
  * Runs a program on emulated AMD GPUs: sets KFDSIM_GPUS / KFDSIM_PROFILE / KFDSIM_VRAM /
- * KFDSIM_LOG / KFDSIM_STATS / KFDSIM_PROGRESS / KFDSIM_TIMEOUT (read by libkfdsim.so, so
- * programs started another way can set them too), puts libkfdsim.so into LD_PRELOAD (first, or
- * right after a sanitizer runtime) and execs the program. The library is the
+ * KFDSIM_NODE / KFDSIM_LOG / KFDSIM_STATS / KFDSIM_PROGRESS / KFDSIM_TIMEOUT (read by
+ * libkfdsim.so, so programs started another way can set them too), puts libkfdsim.so into
+ * LD_PRELOAD (first, or right after a sanitizer runtime) and execs the program. With --node the
+ * launcher stays as the program's parent instead, passes on the signals that end a job, and
+ * removes the node's shared state once the program is gone (its last process may have been
+ * killed before it could: sim/kfd/node.h). The library is the
  * build tree's when it exists (KFDSIM_BUILD_LIB), else the installed one (KFDSIM_INSTALL_LIB);
  * KFDSIM_LIB overrides both. */
 #define _GNU_SOURCE
@@ -13,8 +16,12 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "kfd/node.h"
 
 #ifndef KFDSIM_BUILD_LIB
 #define KFDSIM_BUILD_LIB ""
@@ -38,6 +45,8 @@ static void usage(FILE *out)
           "  --gpus N          number of emulated GPUs, 1..8 (default 1)\n"
           "  --profile P       gfx90a (MI210-like) or gfx942 (MI300X-like, default)\n"
           "  --vram SIZE       VRAM per GPU, e.g. 16G or 512M (default: the profile's)\n"
+          "  --node NAME       processes naming the same node share its GPUs and VRAM, as\n"
+          "                    the ranks of one machine do (KFDSIM_NODE=NAME)\n"
           "  --log             log driver activity to stderr (KFDSIM_LOG=1)\n"
           "  --stats[=FILE]    at exit, per-kernel launches, waves, instructions and time, on\n"
           "                    stderr or appended to FILE, %%p = pid (KFDSIM_STATS=1|FILE)\n"
@@ -140,9 +149,47 @@ static int set_preload(const char *lib)
   return setenv("LD_PRELOAD", preload, 1);
 }
 
+static volatile sig_atomic_t child_pid;
+
+static void pass_signal(int sig)
+{
+  if (child_pid > 0)
+    kill((pid_t)child_pid, sig);
+}
+
+/* --node: run the program as our child, then sweep the node. Exit status: the program's, or
+ * 128 + the signal that ended it (as a shell reports it). */
+static int run_on_node(const char *node, char **args)
+{
+  static const int forward[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2 };
+  struct sigaction sa = { .sa_handler = pass_signal };
+  sigemptyset(&sa.sa_mask);
+  pid_t pid = fork();
+  if (pid < 0) {
+    perror("kfdsim: fork");
+    return 127;
+  }
+  if (pid == 0) {
+    execvp(args[0], args);
+    fprintf(stderr, "kfdsim: cannot run %s: %s\n", args[0], strerror(errno));
+    _exit(127);
+  }
+  child_pid = pid;
+  for (size_t k = 0; k < sizeof(forward) / sizeof(forward[0]); k++)
+    sigaction(forward[k], &sa, NULL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    ;
+  int r = sim_node_sweep(node);
+  if (r && r != -EBUSY)
+    fprintf(stderr, "kfdsim: node %s not removed: %s\n", node, strerror(-r));
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int main(int argc, char **argv)
 {
   const char *gpus = NULL, *profile = NULL, *vram = NULL, *stats = NULL, *timeout = NULL;
+  const char *node = NULL;
   int log = 0, progress = 0, i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -177,7 +224,8 @@ int main(int argc, char **argv)
       continue;
     }
     const char **slot = !strcmp(a, "--gpus") ? &gpus : !strcmp(a, "--profile") ? &profile :
-                        !strcmp(a, "--vram") ? &vram : !strcmp(a, "--timeout") ? &timeout : NULL;
+                        !strcmp(a, "--vram") ? &vram : !strcmp(a, "--timeout") ? &timeout :
+                        !strcmp(a, "--node") ? &node : NULL;
     if (!slot) {
       if (a[0] == '-')
         return bad("option", a);
@@ -200,6 +248,8 @@ int main(int argc, char **argv)
     return bad("--vram", vram);
   if (timeout && !valid_seconds(timeout))
     return bad("--timeout (seconds > 0)", timeout);
+  if (node && sim_node_name_check(node))
+    return bad("--node (1..64 of A-Z a-z 0-9 . _ -)", node);
 
   const char *lib = library();
   if (access(lib, R_OK)) {
@@ -210,7 +260,8 @@ int main(int argc, char **argv)
       (vram && setenv("KFDSIM_VRAM", vram, 1)) || (log && setenv("KFDSIM_LOG", "1", 1)) ||
       (stats && setenv("KFDSIM_STATS", stats, 1)) ||
       (progress && setenv("KFDSIM_PROGRESS", "1", 1)) ||
-      (timeout && setenv("KFDSIM_TIMEOUT", timeout, 1))) {
+      (timeout && setenv("KFDSIM_TIMEOUT", timeout, 1)) ||
+      (node && setenv("KFDSIM_NODE", node, 1))) {
     perror("kfdsim: setenv");
     return 127;
   }
@@ -218,6 +269,8 @@ int main(int argc, char **argv)
     perror("kfdsim");
     return 127;
   }
+  if (node)
+    return run_on_node(node, &argv[i]);
   execvp(argv[i], &argv[i]);
   fprintf(stderr, "kfdsim: cannot run %s: %s\n", argv[i], strerror(errno));
   return 127;
