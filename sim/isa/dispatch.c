@@ -291,7 +291,7 @@ static void bind_executor(struct isa_inst *in)
 {
   switch (in->enc) {
   case ENC_SOP1: case ENC_SOP2: case ENC_SOPC: case ENC_SOPK: case ENC_SOPP:
-    in->exec = exec_salu;
+    in->exec = salu_bind(in);
     break;
   case ENC_SMEM:
     in->exec = smem_bind(in);
