@@ -10,12 +10,17 @@
  */
 #include "isa/wave.h"
 
-/* Source i as 32 bits: an SGPR in place, anything else as exec_salu.c reads it. */
+/* Source i as 32 bits: an SGPR in place, an integer inline constant (128..192: 0..64,
+ * 193..208: -1..-16) computed, anything else as exec_salu.c reads it. */
 static inline uint32_t src32(struct isa_wave *w, const struct isa_inst *in, int i)
 {
   unsigned code = in->src[i];
   if (code < 128)
     return w->s[code];
+  if (code <= 192)
+    return code - 128;
+  if (code <= 208)
+    return 192u - code;
   return (uint32_t)wave_scalar_src(w, in, code, in->src_w[i] ? in->src_w[i] : 1);
 }
 
