@@ -1058,10 +1058,43 @@ static int valu_int_plain(struct isa_wave *w, const struct isa_inst *in)
   return lanes32(w, in, false);
 }
 
+/* v_mov_b32 without modifiers (a FAST_INT instruction): the source's lanes copied straight to
+ * the destination's under EXEC, the same values as lanes32's copy through int_op. */
+static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_general(w, in);
+  uint64_t exec = wave_exec(w);
+  uint32_t *d = wave_vreg(w, in->dst);
+  unsigned code = in->src[0];
+  if (code >= OPD_VGPR) {
+    const uint32_t *a = wave_vreg(w, code);
+    if (exec == ~0ull) {
+      memmove(d, a, sizeof(lane32_t));   /* v_mov_b32 vN, vN: the same register */
+      return 0;
+    }
+    for (uint64_t m = exec; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      d[l] = a[l];
+    }
+    return 0;
+  }
+  uint32_t k = scalar32(w, in, code);
+  if (exec == ~0ull) {
+    splat32(d, k);
+    return 0;
+  }
+  for (uint64_t m = exec; m; m &= m - 1)
+    d[__builtin_ctzll(m)] = k;
+  return 0;
+}
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
   bool mods = source_mods(in) != 0;
+  if (in->fast == FAST_INT && !mods && in->op == OP_V_MOV_B32)
+    return valu_mov_b32;
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
   if (in->fast == FAST_INT && !mods)
