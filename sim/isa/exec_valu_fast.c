@@ -1058,6 +1058,84 @@ static int valu_int_plain(struct isa_wave *w, const struct isa_inst *in)
   return lanes32(w, in, false);
 }
 
+/* ---- VOP2 f32 arithmetic with every lane active ---- */
+
+typedef float v8f32 __attribute__((vector_size(32)));
+
+/* v_add/sub/subrev/mul_f32 of 64 lanes into d, eight lanes a step in vector registers (each
+ * step reads its lanes of both sources before it writes them, so d may be a source). a NULL:
+ * src0 is ka in every lane. The same IEEE operations, in the same operand order, as f32_op. */
+#define F32_STEPS(EXPR)                                                                    \
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {                                            \
+    v8f32 x = kx, y;                                                                       \
+    if (a)                                                                                 \
+      memcpy(&x, a + l, sizeof(x));                                                        \
+    memcpy(&y, b + l, sizeof(y));                                                          \
+    v8f32 r = (EXPR);                                                                      \
+    memcpy(d + l, &r, sizeof(r));                                                          \
+  }
+
+VALU_FAST_CLONES
+static void f32_vop2_lanes(unsigned op, uint32_t *d, const uint32_t *a, const float *ka,
+                           const uint32_t *b)
+{
+  v8f32 kx = {*ka, *ka, *ka, *ka, *ka, *ka, *ka, *ka};
+  switch (op) {
+  case OP_V_ADD_F32: F32_STEPS(x + y); return;
+  case OP_V_SUB_F32: F32_STEPS(x - y); return;
+  case OP_V_SUBREV_F32: F32_STEPS(y - x); return;
+  default: F32_STEPS(x * y); return;   /* v_mul_f32 */
+  }
+}
+#undef F32_STEPS
+
+static int valu_f32_plain(struct isa_wave *w, const struct isa_inst *in);
+
+/* The VOP2 forms of f32_vop2_lanes' operations and of v_fmac/fmamk/fmaak_f32 (src1 a VGPR,
+ * src0 anything): with every lane
+ * active, f32 denormals kept and no VGPR indexing, src0 is read in place or as one scalar and
+ * the lanes go straight to the destination; otherwise valu_f32_plain's path. */
+static int valu_f32_vop2(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3) || wave_exec(w) != ~0ull)
+    return valu_f32_plain(w, in);
+  unsigned code = in->src[0];
+  const uint32_t *a = code >= OPD_VGPR ? wave_vreg(w, code) : NULL;
+  uint32_t *d = wave_vreg(w, in->dst);
+  const uint32_t *b = wave_vreg(w, in->src[1]);
+  uint32_t kbits = a ? 0 : scalar32(w, in, code);
+  float ka = f32_of(kbits);
+  switch (in->op) {
+  case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
+    f32_vop2_lanes(in->op, d, a, &ka, b);
+    return 0;
+  default: {   /* the fma forms: f32_op's lane loops, src0 broadcast when it is a scalar */
+    lane32_t buf;
+    if (!a) {
+      splat32(buf, kbits);
+      a = buf;
+    }
+    /* v_fmac_f32 accumulates into its destination (lanes32 passes the same): lane l of c is
+     * read before lane l of d is written */
+    const uint32_t *c = in->op == OP_V_FMAC_F32 ? d : buf;
+    f32_op(in, a, b, c, d);
+    return 0;
+  }
+  }
+}
+
+static bool f32_vop2_form(const struct isa_inst *in)
+{
+  switch (in->op) {
+  case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
+  case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
+    return in->enc == ENC_VOP2 && in->src[1] >= OPD_VGPR && in->src[1] != OPD_NONE &&
+           in->src[0] != OPD_NONE;
+  default:
+    return false;
+  }
+}
+
 /* v_mov_b32 without modifiers (a FAST_INT instruction): the source's lanes copied straight to
  * the destination's under EXEC, the same values as lanes32's copy through int_op. */
 static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
@@ -1095,6 +1173,8 @@ valu_exec_fn valu_bind(struct isa_inst *in)
   bool mods = source_mods(in) != 0;
   if (in->fast == FAST_INT && !mods && in->op == OP_V_MOV_B32)
     return valu_mov_b32;
+  if (in->fast == FAST_F32 && !mods && f32_vop2_form(in))
+    return valu_f32_vop2;
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
   if (in->fast == FAST_INT && !mods)
