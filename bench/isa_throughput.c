@@ -9,9 +9,11 @@
  * almost nothing (per-dispatch set-up). Output: a table, then one JSON line per
  * measurement: {"name", "median", "p10", "p90", "n", "unit"}.
  *
- * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only]]]]
+ * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only [threads]]]]]
  * `only`: run just the measurements whose name contains this string (for profiling one); with a
- * leading '=', just the one whose name is the rest ("=vadd": not grid_vadd_64M).
+ * leading '=', just the one whose name is the rest ("=vadd": not grid_vadd_64M); "" for all.
+ * `threads`: the most host threads a measurement uses (default: every core; 1 for
+ * instruction counts that do not depend on how the workgroups were shared out).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -222,7 +224,7 @@ int main(int argc, char **argv)
   int reps = argc > 3 ? atoi(argv[3]) : 7;
   if (reps < 1 || reps > 64)
     reps = 7;
-  only = argc > 4 ? argv[4] : NULL;
+  only = argc > 4 && argv[4][0] ? argv[4] : NULL;
   enum isa_target t = strcmp(arch, "gfx90a") ? ISA_GFX942 : ISA_GFX90A;
   char path[1024];
   snprintf(path, sizeof(path), "%s/hip_%s_O3.so", dir, arch);
@@ -250,6 +252,8 @@ int main(int argc, char **argv)
     {"vadd", n, 256, &vadd_args, 28},
   };
   unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (argc > 5 && atoi(argv[5]) >= 1 && (unsigned)atoi(argv[5]) < cores)
+    cores = (unsigned)atoi(argv[5]);
   for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++) {
     if (measure(&h, &wls[i], 1, reps))
       return 1;
