@@ -82,18 +82,49 @@ BRANCH(salu_cbranch_execz, !wave_exec(w))
 BRANCH(salu_cbranch_execnz, wave_exec(w))
 #undef BRANCH
 
-/* ---- SOPC: 32-bit compares ---- */
+/* ---- SOPC: 32-bit compares, alone or fused with the branch on SCC that follows ---- */
 
+/* A compare and the s_cbranch_scc0/scc1 right after it (the end of nearly every compiled loop
+ * and `if`) run as one handler: salu_fuse binds it when it decodes the compare and finds the
+ * branch in the next word; in->simm16 then holds the branch's offset. The branch counts as an
+ * executed instruction (w->insts; run_wave adds its own count to that) and is relative to the
+ * instruction after it, 4 bytes past w->pc. A jump to the branch itself decodes it alone. */
 #define CMP32(NAME, EXPR)                                                   \
-  static int NAME(struct isa_wave *w, const struct isa_inst *in)            \
+  static inline uint32_t NAME##_scc(struct isa_wave *w, const struct isa_inst *in) \
   {                                                                         \
     uint32_t a = src32(w, in, 0), b = src32(w, in, 1);                      \
     int32_t ai = (int32_t)a, bi = (int32_t)b;                               \
     (void)ai;                                                               \
     (void)bi;                                                               \
-    w->scc = (EXPR);                                                        \
+    return (EXPR);                                                          \
+  }                                                                         \
+  static int NAME(struct isa_wave *w, const struct isa_inst *in)            \
+  {                                                                         \
+    w->scc = NAME##_scc(w, in);                                             \
+    return 0;                                                               \
+  }                                                                         \
+  static int NAME##_br0(struct isa_wave *w, const struct isa_inst *in)      \
+  {                                                                         \
+    w->scc = NAME##_scc(w, in);                                             \
+    fused_branch(w, in, !w->scc);                                           \
+    return 0;                                                               \
+  }                                                                         \
+  static int NAME##_br1(struct isa_wave *w, const struct isa_inst *in)      \
+  {                                                                         \
+    w->scc = NAME##_scc(w, in);                                             \
+    fused_branch(w, in, w->scc);                                            \
     return 0;                                                               \
   }
+
+/* The fused branch: one more instruction executed, taken when `taken`. */
+static inline void fused_branch(struct isa_wave *w, const struct isa_inst *in, bool taken)
+{
+  w->insts++;
+  w->pc += 4;
+  if (taken)
+    w->pc += (uint64_t)((int64_t)in->simm16 * 4);
+}
+
 CMP32(salu_cmp_eq, a == b)
 CMP32(salu_cmp_lg, a != b)
 CMP32(salu_cmp_gt_i32, ai > bi)
@@ -183,6 +214,42 @@ static int salu_and_saveexec_b64(struct isa_wave *w, const struct isa_inst *in)
   wave_set_exec(w, r);
   w->scc = r != 0;
   return 0;
+}
+
+/* s_and_saveexec_b64 and the s_cbranch_execz after it (an `if` whose lanes may all be off),
+ * fused as the compares are. */
+static int salu_and_saveexec_b64_execz(struct isa_wave *w, const struct isa_inst *in)
+{
+  salu_and_saveexec_b64(w, in);
+  fused_branch(w, in, !wave_exec(w));
+  return 0;
+}
+
+/* A compare or s_and_saveexec_b64 (bound by salu_bind to its handler `fn`) followed by the
+ * conditional branch `next` (decoded): the fused handler, with the branch's offset in
+ * in->simm16, or NULL when the pair has none. */
+isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next)
+{
+  static const struct {
+    isa_exec_fn alone, br0, br1;
+  } cmp[] = {
+#define F(N) {N, N##_br0, N##_br1}
+      F(salu_cmp_eq), F(salu_cmp_lg), F(salu_cmp_gt_i32), F(salu_cmp_ge_i32), F(salu_cmp_lt_i32),
+      F(salu_cmp_le_i32), F(salu_cmp_gt_u32), F(salu_cmp_ge_u32), F(salu_cmp_lt_u32),
+      F(salu_cmp_le_u32),
+#undef F
+  };
+  if (next->enc != ENC_SOPP || in->size != 4)
+    return NULL;
+  isa_exec_fn r = NULL;
+  if (fn == salu_and_saveexec_b64 && next->op == OP_S_CBRANCH_EXECZ)
+    r = salu_and_saveexec_b64_execz;
+  for (size_t i = 0; i < sizeof(cmp) / sizeof(cmp[0]) && !r; i++)
+    if (fn == cmp[i].alone)
+      r = next->op == OP_S_CBRANCH_SCC0 ? cmp[i].br0 : next->op == OP_S_CBRANCH_SCC1 ? cmp[i].br1 : NULL;
+  if (r)
+    in->simm16 = next->simm16;
+  return r;
 }
 
 /* The handler of a decoded SALU instruction: one of the above, else exec_salu. The 64-bit

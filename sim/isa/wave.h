@@ -241,5 +241,6 @@ isa_exec_fn vmem_bind(struct isa_inst *in);
 isa_exec_fn ds_bind(struct isa_inst *in);
 isa_exec_fn smem_bind(struct isa_inst *in);   /* exec_salu.c: s_load_dword* */
 isa_exec_fn salu_bind(const struct isa_inst *in);   /* exec_salu_fast.c: the commonest SALU */
+isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next);
 
 #endif
