@@ -1167,6 +1167,17 @@ static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+#ifdef VALU_FAST_VECTORS
+/* v_lshlrev_b64 and v_lshl_add_u64 whose shift is a scalar (address arithmetic): straight to
+ * shift64_uniform; with VGPR indexing, or if that declines, exec_valu_bound's path. */
+static int valu_shift64(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!(w->gpr_idx >> 31) && !shift64_uniform(w, in, wave_exec(w)))
+    return 0;
+  return exec_valu_bound(w, in);
+}
+#endif
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
@@ -1175,6 +1186,11 @@ valu_exec_fn valu_bind(struct isa_inst *in)
     return valu_mov_b32;
   if (in->fast == FAST_F32 && !mods && f32_vop2_form(in))
     return valu_f32_vop2;
+#ifdef VALU_FAST_VECTORS
+  if (in->fast == FAST_INT64 && ((in->op == OP_V_LSHLREV_B64 && in->src[0] < OPD_VGPR) ||
+                                 (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR)))
+    return valu_shift64;
+#endif
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
   if (in->fast == FAST_INT && !mods)
