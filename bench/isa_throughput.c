@@ -9,8 +9,11 @@
  * almost nothing (per-dispatch set-up). Output: a table, then one JSON line per
  * measurement: {"name", "median", "p10", "p90", "n", "unit"}.
  *
- * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only]]]]
- * `only`: run just the measurements whose name contains this string (for profiling one).
+ * Usage: isa_throughput [kernel-dir [gfx90a|gfx942 [repetitions [only [threads]]]]]
+ * `only`: run just the measurements whose name contains this string (for profiling one); with a
+ * leading '=', just the one whose name is the rest ("=vadd": not grid_vadd_64M); "" for all.
+ * `threads`: the most host threads a measurement uses (default: every core; 1 for
+ * instruction counts that do not depend on how the workgroups were shared out).
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -67,6 +70,14 @@ static struct result_line lines[64];
 static int nlines;
 static const char *only;   /* substring filter of measurement names, or NULL */
 
+/* Whether the measurement `name` is wanted (see `only` in the header comment). */
+static bool wanted(const char *name)
+{
+  if (!only)
+    return true;
+  return only[0] == '=' ? !strcmp(name, only + 1) : strstr(name, only) != NULL;
+}
+
 static void record(const char *name, const char *what, unsigned threads, double *v, int n, const char *unit)
 {
   struct result_line *r = &lines[nlines++];
@@ -98,7 +109,7 @@ static int measure_grid(struct harness *h, const struct workload *wl, const char
                         unsigned threads, int reps)
 {
   double ms[64], wps[64], dt;
-  if (only && !strstr(label, only))
+  if (!wanted(label))
     return 0;
   for (int i = 0; i < reps; i++) {
     struct isa_result r;
@@ -115,7 +126,7 @@ static int measure_grid(struct harness *h, const struct workload *wl, const char
 static int measure(struct harness *h, const struct workload *wl, unsigned threads, int reps)
 {
   double ips[64], lops[64], dt;
-  if (only && !strstr(wl->name, only))
+  if (!wanted(wl->name))
     return 0;
   for (int i = 0; i < reps; i++) {
     struct isa_result r;
@@ -135,7 +146,7 @@ static int measure_dispatch(struct harness *h, float *a, int reps)
 {
   enum { N = 1000 };
   const char *label = "dispatch_1wave";
-  if (only && !strstr(label, only))
+  if (!wanted(label))
     return 0;
   struct { float *a, *b, *c; int n; } args = {a, a, a, 0};
   const struct workload wl = {"vadd", 64, 64, &args, 28};
@@ -159,10 +170,10 @@ static int large_grids(struct harness *h, unsigned cores, int reps)
 {
   enum { N = 64 << 20, RB = 1 << 16 };
   const char *labels[] = {"grid_vadd_64M", "grid_stride_32M", "grid_lds_reduce_64K"};
-  bool wanted = !only;
+  bool any = false;
   for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++)
-    wanted |= only && strstr(labels[i], only);
-  if (!wanted)
+    any |= wanted(labels[i]);
+  if (!any)
     return 0;   /* filtered out: skip filling 768 MiB */
   float *a = harness_alloc(h, (size_t)N * 4), *b = harness_alloc(h, (size_t)N * 4);
   float *c = harness_alloc(h, (size_t)N * 4);
@@ -192,13 +203,13 @@ static int large_grids(struct harness *h, unsigned cores, int reps)
       return -1;
     /* result checks, so that a fast wrong interpreter does not pass for a fast one (the
      * grid-stride kernel overwrites c next) */
-    for (size_t j = 0; i == 0 && (!only || strstr(labels[0], only)) && j < N; j += N / 64 + 1)
+    for (size_t j = 0; i == 0 && wanted(labels[0]) && j < N; j += N / 64 + 1)
       if (c[j] != (float)(j & 1023) + 2.0f) {
         fprintf(stderr, "isa_throughput: vadd element %zu is %g\n", j, (double)c[j]);
         return -1;
       }
   }
-  for (size_t g = 0; (!only || strstr(labels[2], only)) && g < RB; g += RB / 16)
+  for (size_t g = 0; wanted(labels[2]) && g < RB; g += RB / 16)
     if (rout[g] != 256 / 8 * 28) {
       fprintf(stderr, "isa_throughput: lds_reduce block %zu gave %d, expected %d\n", g, rout[g], 256 / 8 * 28);
       return -1;
@@ -213,7 +224,7 @@ int main(int argc, char **argv)
   int reps = argc > 3 ? atoi(argv[3]) : 7;
   if (reps < 1 || reps > 64)
     reps = 7;
-  only = argc > 4 ? argv[4] : NULL;
+  only = argc > 4 && argv[4][0] ? argv[4] : NULL;
   enum isa_target t = strcmp(arch, "gfx90a") ? ISA_GFX942 : ISA_GFX90A;
   char path[1024];
   snprintf(path, sizeof(path), "%s/hip_%s_O3.so", dir, arch);
@@ -241,6 +252,8 @@ int main(int argc, char **argv)
     {"vadd", n, 256, &vadd_args, 28},
   };
   unsigned cores = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+  if (argc > 5 && atoi(argv[5]) >= 1 && (unsigned)atoi(argv[5]) < cores)
+    cores = (unsigned)atoi(argv[5]);
   for (size_t i = 0; i < sizeof(wls) / sizeof(wls[0]); i++) {
     if (measure(&h, &wls[i], 1, reps))
       return 1;

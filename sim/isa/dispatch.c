@@ -177,19 +177,25 @@ static void icache_invalidate(struct isa_worker *k)
 
 static void bind_executor(struct isa_inst *in);
 
-static const struct isa_inst *fetch_miss(struct isa_wave *w);
-
-/* The decoded instruction at the wave's PC: the direct-mapped front's hit inline, the rest in
- * fetch_miss. A PC wider than a GPU VA never matches a key (the tag bits differ). */
-static inline const struct isa_inst *fetch_decode(struct isa_wave *w)
+/* A one-dword SALU compare or s_and_saveexec_b64 whose next word is the conditional branch on
+ * its result runs with that branch as one handler (exec_salu_fast.c, salu_fuse). The branch's
+ * word is the second of the two this entry was decoded from, so the cache's reuse test (both
+ * words unchanged) covers it. */
+static void fuse_branch(enum isa_target t, struct isa_inst *in, uint32_t next_word)
 {
-  struct isa_worker *k = w->worker;
-  uint64_t pc = w->pc;
-  const struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
-  if (front->key == (pc | k->icache_tag) && !(pc & ~ICACHE_PC_MASK))
-    return front->inst;
-  return fetch_miss(w);
+  if ((in->enc != ENC_SOPC && in->enc != ENC_SOP1) || in->size != 4)
+    return;
+  struct isa_inst next;
+  char msg[8];
+  if (isa_decode(t, &next_word, 1, &next, msg, sizeof(msg)))
+    return;
+  isa_exec_fn f = salu_fuse(in, in->exec, &next);
+  if (f)
+    in->exec = f;
 }
+
+/* The decoded instruction at the wave's PC when the direct-mapped front (run_wave) misses. */
+static const struct isa_inst *fetch_miss(struct isa_wave *w);
 
 /* The slot of `pc` in k's table (an entry of any generation), or of the empty slot that
  * ends its probe sequence. Entries are never removed, only replaced, so a probe that meets an
@@ -256,6 +262,8 @@ __attribute__((noinline)) static const struct isa_inst *fetch_miss(struct isa_wa
     return NULL;
   }
   bind_executor(&in);
+  if (n == 2)
+    fuse_branch(w->ctx->target, &in, words[1]);
   if (!e->key) {
     if ((k->icache_used + 1) * 2 > k->icache_cap) {
       if (icache_grow(k)) {
@@ -291,7 +299,7 @@ static void bind_executor(struct isa_inst *in)
 {
   switch (in->enc) {
   case ENC_SOP1: case ENC_SOP2: case ENC_SOPC: case ENC_SOPK: case ENC_SOPP:
-    in->exec = exec_salu;
+    in->exec = salu_bind(in);
     break;
   case ENC_SMEM:
     in->exec = smem_bind(in);
@@ -313,16 +321,26 @@ static void bind_executor(struct isa_inst *in)
 
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
  * instruction and lane-operation counts are kept in locals for the slice and added to the wave
- * once at its end: the one place to count more per wave cheaply. */
+ * once at its end: the one place to count more per wave cheaply. The cache's generation tag
+ * and front table stay in registers for the slice: only worker_prepare changes the tag, and a
+ * miss that rebuilds the table keeps the front's address. */
 static void run_wave(struct isa_wave *w, unsigned budget)
 {
   uint64_t insts = 0, lane_ops = 0;
+  struct isa_worker *k = w->worker;
+  const uint64_t tag = k->icache_tag;
+  const struct icache_front *l0 = k->l0;
   w->yield = false;
   while (w->state == WAVE_RUN && budget-- && !w->yield) {
-    const struct isa_inst *in = fetch_decode(w);
-    if (!in)
-      break;
     uint64_t pc = w->pc;
+    const struct icache_front *front = &l0[(pc >> 2) & (ICACHE_L0 - 1)];
+    const struct isa_inst *in = front->inst;
+    /* a PC wider than a GPU VA never matches a key (fetch_miss reports it) */
+    if (__builtin_expect(front->key != (pc | tag) || (pc & ~ICACHE_PC_MASK), 0)) {
+      in = fetch_miss(w);
+      if (!in)
+        break;
+    }
     w->cur_pc = pc;
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
@@ -331,7 +349,7 @@ static void run_wave(struct isa_wave *w, unsigned budget)
       uint64_t e = wave_exec(w);
       lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
     }
-    if (in->exec(w, in)) {
+    if (__builtin_expect(in->exec(w, in), 0)) {
       if (w->state != WAVE_DONE)
         wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
                   isa_op_name(in->op), (unsigned long long)pc);

@@ -68,9 +68,9 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
 /* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
- * registers: the running expectation defeats the vectoriser. */
-MEM_FAST_CLONES
-static bool steps_by(const uint32_t *x, uint32_t step)
+ * registers: the running expectation defeats the vectoriser. Inlined into lanes_consecutive's
+ * clones (a call per check cost as much as the check); steps_by is its own clone for DS. */
+static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
 {
   v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
   v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
@@ -87,6 +87,12 @@ static bool steps_by(const uint32_t *x, uint32_t step)
   return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
+MEM_FAST_CLONES
+static bool steps_by(const uint32_t *x, uint32_t step)
+{
+  return steps_by_inline(x, step);
+}
+
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
  * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
  * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
@@ -95,7 +101,7 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
                               unsigned len, uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
-  if (!steps_by(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+  if (!steps_by_inline(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (saddr) {
@@ -104,7 +110,7 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
   }
   const uint32_t *hi = wave_vreg(w, in->addr + 1);
   *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
-  return steps_by(hi, 0);
+  return steps_by_inline(hi, 0);
 }
 
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */

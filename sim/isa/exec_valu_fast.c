@@ -500,11 +500,12 @@ static struct pair_src pair_source(struct isa_wave *w, const struct isa_inst *in
   return (struct pair_src){NULL, NULL, wave_scalar_src(w, in, code, 2)};
 }
 
-/* Lanes l..l+7 of p as low and high dwords. */
-static inline __attribute__((always_inline)) void pair_load8(const struct pair_src *p, unsigned l,
-                                                             v8u32 *lo, v8u32 *hi)
+/* Lanes l..l+7 of p as low and high dwords; `vgpr`: whether p is a register pair (p->lo
+ * non-NULL), a constant of the caller. */
+static inline __attribute__((always_inline)) void pair_load8k(const struct pair_src *p, unsigned l,
+                                                              v8u32 *lo, v8u32 *hi, const bool vgpr)
 {
-  if (p->lo) {
+  if (vgpr) {
     memcpy(lo, p->lo + l, sizeof(*lo));
     memcpy(hi, p->hi + l, sizeof(*hi));
     return;
@@ -514,38 +515,92 @@ static inline __attribute__((always_inline)) void pair_load8(const struct pair_s
   *hi = (v8u32){b, b, b, b, b, b, b, b};
 }
 
+/* (x << s) + y for lanes l..l+7, with how the shift splits (`kind`: 0 for s == 0, 1 for
+ * s < 32, 2 for s >= 32), whether x is a register pair (xv) and the addend's kind (yk: none,
+ * a register pair, a scalar) as constants of the caller, so that each of shl64_add's loops
+ * tests nothing per step. A scalar operand comes broadcast (kxl..kyh), once per loop: read
+ * through its struct in the loop, it would be read again after every store. */
+static inline __attribute__((always_inline)) void
+shl64_add8(uint32_t *rlo, uint32_t *rhi, const uint32_t *xlo, const uint32_t *xhi,
+           const uint32_t *ylo, const uint32_t *yhi, const v8u32 *kx, const v8u32 *ky, unsigned s,
+           unsigned l, const int kind, const bool xv, const int yk)
+{
+  v8u32 xl = kx[0], xh = kx[1], sl, sh;
+  if (xv) {
+    memcpy(&xl, xlo + l, sizeof(xl));
+    memcpy(&xh, xhi + l, sizeof(xh));
+  }
+  if (kind == 0) {
+    sl = xl;
+    sh = xh;
+  } else if (kind == 1) {
+    sl = xl << s;
+    sh = (xh << s) | (xl >> (32 - s));
+  } else {
+    sl = xl ^ xl;
+    sh = xl << (s - 32);
+  }
+  if (yk) {
+    v8u32 yl = ky[0], yh = ky[1];
+    if (yk == 1) {
+      memcpy(&yl, ylo + l, sizeof(yl));
+      memcpy(&yh, yhi + l, sizeof(yh));
+    }
+    v8u32 rl = sl + yl;
+    sh = sh + yh - (v8u32)(rl < sl);   /* the carry: a true compare is all ones (-1) */
+    sl = rl;
+  }
+  memcpy(rlo + l, &sl, sizeof(sl));
+  memcpy(rhi + l, &sh, sizeof(sh));
+}
+
+/* One loop of shl64_add for a shift kind, a source kind (XV) and an addend kind (YK). */
+#define SHL64_LOOP(KIND, XV, YK)                                                            \
+  do {                                                                                      \
+    for (unsigned l = 0; l < WAVE_SIZE; l += 8)                                             \
+      shl64_add8(rlo, rhi, xlo, xhi, ylo, yhi, kx, ky, s, l, KIND, XV, YK);                 \
+  } while (0)
+
 /* (x << s) + y for 64 lanes of 64-bit values held as low and high dwords (y NULL: no addend),
  * s in 0..63: the same bits as the 64-bit operations. Eight lanes a step, every input of a
  * step read before its results are stored, so the result may overwrite a source. (By
- * pointer: a 32-byte vector passed by value would have an ABI that depends on AVX.) */
+ * pointer: a 32-byte vector passed by value would have an ABI that depends on AVX.) The
+ * shift's kind and the operands' kinds are decided once, outside the loops. */
 VALU_FAST_CLONES
 static void shl64_add(uint32_t *rlo, uint32_t *rhi, const struct pair_src *x, unsigned s,
                       const struct pair_src *y)
 {
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 xl, xh, sl, sh;
-    pair_load8(x, l, &xl, &xh);
-    if (s == 0) {
-      sl = xl;
-      sh = xh;
-    } else if (s < 32) {
-      sl = xl << s;
-      sh = (xh << s) | (xl >> (32 - s));
-    } else {
-      sl = xl ^ xl;
-      sh = xl << (s - 32);
-    }
-    if (y) {
-      v8u32 yl, yh;
-      pair_load8(y, l, &yl, &yh);
-      v8u32 rl = sl + yl;
-      sh = sh + yh - (v8u32)(rl < sl);   /* the carry: a true compare is all ones (-1) */
-      sl = rl;
-    }
-    memcpy(rlo + l, &sl, sizeof(sl));
-    memcpy(rhi + l, &sh, sizeof(sh));
+  int kind = s == 0 ? 0 : s < 32 ? 1 : 2;
+  int yk = !y ? 0 : y->lo ? 1 : 2;
+  const uint32_t *xlo = x->lo, *xhi = x->hi, *ylo = y ? y->lo : NULL, *yhi = y ? y->hi : NULL;
+  v8u32 kx[2], ky[2];
+  pair_load8k(x, 0, &kx[0], &kx[1], false);
+  if (y)
+    pair_load8k(y, 0, &ky[0], &ky[1], false);
+  else
+    ky[0] = ky[1] = kx[0] ^ kx[0];
+  switch (kind * 6 + (x->lo ? 3 : 0) + yk) {
+  case 0: SHL64_LOOP(0, 0, 0); return;
+  case 1: SHL64_LOOP(0, 0, 1); return;
+  case 2: SHL64_LOOP(0, 0, 2); return;
+  case 3: SHL64_LOOP(0, 1, 0); return;
+  case 4: SHL64_LOOP(0, 1, 1); return;
+  case 5: SHL64_LOOP(0, 1, 2); return;
+  case 6: SHL64_LOOP(1, 0, 0); return;
+  case 7: SHL64_LOOP(1, 0, 1); return;
+  case 8: SHL64_LOOP(1, 0, 2); return;
+  case 9: SHL64_LOOP(1, 1, 0); return;
+  case 10: SHL64_LOOP(1, 1, 1); return;
+  case 11: SHL64_LOOP(1, 1, 2); return;
+  case 12: SHL64_LOOP(2, 0, 0); return;
+  case 13: SHL64_LOOP(2, 0, 1); return;
+  case 14: SHL64_LOOP(2, 0, 2); return;
+  case 15: SHL64_LOOP(2, 1, 0); return;
+  case 16: SHL64_LOOP(2, 1, 1); return;
+  default: SHL64_LOOP(2, 1, 2); return;
   }
 }
+#undef SHL64_LOOP
 
 /* v_lshlrev_b64 with a scalar shift amount and v_lshl_add_u64 with a scalar shift: the
  * commonest 64-bit VALU operations of address arithmetic. Returns 1 for any other form. */
@@ -1003,10 +1058,139 @@ static int valu_int_plain(struct isa_wave *w, const struct isa_inst *in)
   return lanes32(w, in, false);
 }
 
+/* ---- VOP2 f32 arithmetic with every lane active ---- */
+
+typedef float v8f32 __attribute__((vector_size(32)));
+
+/* v_add/sub/subrev/mul_f32 of 64 lanes into d, eight lanes a step in vector registers (each
+ * step reads its lanes of both sources before it writes them, so d may be a source). a NULL:
+ * src0 is ka in every lane. The same IEEE operations, in the same operand order, as f32_op. */
+#define F32_STEPS(EXPR)                                                                    \
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {                                            \
+    v8f32 x = kx, y;                                                                       \
+    if (a)                                                                                 \
+      memcpy(&x, a + l, sizeof(x));                                                        \
+    memcpy(&y, b + l, sizeof(y));                                                          \
+    v8f32 r = (EXPR);                                                                      \
+    memcpy(d + l, &r, sizeof(r));                                                          \
+  }
+
+VALU_FAST_CLONES
+static void f32_vop2_lanes(unsigned op, uint32_t *d, const uint32_t *a, const float *ka,
+                           const uint32_t *b)
+{
+  v8f32 kx = {*ka, *ka, *ka, *ka, *ka, *ka, *ka, *ka};
+  switch (op) {
+  case OP_V_ADD_F32: F32_STEPS(x + y); return;
+  case OP_V_SUB_F32: F32_STEPS(x - y); return;
+  case OP_V_SUBREV_F32: F32_STEPS(y - x); return;
+  default: F32_STEPS(x * y); return;   /* v_mul_f32 */
+  }
+}
+#undef F32_STEPS
+
+static int valu_f32_plain(struct isa_wave *w, const struct isa_inst *in);
+
+/* The VOP2 forms of f32_vop2_lanes' operations and of v_fmac/fmamk/fmaak_f32 (src1 a VGPR,
+ * src0 anything): with every lane
+ * active, f32 denormals kept and no VGPR indexing, src0 is read in place or as one scalar and
+ * the lanes go straight to the destination; otherwise valu_f32_plain's path. */
+static int valu_f32_vop2(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3) || wave_exec(w) != ~0ull)
+    return valu_f32_plain(w, in);
+  unsigned code = in->src[0];
+  const uint32_t *a = code >= OPD_VGPR ? wave_vreg(w, code) : NULL;
+  uint32_t *d = wave_vreg(w, in->dst);
+  const uint32_t *b = wave_vreg(w, in->src[1]);
+  uint32_t kbits = a ? 0 : scalar32(w, in, code);
+  float ka = f32_of(kbits);
+  switch (in->op) {
+  case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
+    f32_vop2_lanes(in->op, d, a, &ka, b);
+    return 0;
+  default: {   /* the fma forms: f32_op's lane loops, src0 broadcast when it is a scalar */
+    lane32_t buf;
+    if (!a) {
+      splat32(buf, kbits);
+      a = buf;
+    }
+    /* v_fmac_f32 accumulates into its destination (lanes32 passes the same): lane l of c is
+     * read before lane l of d is written */
+    const uint32_t *c = in->op == OP_V_FMAC_F32 ? d : buf;
+    f32_op(in, a, b, c, d);
+    return 0;
+  }
+  }
+}
+
+static bool f32_vop2_form(const struct isa_inst *in)
+{
+  switch (in->op) {
+  case OP_V_ADD_F32: case OP_V_SUB_F32: case OP_V_SUBREV_F32: case OP_V_MUL_F32:
+  case OP_V_FMAC_F32: case OP_V_FMAMK_F32: case OP_V_FMAAK_F32:
+    return in->enc == ENC_VOP2 && in->src[1] >= OPD_VGPR && in->src[1] != OPD_NONE &&
+           in->src[0] != OPD_NONE;
+  default:
+    return false;
+  }
+}
+
+/* v_mov_b32 without modifiers (a FAST_INT instruction): the source's lanes copied straight to
+ * the destination's under EXEC, the same values as lanes32's copy through int_op. */
+static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_general(w, in);
+  uint64_t exec = wave_exec(w);
+  uint32_t *d = wave_vreg(w, in->dst);
+  unsigned code = in->src[0];
+  if (code >= OPD_VGPR) {
+    const uint32_t *a = wave_vreg(w, code);
+    if (exec == ~0ull) {
+      memmove(d, a, sizeof(lane32_t));   /* v_mov_b32 vN, vN: the same register */
+      return 0;
+    }
+    for (uint64_t m = exec; m; m &= m - 1) {
+      unsigned l = (unsigned)__builtin_ctzll(m);
+      d[l] = a[l];
+    }
+    return 0;
+  }
+  uint32_t k = scalar32(w, in, code);
+  if (exec == ~0ull) {
+    splat32(d, k);
+    return 0;
+  }
+  for (uint64_t m = exec; m; m &= m - 1)
+    d[__builtin_ctzll(m)] = k;
+  return 0;
+}
+
+#ifdef VALU_FAST_VECTORS
+/* v_lshlrev_b64 and v_lshl_add_u64 whose shift is a scalar (address arithmetic): straight to
+ * shift64_uniform; with VGPR indexing, or if that declines, exec_valu_bound's path. */
+static int valu_shift64(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!(w->gpr_idx >> 31) && !shift64_uniform(w, in, wave_exec(w)))
+    return 0;
+  return exec_valu_bound(w, in);
+}
+#endif
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
   bool mods = source_mods(in) != 0;
+  if (in->fast == FAST_INT && !mods && in->op == OP_V_MOV_B32)
+    return valu_mov_b32;
+  if (in->fast == FAST_F32 && !mods && f32_vop2_form(in))
+    return valu_f32_vop2;
+#ifdef VALU_FAST_VECTORS
+  if (in->fast == FAST_INT64 && ((in->op == OP_V_LSHLREV_B64 && in->src[0] < OPD_VGPR) ||
+                                 (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR)))
+    return valu_shift64;
+#endif
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
   if (in->fast == FAST_INT && !mods)

@@ -240,5 +240,7 @@ typedef int (*isa_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
 isa_exec_fn vmem_bind(struct isa_inst *in);
 isa_exec_fn ds_bind(struct isa_inst *in);
 isa_exec_fn smem_bind(struct isa_inst *in);   /* exec_salu.c: s_load_dword* */
+isa_exec_fn salu_bind(const struct isa_inst *in);   /* exec_salu_fast.c: the commonest SALU */
+isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next);
 
 #endif
