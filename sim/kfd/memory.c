@@ -52,6 +52,7 @@ struct sim_bo {
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
   bool charged;               /* counted in gpu->vram_used */
+  bool gtt_charged;           /* counted in gpu->gtt_used */
 };
 
 /* BOs by idr handle (1-based); protected by sim_drv.lock */
@@ -416,6 +417,9 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
     if (f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM) {
       g->vram_used += bo->size;
       bo->charged = true;
+    } else {
+      g->gtt_used += bo->size;   /* what AMDGPU_INFO_GTT_USAGE reports (drm.c) */
+      bo->gtt_charged = true;
     }
     return 0;
   }
@@ -454,6 +458,8 @@ static void bo_release(struct sim_bo *bo)
     close(bo->memfd);
   if (bo->charged)
     bo->gpu->vram_used -= bo->size;
+  if (bo->gtt_charged)
+    bo->gpu->gtt_used -= bo->size;
   if (bo->idr)
     bos[bo->idr - 1] = NULL;
   free(bo);
