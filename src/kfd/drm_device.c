@@ -15,6 +15,7 @@
 #include <amdgpu_drm.h>
 
 #define DRM_MAX_GPUS 64
+#define GENERIC_NAME "AMD Radeon Graphics"
 
 /* The libdrm_amdgpu entry points used, resolved once by dlopen (the library is optional at run
  * time). Types come from the installed amdgpu.h, so a prototype change breaks the build. */
@@ -96,7 +97,9 @@ static void read_facts(struct drm_slot *s)
   const char *name = drm.get_marketing_name(s->dev);
 
   memset(&s->facts, 0, sizeof(s->facts));
-  if (name)
+  /* For a device id amdgpu.ids lacks, libdrm (2.4.114, measured with kfdsim's MI300X id 0x74a1)
+   * answers a generic "AMD Radeon Graphics": that names no board, so report none. */
+  if (name && strcmp(name, GENERIC_NAME) != 0)
     strncpy(s->facts.marketing_name, name, sizeof(s->facts.marketing_name) - 1);
   if (drm.query_gpu_info(s->dev, &info) == 0) {
     s->facts.max_engine_clock_khz = (uint32_t)info.max_engine_clk;

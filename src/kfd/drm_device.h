@@ -21,7 +21,8 @@
 
 /* Fixed facts of a GPU, read once. */
 struct kfd_drm_facts {
-  char marketing_name[KFD_MARKETING_NAME_MAX]; /* "" when amdgpu.ids has no entry */
+  char marketing_name[KFD_MARKETING_NAME_MAX]; /* "" when amdgpu.ids has no entry (libdrm's
+                                                * generic "AMD Radeon Graphics" included) */
   uint32_t max_engine_clock_khz;  /* amdgpu_gpu_info.max_engine_clk */
   uint32_t max_memory_clock_khz;  /* amdgpu_gpu_info.max_memory_clk */
 };

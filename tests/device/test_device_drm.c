@@ -90,3 +90,21 @@ Test(device_drm, gtt_usage_follows_pinned_host_memory)
 	cr_assert_geq(after.gtt_used, before.gtt_used + size);
 	cr_assert_eq(hipHostFree(h), hipSuccess);
 }
+
+/* (gfx942 run: see CMakeLists.txt) An id that libdrm's amdgpu.ids lacks keeps the topology's
+ * board name instead of libdrm's generic "AMD Radeon Graphics". */
+Test(device_drm, unknown_board_keeps_the_topology_name)
+{
+	hipDeviceProp_t p;
+	struct kfd_drm_facts f;
+
+	gpu0();
+	cr_assert_eq(kfd_drm_facts(kfd_gpu(0), &f), 0);
+	cr_assert_eq(hipGetDeviceProperties(&p, 0), hipSuccess);
+	if (kfd_gpu(0)->device_id == 0x74a1) {
+		cr_assert_str_empty(f.marketing_name);
+		cr_assert_str_eq(p.name, "AMD Instinct MI300X");
+	} else {
+		cr_assert_str_eq(p.name, f.marketing_name);
+	}
+}
