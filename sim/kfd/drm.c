@@ -90,6 +90,26 @@ static int copy_out(const struct drm_amdgpu_info *req, const void *src, size_t s
   return sim_copy_to_user(req->return_pointer, src, req->return_size < size ? req->return_size : size);
 }
 
+/* amdgpu_kms.c AMDGPU_INFO_SENSOR: clocks in MHz. The emulated GPU never throttles, so the
+ * current clocks are the profile's peak ones (the same values DEV_INFO and the topology give). */
+static int sensor(const struct sim_gpu *g, const struct drm_amdgpu_info *req)
+{
+  uint32_t v;
+  switch (req->sensor_info.type) {
+  case AMDGPU_INFO_SENSOR_GFX_SCLK:
+  case AMDGPU_INFO_SENSOR_STABLE_PSTATE_GFX_SCLK:
+    v = g->prof->max_engine_clk_fcompute;
+    break;
+  case AMDGPU_INFO_SENSOR_GFX_MCLK:
+  case AMDGPU_INFO_SENSOR_STABLE_PSTATE_GFX_MCLK:
+    v = g->prof->mem_clk_max;
+    break;
+  default:
+    return -EINVAL;    /* temperatures, power, load: nothing to measure */
+  }
+  return copy_out(req, &v, sizeof(v));
+}
+
 static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
 {
   switch (req->query) {
@@ -124,7 +144,8 @@ static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
     m.vram.heap_usage = m.cpu_accessible_vram.heap_usage = used;
     m.vram.max_allocation = m.cpu_accessible_vram.max_allocation = g->vram_size - used;
     m.gtt.total_heap_size = m.gtt.usable_heap_size = g->vram_size;
-    m.gtt.max_allocation = g->vram_size;
+    m.gtt.max_allocation = g->gtt_used < g->vram_size ? g->vram_size - g->gtt_used : 0;
+    m.gtt.heap_usage = g->gtt_used;
     return copy_out(req, &m, sizeof(m));
   }
   case AMDGPU_INFO_VRAM_USAGE:
@@ -133,9 +154,11 @@ static int amdgpu_info(struct sim_gpu *g, struct drm_amdgpu_info *req)
     return copy_out(req, &used, sizeof(used));
   }
   case AMDGPU_INFO_GTT_USAGE: {
-    uint64_t used = 0;
+    uint64_t used = g->gtt_used;
     return copy_out(req, &used, sizeof(used));
   }
+  case AMDGPU_INFO_SENSOR:
+    return sensor(g, req);
   case AMDGPU_INFO_TIMESTAMP: {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -76,6 +76,7 @@ struct sim_gpu {
   uint32_t ctl_stack_size, cwsr_size, debug_memory_size, eop_buffer_size;
   /* per-process state (one process per address space): protected by sim_drv.lock */
   uint64_t vram_used;         /* this process's VRAM (sim_vram_used: the node's) */
+  uint64_t gtt_used;          /* this process's GTT BOs allocated through KFD */
   bool vm_acquired;
   struct sim_file *drm_file;  /* the render file ACQUIRE_VM bound (not refcounted) */
   uint64_t scratch_va, tba, tma;

@@ -52,6 +52,7 @@ struct sim_bo {
   uint32_t mapped_mask;       /* bit i: mapped on GPU i */
   uint32_t queue_refs;        /* queues using it (kfd_queue_buffer_get) */
   bool charged;               /* VRAM charged to the process (sim_vram_charge) */
+  bool gtt_charged;           /* counted in gpu->gtt_used */
 };
 
 /* BOs by idr handle (1-based); protected by sim_drv.lock */
@@ -415,6 +416,10 @@ static int alloc_backing(struct sim_bo *bo, uint64_t user_addr)
     }
     bo->mmap_offset = sim_drv.next_mmap_offset;
     sim_drv.next_mmap_offset += SIM_ALIGN(bo->size, 1ull << 21);
+    if (!(f & KFD_IOC_ALLOC_MEM_FLAGS_VRAM)) {
+      g->gtt_used += bo->size;   /* what AMDGPU_INFO_GTT_USAGE reports (drm.c) */
+      bo->gtt_charged = true;
+    }
     return 0;
   }
   if (f & KFD_IOC_ALLOC_MEM_FLAGS_USERPTR) {
@@ -452,6 +457,8 @@ static void bo_release(struct sim_bo *bo)
     close(bo->memfd);
   if (bo->charged)
     sim_vram_uncharge(bo->gpu, bo->size);
+  if (bo->gtt_charged)
+    bo->gpu->gtt_used -= bo->size;
   if (bo->idr)
     bos[bo->idr - 1] = NULL;
   free(bo);

@@ -438,6 +438,10 @@ static int write_drm_node(const struct sim_gpu *g)
            (g->location_id >> 3) & 0x1f, g->location_id & 7, p->vendor_id, p->device_id);
   if ((r = write_str(dir, "uevent", text)))
     return r;
+  /* the PCI device's numa_node (drivers/pci/pci-sysfs.c: dev_to_node, -1 for none) */
+  snprintf(text, sizeof(text), "%d\n", sim_profile_numa_node(p, g->index));
+  if ((r = write_str(dir, "numa_node", text)))
+    return r;
   /* an entry in the private /dev/dri listing (drmGetDevices2 enumerates that directory) */
   snprintf(target, sizeof(target), "%s/dev/dri/renderD%u", sim_drv.sysfs_root, g->render_minor);
   if ((r = mkdirs("%s/dev/dri", sim_drv.sysfs_root)))

@@ -2,7 +2,9 @@
 #include "kfd/uapi.h"   /* first: keeps the raw UAPI linux/types.h out */
 #include "profiles/profiles.h"
 
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Capabilities amdkfd reports for gfx9.4.x dGPUs with RAS: doorbell type 2.0 (SOC15), four
  * watch points (log2 = 2), the trap debug features, SRAM and memory ECC, RAS events and SVM. */
@@ -34,6 +36,7 @@ static const struct sim_profile profiles[] = {
     .l1_kb = 16, .l1_line = 64, .l1_assoc = 4,
     .l2_kb = 8192, .l2_line = 128, .l2_assoc = 16,
     .l3_kb = 0,
+    .gpus_per_numa_node = 4,
     .xgmi_min_bw = 50000, .xgmi_max_bw = 100000,
   },
   {
@@ -54,6 +57,7 @@ static const struct sim_profile profiles[] = {
     .l1_kb = 32, .l1_line = 128, .l1_assoc = 4,
     .l2_kb = 4096, .l2_line = 128, .l2_assoc = 16,
     .l3_kb = 262144, .l3_line = 64, .l3_assoc = 16,
+    .gpus_per_numa_node = 4,
     .xgmi_min_bw = 64000, .xgmi_max_bw = 128000,
   },
 };
@@ -69,4 +73,26 @@ const struct sim_profile *sim_profile_find(const char *name)
 const char *sim_profile_names(void)
 {
   return "gfx90a|gfx942";
+}
+
+/* Nodes are numbered from 0 without holes on the hosts kfdsim runs on; count until one is
+ * missing (a host without NUMA support in its kernel has none listed: one node, 0). */
+static uint32_t host_numa_nodes(void)
+{
+  char path[64];
+  struct stat st;
+  uint32_t n = 0;
+  for (; n < 1024; n++) {
+    snprintf(path, sizeof(path), "/sys/devices/system/node/node%u", n);
+    if (stat(path, &st) != 0)
+      break;
+  }
+  return n ? n : 1;
+}
+
+int sim_profile_numa_node(const struct sim_profile *p, uint32_t index)
+{
+  uint32_t per = p->gpus_per_numa_node ? p->gpus_per_numa_node : 1;
+  uint32_t node = index / per, nodes = host_numa_nodes();
+  return (int)(node < nodes ? node : nodes - 1);
 }

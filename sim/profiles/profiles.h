@@ -43,6 +43,10 @@ struct sim_profile {
   uint32_t l2_kb, l2_line, l2_assoc;
   uint32_t l3_kb, l3_line, l3_assoc;
 
+  /* Host placement: GPUs are spread over the host's NUMA nodes this many per node, in index
+   * order (a 2-socket MI210 server: 4 per socket; an MI300X OAM platform: 4 per socket). */
+  uint32_t gpus_per_numa_node;
+
   /* xGMI link between two GPUs of this model */
   uint32_t xgmi_min_bw, xgmi_max_bw;
 };
@@ -51,6 +55,11 @@ struct sim_profile {
 const struct sim_profile *sim_profile_find(const char *name);
 /* The names of every profile, for messages: "gfx90a|gfx942". */
 const char *sim_profile_names(void);
+
+/* The host NUMA node of GPU [in] index of profile [in] p: gpus_per_numa_node GPUs per node, kept
+ * within the nodes this host has (/sys/devices/system/node), so the value is one the kernel
+ * could report here. */
+int sim_profile_numa_node(const struct sim_profile *p, uint32_t index);
 
 static inline uint32_t sim_profile_cu_count(const struct sim_profile *p)
 {

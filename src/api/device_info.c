@@ -25,7 +25,7 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device)
 	if (!d)
 		HIP_RETURN(err);
 	const struct kfd_node *n = d->node;
-	snprintf(name, (size_t)len, "%s", n->marketing_name[0] ? n->marketing_name : n->name);
+	hip_device_name(n, name, (size_t)len);
 	HIP_RETURN(hipSuccess);
 }
 

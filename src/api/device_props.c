@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../kfd/kfd.h"
+#include "../kfd/drm_device.h"
 #include "device_props.h"
 #include "../runtime/error.h"
 #include "../runtime/internal.h"
@@ -86,6 +87,37 @@ static void fill_arch(hipDeviceArch_t *a)
 	a->hasDynamicParallelism = 0;
 }
 
+/* libhsakmt names a node after amdgpu_get_marketing_name() (topology.c), and clr's
+ * hipDeviceProp_t.name is that product name. Without libdrm: the topology's own. */
+void hip_device_name(const struct kfd_node *n, char *out, size_t size)
+{
+	struct kfd_drm_facts f;
+
+	if (kfd_drm_facts(n, &f) == 0 && f.marketing_name[0])
+		snprintf(out, size, "%s", f.marketing_name);
+	else
+		snprintf(out, size, "%s", n->marketing_name[0] ? n->marketing_name : n->name);
+}
+
+/* Peak engine and memory clocks in kHz: the topology's (what ROCr reports as
+ * HSA_AGENT_INFO_MAX_CLOCK_FREQUENCY and the memory bank's mem_clk_max), or the DRM driver's
+ * (amdgpu_gpu_info max_engine_clk / max_memory_clk) when the topology has 0. */
+static void device_clocks(const struct kfd_node *n, const struct kfd_mem_bank *vram,
+			  int *engine_khz, int *memory_khz)
+{
+	struct kfd_drm_facts f;
+	bool drm = false;
+
+	*engine_khz = (int)n->max_engine_clk_fcompute * 1000;
+	*memory_khz = vram ? (int)vram->mem_clk_max * 1000 : 0;
+	if ((!*engine_khz || !*memory_khz) && kfd_drm_facts(n, &f) == 0)
+		drm = true;
+	if (drm && !*engine_khz)
+		*engine_khz = (int)f.max_engine_clock_khz;
+	if (drm && !*memory_khz)
+		*memory_khz = (int)f.max_memory_clock_khz;
+}
+
 void hip_device_props(const struct hip_device *d, hipDeviceProp_tR0600 *p)
 {
 	const struct kfd_node *n = d->node;
@@ -95,8 +127,7 @@ void hip_device_props(const struct hip_device *d, hipDeviceProp_tR0600 *p)
 	int waves_per_cu = (int)(n->simd_per_cu * n->max_waves_per_simd);
 
 	memset(p, 0, sizeof(*p));
-	snprintf(p->name, sizeof(p->name), "%s",
-		 n->marketing_name[0] ? n->marketing_name : n->name);
+	hip_device_name(n, p->name, sizeof(p->name));
 	/* AMD's UUID: the 16 hex digits of the topology's unique_id, as characters. */
 	char uuid[17];
 	snprintf(uuid, sizeof(uuid), "%016llx", (unsigned long long)n->unique_id);
@@ -110,7 +141,7 @@ void hip_device_props(const struct hip_device *d, hipDeviceProp_tR0600 *p)
 	p->maxThreadsDim[0] = p->maxThreadsDim[1] = p->maxThreadsDim[2] = 1024;
 	p->maxGridSize[0] = INT_MAX;            /* AQL grid sizes are 32-bit work-item counts */
 	p->maxGridSize[1] = p->maxGridSize[2] = 65536;
-	p->clockRate = (int)n->max_engine_clk_fcompute * 1000;
+	device_clocks(n, vram, &p->clockRate, &p->memoryClockRate);
 	p->totalConstMem = INT_MAX;
 	p->major = (int)n->gfx_major;
 	p->minor = (int)n->gfx_minor;
@@ -135,7 +166,6 @@ void hip_device_props(const struct hip_device *d, hipDeviceProp_tR0600 *p)
 	p->tccDriver = 0;
 	p->asyncEngineCount = (int)n->num_sdma_engines;
 	p->unifiedAddressing = 1;
-	p->memoryClockRate = vram ? (int)vram->mem_clk_max * 1000 : 0;
 	p->memoryBusWidth = vram ? (int)vram->width : 0;
 	p->l2CacheSize = (int)n->l2_kib * 1024;
 	p->maxThreadsPerMultiProcessor = (int)n->wave_front_size * waves_per_cu;

@@ -1,6 +1,7 @@
 /* src/kfd/drm_gem.c: PRIME import, GEM_CLOSE and AMDGPU_GEM_VA on a GPU's render node (see
  * drm_gem.h). Structures from libdrm's copies of the DRM UAPI (drm.h, amdgpu_drm.h). */
 #include "drm_gem.h"
+#include "drm_device.h"
 
 #include <errno.h>
 #include <sys/ioctl.h>
@@ -27,6 +28,11 @@ int kfd_gem_import_dmabuf(struct kfd_gpu *gpu, int dmabuf_fd, uint32_t *handle)
 
   if (!handle || dmabuf_fd < 0)
     return -EINVAL;
+  /* libdrm_amdgpu's import where it works (as ROCr's hsa_amd_vmem_import_shareable_handle);
+   * the raw PRIME ioctl when libdrm is absent or refused the device. */
+  err = kfd_drm_bo_import(gpu, dmabuf_fd, handle, NULL);
+  if (err != -ENODEV)
+    return err;
   err = render_ioctl(gpu, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args);
   if (!err)
     *handle = args.handle;
@@ -37,6 +43,9 @@ int kfd_gem_close(struct kfd_gpu *gpu, uint32_t handle)
 {
   struct drm_gem_close args = {.handle = handle};
 
+  /* A buffer libdrm imported is closed by libdrm, so its handle table forgets it too. */
+  if (kfd_drm_bo_release(gpu, handle) == 0)
+    return 0;
   return render_ioctl(gpu, DRM_IOCTL_GEM_CLOSE, &args);
 }
 

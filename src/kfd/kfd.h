@@ -108,6 +108,7 @@ struct kfd_node {
   uint64_t unique_id;
   uint64_t hive_id;            /* XGMI hive, 0 if none */
   uint32_t drm_render_minor;   /* /dev/dri/renderD<minor> */
+  int32_t numa_node;           /* NUMA node of the GPU's PCI device, -1 if unknown */
   uint32_t cpu_cores_count;
   uint32_t simd_count;
   uint32_t simd_per_cu;

@@ -288,6 +288,22 @@ static void parse_node_props(struct kfd_node *n, const char *p)
   n->doorbell_size = n->gfx_target_version >= 90000 ? 8 : 4;
 }
 
+/* The GPU's NUMA node: the PCI device's "numa_node" attribute (dev_to_node(), -1 for
+ * NUMA_NO_NODE), reached through the render node's /sys/dev/char link. It is also the CPU node
+ * the GPU's io link points to (kfd_crat.c kfd_fill_gpu_direct_io_link_to_cpu uses the same
+ * value). -1 when unknown. */
+static int32_t read_numa_node(const struct kfd_node *n, char *buf)
+{
+  char path[96];
+
+  snprintf(path, sizeof(path), "/sys/dev/char/226:%u/device/numa_node", n->drm_render_minor);
+  if (read_file(path, buf, PROPS_MAX) <= 0)
+    return -1;
+  char *end;
+  long v = strtol(buf, &end, 10);
+  return end != buf && v >= 0 && v < 4096 ? (int32_t)v : -1;
+}
+
 static int parse_node(uint32_t id, struct kfd_node *n, char *buf)
 {
   char path[256];
@@ -322,6 +338,7 @@ static int parse_node(uint32_t id, struct kfd_node *n, char *buf)
   parse_caches(n, buf);
   parse_links(n, "io_links", n->io_links_count, false, buf);
   parse_links(n, "p2p_links", n->p2p_links_count, true, buf);
+  n->numa_node = n->simd_count ? read_numa_node(n, buf) : -1;
   return 0;
 }
 

@@ -236,6 +236,9 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
     err = -ENOMEM;
     goto fail_free;
   }
+  /* Before the first touch, so the pages come from the node the policy names. */
+  if (kind == MEM_HOST_PINNED)
+    mem_numa_place(va, alloc_size, gpu->node, flags);
   b->base = va;
   b->gpu_va = (uint64_t)(uintptr_t)va;
   b->size = size;

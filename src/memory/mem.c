@@ -1,6 +1,7 @@
 /* src/memory/mem.c: the public allocation API over blocks, chunks and the address table. */
 #include "mem_internal.h"
 #include "ipc_record.h"
+#include "kfd/drm_device.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -334,6 +335,16 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
   err = kfd_available_memory(gpu, &avail);
   if (err)
     return err;
+  /* KFD's figure is this process's allowance; the DRM driver's VRAM usage counts every user of
+   * the device (other processes, graphics). Free is what both allow. */
+  struct kfd_drm_heaps h;
+  if (kfd_drm_heaps(gpu, &h) == 0 && h.vram_size) {
+    if (!*total_bytes)
+      *total_bytes = h.vram_size;
+    uint64_t drm_free = h.vram_used < h.vram_size ? h.vram_size - h.vram_used : 0;
+    if (drm_free < avail)
+      avail = drm_free;
+  }
   avail += mem_suballoc_cached_vram(gpu) + mem_block_cache_bytes(gpu);
   *free_bytes = avail < *total_bytes ? avail : *total_bytes;
   return 0;
