@@ -250,3 +250,39 @@ Test(abi_enum_values, external_semaphore_params_stride)
 	sp[1].params.reserved[11] = 5;
 	cr_expect_eq(hipSignalExternalSemaphoresAsync(sems, sp, 2, NULL), hipErrorNotSupported);
 }
+
+/* A freed pointer (pointer_attributes_freed.md): ROCm 5's runtime fails with hipErrorInvalidValue
+ * and this test then expects the caller's struct untouched; ROCm 6+ (and CUDA) succeed with type
+ * Unregistered (0) and device -2. */
+Test(abi_enum_values, freed_pointer_attributes)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	cr_assert_eq(hipFree(d), hipSuccess);
+	hipPointerAttribute_t a;
+	memset(&a, 0x5a, sizeof(a));
+	unsigned t = 0x5a5a;
+#ifdef HIPKFD_EXPECT_ROCM5
+	cr_expect_eq(hipPointerGetAttributes(&a, d), hipErrorInvalidValue);
+	unsigned char want[sizeof(a)];
+	memset(want, 0x5a, sizeof(want));
+	cr_expect_arr_eq(&a, want, sizeof(a), "a failed call leaves the struct as it was");
+	cr_expect_eq(hipPointerGetAttribute(&t, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)d),
+	             hipErrorInvalidValue);
+#else
+	cr_expect_eq(hipPointerGetAttributes(&a, d), hipSuccess);
+	cr_expect_eq(attributes_type(d), 0);
+	cr_expect_eq(a.device, -2);
+	cr_expect_eq(hipPointerGetAttribute(&t, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)d),
+	             hipSuccess);
+	cr_expect_eq(t, 0);
+#endif
+	/* a stack address is memory no runtime allocated either */
+	int on_stack = 0;
+#ifdef HIPKFD_EXPECT_ROCM5
+	cr_expect_eq(hipPointerGetAttributes(&a, &on_stack), hipErrorInvalidValue);
+#else
+	cr_expect_eq(hipPointerGetAttributes(&a, &on_stack), hipSuccess);
+	cr_expect_eq(a.device, -2);
+#endif
+}
