@@ -109,6 +109,11 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	 * idle while they are not (clr: getStream(nullptr, wait) before the query). */
 	if (s->is_null && !hip_device_blocking_streams_idle(s->device))
 		HIP_RETURN(hipErrorNotReady);
+	/* And a blocking stream waits for the null stream (clr makes it wait before the query). */
+	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
+	if (!s->is_null && !(s->flags & hipStreamNonBlocking) && ns && !hip_stream_known_idle(ns) &&
+	    !hip_stream_idle(ns))
+		HIP_RETURN(hipErrorNotReady);
 	if (hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);
 	int err = hip_stream_error(s);
