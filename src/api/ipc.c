@@ -236,7 +236,6 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
 
 	if (!devPtr)
 		HIP_RETURN(hipErrorInvalidValue);
-	*devPtr = NULL;
 	/* CUDA and AMD: hipIpcMemLazyEnablePeerAccess is the one flag; 0 is accepted as well. */
 	if (flags & ~(unsigned)hipIpcMemLazyEnablePeerAccess)
 		HIP_RETURN(hipErrorInvalidValue);

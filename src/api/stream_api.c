@@ -15,7 +15,6 @@ static hipError_t stream_create(hipStream_t *out, unsigned flags, int priority)
 {
 	if (!out)
 		return hipErrorInvalidValue;
-	*out = NULL;
 	if (flags & ~(unsigned)hipStreamNonBlocking)
 		return hipErrorInvalidValue;
 	struct hip_device *d = hip_device_current();
