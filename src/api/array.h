@@ -73,4 +73,8 @@ hipError_t hip_pitched_copy(struct hip_pitched dst, struct hip_pitched src, size
 hipError_t hip_array_view(const struct hipArray *a, size_t x_bytes, size_t y, size_t z,
 			  size_t width, size_t height, size_t depth, struct hip_pitched *out);
 
+/* hipDrvMemcpy3D(Async) on a block in hipkfd's own layout and numbering (array_copy.c): the
+ * entry points translate the caller's ABI first (runtime/abi.h), internal callers come here. */
+hipError_t hip_drv_memcpy3d(const HIP_MEMCPY3D *p, hipStream_t stream, bool async);
+
 #endif

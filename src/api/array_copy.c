@@ -8,6 +8,7 @@
  * uses: [offset, offset + count) must lie inside the array.
  */
 #include "array.h"
+#include "../runtime/abi.h"
 #include "../runtime/error.h"
 #include "../memory/mem.h"
 
@@ -391,10 +392,14 @@ static hipError_t drv_copy(const struct drv_side *src, const struct drv_side *ds
 	return hip_pitched_copy(d, s, width, height, depth, drv_kind(sw, dw), stream, async);
 }
 
-static hipError_t param_2d(const hip_Memcpy2D *p, hipStream_t stream, bool async)
+/* [in] caller: the block in the caller's ABI (memory types renumbered by ROCm 6, abi.h). */
+static hipError_t param_2d(const hip_Memcpy2D *caller, hipStream_t stream, bool async)
 {
-	if (!p)
+	if (!caller)
 		return hipErrorInvalidValue;
+	hip_Memcpy2D own;
+	const hip_Memcpy2D *p = &own;
+	hip_abi_memcpy2d_in(caller, &own);
 	struct drv_side src = {p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray,
 			       p->srcXInBytes, p->srcY, 0, 0, p->srcPitch, 0};
 	struct drv_side dst = {p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray,
@@ -402,7 +407,7 @@ static hipError_t param_2d(const hip_Memcpy2D *p, hipStream_t stream, bool async
 	return drv_copy(&src, &dst, p->WidthInBytes, p->Height, 1, stream, async);
 }
 
-static hipError_t drv_3d(const HIP_MEMCPY3D *p, hipStream_t stream, bool async)
+hipError_t hip_drv_memcpy3d(const HIP_MEMCPY3D *p, hipStream_t stream, bool async)
 {
 	if (!p)
 		return hipErrorInvalidValue;
@@ -429,6 +434,16 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream)
 hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy)
 {
 	HIP_RETURN(param_2d(pCopy, NULL, false));
+}
+
+/* [in] caller: the block in the caller's ABI (ROCm 5's has 32-bit fields, abi.h). */
+static hipError_t drv_3d(const HIP_MEMCPY3D *caller, hipStream_t stream, bool async)
+{
+	if (!caller)
+		return hipErrorInvalidValue;
+	HIP_MEMCPY3D own;
+	hip_abi_memcpy3d_in(caller, &own);
+	return hip_drv_memcpy3d(&own, stream, async);
 }
 
 hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy)

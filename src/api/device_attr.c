@@ -137,7 +137,7 @@ static const struct attr_entry attr_table[] = {
 	K(hipDeviceAttributeCanUseStreamWaitValue, 1), /* hipStreamWaitValue*: api/stream_memops.c */
 	S(hipDeviceAttributeImageSupport),
 	S(hipDeviceAttributePhysicalMultiProcessorCount),
-	K(hipDeviceAttributeFineGrainSupport, 1),
+	S(hipDeviceAttributeFineGrainSupport),
 	S(hipDeviceAttributeWallClockRate),
 	S(hipDeviceAttributeNumberOfXccs),
 	S(hipDeviceAttributeMaxAvailableVgprsPerThread),
@@ -179,6 +179,14 @@ static int attr_special(const struct hip_device *d, hipDeviceAttribute_t a, int 
 		return 0;
 	case hipDeviceAttributePciChipId:
 		*pi = (int)n->device_id;
+		return 0;
+	case hipDeviceAttributeFineGrainSupport:
+		/* clr answers whether the GPU has a user-visible fine-grained VRAM pool (with SVM
+		 * atomics, which every gfx9 target has); ROCr exposes that pool only for a GPU in an
+		 * xGMI hive (amd_gpu_agent.cpp InitRegionList: HiveID != 0, or HSA_FINE_GRAIN_PCIE set
+		 * in the environment). So rocminfo lists "GLOBAL; FLAGS: FINE GRAINED" under the GPU
+		 * exactly when this reads 1. */
+		*pi = n->hive_id != 0;
 		return 0;
 	case hipDeviceAttributeImageSupport:
 		/* textures need image instructions, which gfx940 and later lack (texture.c) */

@@ -9,6 +9,7 @@
  * stream handle that is not live, NULL array entries and non-zero per-semaphore flags are all
  * hipErrorInvalidValue. An empty list (numExtSems 0) has nothing to do and succeeds, as in clr.
  */
+#include "../runtime/abi.h"
 #include "../runtime/error.h"
 #include "../runtime/internal.h"
 
@@ -45,14 +46,15 @@ static hipError_t check_list(const hipExternalSemaphore_t *sems, const void *par
   return n ? hipErrorNotSupported : hipSuccess;
 }
 
+/* Entry i of the caller's array, in the caller's ABI (ROCm 5's entries are smaller, abi.h). */
 static unsigned int signal_flags(const void *p, unsigned i)
 {
-  return ((const hipExternalSemaphoreSignalParams *)p)[i].flags;
+  return hip_abi_sem_signal_flags(p, i);
 }
 
 static unsigned int wait_flags(const void *p, unsigned i)
 {
-  return ((const hipExternalSemaphoreWaitParams *)p)[i].flags;
+  return hip_abi_sem_wait_flags(p, i);
 }
 
 hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,

@@ -56,25 +56,29 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags)
 	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipErrorInvalidValue);
-	*ptr = NULL;
 	if ((flags & ~host_malloc_known) ||
 	    ((flags & hipHostMallocCoherent) && (flags & hipHostMallocNonCoherent)))
 		HIP_RETURN(hipErrorInvalidValue);
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	if (size == 0)
-		HIP_RETURN(hipSuccess);
-	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags) | MEM_FLAG_USER, ptr);
-	if (!err)
-		err = mem_set_user_flags(*ptr, flags);
-	if (err) {
-		mem_free(*ptr);
+	if (size == 0) {
 		*ptr = NULL;
+		HIP_RETURN(hipSuccess);
+	}
+	/* *ptr is written on success only: a failed call leaves the caller's variable alone. */
+	void *p = NULL;
+	int err = mem_alloc(d->gpu, size, MEM_HOST_PINNED, host_mem_flags(flags) | MEM_FLAG_USER, &p);
+	if (!err)
+		err = mem_set_user_flags(p, flags);
+	if (err) {
+		if (p)
+			mem_free(p);
 		/* The arguments were checked above: what fails now is the allocation itself (a size
 		 * no mapping can hold included), as CUDA and clr report it. */
 		HIP_RETURN(err == -ENODEV ? hip_error_from_errno(err) : hipErrorOutOfMemory);
 	}
+	*ptr = p;
 	HIP_RETURN(hipSuccess);
 }
 

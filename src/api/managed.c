@@ -9,12 +9,13 @@
  *   AccessedBy         -> KFD_IOCTL_SVM_ATTR_ACCESS_IN_PLACE (unset: ACCESS, may migrate)
  *   CoarseGrain        -> flag KFD_IOCTL_SVM_FLAG_COHERENT cleared (unset: set again)
  *   prefetch           -> KFD_IOCTL_SVM_ATTR_PREFETCH_LOC (the kernel migrates in the ioctl)
- * Only managed allocations are accepted (hipErrorInvalidValue otherwise, as clr answers for memory
- * it does not know). The kernel works on whole pages: a range is widened to the pages it touches.
+ * Managed allocations and plain system memory (HMM: malloc, aligned_alloc) are accepted; other
+ * HIP allocations are hipErrorInvalidValue, as clr answers. The kernel works on whole pages: a range is widened to the pages it touches.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "../kfd/kfd.h"
@@ -23,27 +24,56 @@
 #include "../memory/managed_cpu_access.h"
 #include "../runtime/runtime.h"
 
-/* The page-aligned SVM range covering [ptr, ptr + count) of one managed allocation. */
+/* A page-aligned SVM range. */
 struct svm_span {
 	uint64_t start;
 	uint64_t size;
 	uint64_t alloc_id;  /* the managed allocation's */
 };
 
+/* Every page of [start, start + size) is mapped in this process: mincore() fails with ENOMEM
+ * on a hole. Checked here so that a wild pointer is hipErrorInvalidValue, not a kernel error. */
+static bool system_range_mapped(uint64_t start, uint64_t size)
+{
+	unsigned char vec[64];
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	for (uint64_t at = start; at < start + size;) {
+		uint64_t n = (start + size - at) / page;
+		n = n > sizeof(vec) ? sizeof(vec) : n;
+		if (mincore((void *)(uintptr_t)at, n * page, vec) != 0)
+			return false;
+		at += n * page;
+	}
+	return true;
+}
+
+/* The page-aligned SVM range covering [ptr, ptr + count): inside one managed allocation, or
+ * plain system memory that no HIP allocation holds. */
 static hipError_t managed_span(const void *ptr, size_t count, struct svm_span *out)
 {
 	struct mem_info info;
 
-	if (!ptr || count == 0)
-		return hipErrorInvalidValue;
-	if (mem_lookup(ptr, &info) != 0 || info.kind != MEM_MANAGED)
-		return hipErrorInvalidValue;
-	size_t off = (size_t)((const char *)ptr - (const char *)info.base);
-	if (off > info.size || count > info.size - off)
+	if (!ptr || count == 0 || (uintptr_t)ptr + count < (uintptr_t)ptr)
 		return hipErrorInvalidValue;
 	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t first = (uint64_t)(uintptr_t)ptr & ~(page - 1);
 	uint64_t end = ((uint64_t)(uintptr_t)ptr + count + page - 1) & ~(page - 1);
+	if (mem_lookup(ptr, &info) != 0) {
+		/* Memory no HIP allocation holds (malloc, aligned_alloc, mmap): under HMM the kernel's
+		 * SVM manages any mapped range of the process, so the hints apply to it as to managed
+		 * memory (AMD 5.2.3 accepts hipMemAdvise on aligned_alloc memory the same way). A range
+		 * with an unmapped page is refused by the kernel (-EFAULT: hipErrorInvalidValue). */
+		if (!system_range_mapped(first, end - first))
+			return hipErrorInvalidValue;
+		*out = (struct svm_span){first, end - first, 0};
+		return hipSuccess;
+	}
+	if (info.kind != MEM_MANAGED)
+		return hipErrorInvalidValue;
+	size_t off = (size_t)((const char *)ptr - (const char *)info.base);
+	if (off > info.size || count > info.size - off)
+		return hipErrorInvalidValue;
 	*out = (struct svm_span){first, end - first, info.alloc_id};
 	return hipSuccess;
 }

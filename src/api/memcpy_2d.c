@@ -103,7 +103,8 @@ static hipError_t copy_3d_array(const hipMemcpy3DParms *p, hipStream_t stream, b
 	c.WidthInBytes = p->extent.width * a->elem_size;
 	c.Height = p->extent.height;
 	c.Depth = p->extent.depth;
-	return async ? hipDrvMemcpy3DAsync(&c, stream) : hipDrvMemcpy3D(&c);
+	/* hipkfd's own layout: not through the entry point, which reads the caller's ABI. */
+	return hip_drv_memcpy3d(&c, stream, async);
 }
 
 static hipError_t copy_3d(const hipMemcpy3DParms *p, hipStream_t stream, bool async)

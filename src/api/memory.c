@@ -16,20 +16,22 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 {
 	if (!ptr)
 		return hipErrorInvalidValue;
-	*ptr = NULL;
+	/* *ptr is written on success only: a failed call leaves the caller's variable alone. */
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		return hip_init_error() ?: hipErrorInvalidDevice;
-	if (size == 0)
-		return hipSuccess; /* as CUDA and AMD: a NULL pointer and success */
+	if (size == 0) {
+		*ptr = NULL; /* as CUDA and AMD: a NULL pointer and success */
+		return hipSuccess;
+	}
 	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
 	if (vram && size > hip_device_total_mem(d->node))
 		return hipErrorOutOfMemory;
-	int err = mem_alloc(d->gpu, size, kind, flags | MEM_FLAG_USER, ptr);
-	if (err) {
-		*ptr = NULL;
+	void *p = NULL;
+	int err = mem_alloc(d->gpu, size, kind, flags | MEM_FLAG_USER, &p);
+	if (err)
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
-	}
+	*ptr = p;
 	return hipSuccess;
 }
 
@@ -59,8 +61,6 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags)
 		HIP_RETURN(malloc_kind(ptr, size, MEM_DEVICE_UNCACHED, MEM_FLAG_UNCACHED));
 #endif
 	default:
-		if (ptr)
-			*ptr = NULL;
 		HIP_RETURN(hipErrorInvalidValue);
 	}
 }
@@ -70,7 +70,6 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
 	if (!ptr)
 		HIP_RETURN(hipErrorInvalidValue);
-	*ptr = NULL;
 	if (size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
 		HIP_RETURN(hipErrorInvalidValue);
 	HIP_RETURN(malloc_kind(ptr, size, MEM_MANAGED, 0));
@@ -80,12 +79,13 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
 {
 	if (!ptr || !pitch)
 		HIP_RETURN(hipErrorInvalidValue);
-	*ptr = NULL;
 	size_t p = (width + PITCH_ALIGN - 1) & ~(size_t)(PITCH_ALIGN - 1);
-	if (height && p > SIZE_MAX / height)
+	if (p < width || (height && p > SIZE_MAX / height))
 		HIP_RETURN(hipErrorOutOfMemory);
-	*pitch = p;
-	HIP_RETURN(malloc_kind(ptr, p * height, MEM_DEVICE, 0));
+	hipError_t err = malloc_kind(ptr, p * height, MEM_DEVICE, 0);
+	if (err == hipSuccess)
+		*pitch = p;
+	HIP_RETURN(err);
 }
 
 /* The driver-API form: the element size must be 4, 8 or 16 bytes (CUDA's cuMemAllocPitch). */

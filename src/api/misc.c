@@ -66,16 +66,22 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol)
 {
 	if (!devPtr)
 		HIP_RETURN(hipErrorInvalidValue);
-	*devPtr = NULL;
-	HIP_RETURN(symbol_find(symbol, devPtr, NULL));
+	void *p = NULL;
+	hipError_t err = symbol_find(symbol, &p, NULL);
+	if (err == hipSuccess)
+		*devPtr = p;
+	HIP_RETURN(err);
 }
 
 hipError_t hipGetSymbolSize(size_t *size, const void *symbol)
 {
 	if (!size)
 		HIP_RETURN(hipErrorInvalidValue);
-	*size = 0;
-	HIP_RETURN(symbol_find(symbol, NULL, size));
+	size_t n = 0;
+	hipError_t err = symbol_find(symbol, NULL, &n);
+	if (err == hipSuccess)
+		*size = n;
+	HIP_RETURN(err);
 }
 
 /* ---- profiler --------------------------------------------------------------------------------- */

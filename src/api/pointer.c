@@ -82,6 +82,11 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
 		/* the device address of registered memory that got a GPU VA of its own? */
 		void *host = mem_host_of_alias(ptr);
 		if (!host || mem_lookup_host(host, &info) != 0) {
+			/* Memory the runtime does not know (freed, stack, malloc): ROCm 5's runtime fails
+			 * (5.2.3 on kfdsim: hipErrorInvalidValue); ROCm 6+ and CUDA answer Unregistered.
+			 * Each library follows its ABI (tests/abi/pointer_attributes_freed.md). */
+			if (hip_abi_major() == 5)
+				HIP_RETURN(hipErrorInvalidValue);
 			memset(attributes, 0, sizeof(*attributes));
 			attributes->type = (enum hipMemoryType)hip_abi_memory_type(hipMemoryTypeUnregistered);
 			attributes->device = -2; /* CUDA's value for memory of no device */
@@ -158,7 +163,8 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 	switch (attribute) {
 	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
 		*(uint32_t *)data = hip_abi_memory_type(known ? a.type : hipMemoryTypeUnregistered);
-		return hipSuccess;
+		/* ROCm 5 has no Unregistered type: its runtime fails on unknown memory (as above). */
+		return known || hip_abi_major() != 5 ? hipSuccess : hipErrorInvalidValue;
 	case HIP_POINTER_ATTRIBUTE_IS_MANAGED:
 		*(bool *)data = known && a.isManaged;
 		return hipSuccess;

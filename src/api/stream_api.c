@@ -15,7 +15,6 @@ static hipError_t stream_create(hipStream_t *out, unsigned flags, int priority)
 {
 	if (!out)
 		return hipErrorInvalidValue;
-	*out = NULL;
 	if (flags & ~(unsigned)hipStreamNonBlocking)
 		return hipErrorInvalidValue;
 	struct hip_device *d = hip_device_current();
@@ -116,6 +115,11 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	/* The legacy null stream waits for the blocking streams before its own work, so it is not
 	 * idle while they are not (clr: getStream(nullptr, wait) before the query). */
 	if (s->is_null && !hip_device_blocking_streams_idle(s->device))
+		HIP_RETURN(not_ready());
+	/* And a blocking stream waits for the null stream (clr makes it wait before the query). */
+	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
+	if (!s->is_null && !(s->flags & hipStreamNonBlocking) && ns && !hip_stream_known_idle(ns) &&
+	    !hip_stream_idle(ns))
 		HIP_RETURN(not_ready());
 	if (hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);

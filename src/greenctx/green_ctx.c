@@ -783,7 +783,6 @@ static hipError_t ctx_stream_create(hipStream_t *stream, hipExecutionCtx_t h, un
 {
 	if (!stream || !h)
 		return hipErrorInvalidValue;
-	*stream = NULL;
 	if (flags != hipStreamDefault && flags != hipStreamNonBlocking)
 		return hipErrorInvalidValue;
 	struct exec_ctx *c = ctx_get(h);

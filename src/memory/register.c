@@ -136,7 +136,10 @@ int mem_managed_alloc(size_t size, unsigned flags, void **out)
   b = mem_block_new();
   if (!b)
     return -ENOMEM;
-  p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  /* Managed memory may exceed host RAM (hipMallocManaged of the device's whole free memory, as
+   * CUDA and AMD allow: pages appear when first touched, on whichever side). MAP_NORESERVE keeps
+   * the kernel's overcommit heuristic from refusing the range up front. */
+  p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED) {
     mem_block_recycle(b);
     return -ENOMEM;

@@ -2,14 +2,15 @@
  *
  * A pool caches device allocations (mem_alloc) of its device. hipFreeAsync does not free: it
  * records an event on the freeing stream and puts the block on the pool's free list. A later
- * allocation of a fitting size takes a free block only when stream order allows it (CUDA's reuse
- * rules, in this order):
+ * allocation of a fitting size takes a free block only when stream order allows it, by AMD's
+ * rules (clr Heap::FindMemory, MemoryTimestamp::IsSafeFind):
  *  1. the allocating stream is the stream that freed it: the stream runs in order;
- *  2. hipMemPoolReuseAllowOpportunistic: the free's event has completed;
- *  3. hipMemPoolReuseAllowInternalDependencies: the allocating stream is made to wait for the
- *     free's event (hipStreamWaitEvent) before any of its later work.
- * hipMemPoolReuseFollowEventDependencies is recorded but adds nothing: this runtime does not track
- * which events a stream has waited for, so rule 3 (or a new allocation) covers those cases.
+ *  2. hipMemPoolReuseAllowOpportunistic: the free's event has completed.
+ * A free still pending on another stream is never handed over: the allocation gets a new block.
+ * hipMemPoolReuseAllowInternalDependencies and hipMemPoolReuseFollowEventDependencies are recorded
+ * and read back but add no reuse, as in clr (CUDA may make the allocating stream wait instead;
+ * AMD's runtime, and programs that rely on a second block while the first is in use, get a new
+ * block).
  *
  * Memory goes back to the device in hipMemPoolTrimTo, and when a pool must grow while it holds
  * more than its release threshold: then completed free blocks are released first. CUDA releases
@@ -238,11 +239,10 @@ static void pool_trim_locked(struct hip_pool *p, uint64_t keep)
 }
 
 /* A free block that `s` may use now under the pool's reuse rules, unlinked from the free list.
- * A block freed on another stream is taken only after `s` waits for its free. pool->lock held. */
-static struct pool_block *pool_take_free(struct hip_pool *p, size_t size, struct hip_stream *s,
-					 hipStream_t stream)
+ * pool->lock held. */
+static struct pool_block *pool_take_free(struct hip_pool *p, size_t size, struct hip_stream *s)
 {
-	for (int pass = 0; pass < 3; pass++) {
+	for (int pass = 0; pass < 2; pass++) {
 		for (struct pool_block **pp = &p->free_list; *pp; pp = &(*pp)->next) {
 			struct pool_block *b = *pp;
 			/* Fitting sizes only: at most twice the request, so a small request does not
@@ -252,10 +252,8 @@ static struct pool_block *pool_take_free(struct hip_pool *p, size_t size, struct
 			bool ok;
 			if (pass == 0)
 				ok = b->freed_on == s;
-			else if (pass == 1)
-				ok = p->opportunistic && block_free_done(b);
 			else
-				ok = p->internal_deps && hipStreamWaitEvent(stream, b->freed, 0) == hipSuccess;
+				ok = p->opportunistic && block_free_done(b);
 			if (!ok)
 				continue;
 			*pp = b->next;
@@ -328,7 +326,7 @@ static hipError_t pool_alloc(struct hip_pool *p, size_t size, hipStream_t stream
 		return hipErrorOutOfMemory;
 	}
 	pthread_mutex_lock(&p->lock);
-	struct pool_block *b = pool_take_free(p, rounded, s, stream);
+	struct pool_block *b = pool_take_free(p, rounded, s);
 	int err = b ? 0 : pool_grow(p, rounded, &b);
 	if (!err)
 		account_used(p, b);

@@ -111,3 +111,84 @@ void hip_abi_alloc_prop_out(const hipMemAllocationProp *in, hipMemAllocationProp
 	p.win32HandleMetaData = in->win32HandleMetaData;
 	memcpy(caller, &p, sizeof(p));
 }
+
+enum hipMemoryType hip_abi_memory_type_in(unsigned type)
+{
+	if (hip_abi_rocm_major != 5)
+		return (enum hipMemoryType)type;
+	/* ROCm 5.2 hip_runtime_api.h: Host 0, Device 1, Array 2, Unified 3. */
+	static const enum hipMemoryType rocm5[] = {hipMemoryTypeHost, hipMemoryTypeDevice,
+						   hipMemoryTypeArray, hipMemoryTypeUnified};
+	return type < 4 ? rocm5[type] : hipMemoryTypeUnregistered;
+}
+
+void hip_abi_memcpy2d_in(const hip_Memcpy2D *caller, hip_Memcpy2D *out)
+{
+	*out = *caller;
+	out->srcMemoryType = hip_abi_memory_type_in((unsigned)caller->srcMemoryType);
+	out->dstMemoryType = hip_abi_memory_type_in((unsigned)caller->dstMemoryType);
+}
+
+/* ROCm 5.2.3's HIP_MEMCPY3D (driver_types.h): the same fields with unsigned int where ROCm 6 has
+ * size_t. The offsets below are those of that header on x86-64 (tests/abi/layout_probe.c). */
+struct rocm5_memcpy3d {
+	unsigned int srcXInBytes, srcY, srcZ, srcLOD;
+	int srcMemoryType;
+	const void *srcHost;
+	hipDeviceptr_t srcDevice;
+	hipArray_t srcArray;
+	unsigned int srcPitch, srcHeight;
+	unsigned int dstXInBytes, dstY, dstZ, dstLOD;
+	int dstMemoryType;
+	void *dstHost;
+	hipDeviceptr_t dstDevice;
+	hipArray_t dstArray;
+	unsigned int dstPitch, dstHeight;
+	unsigned int WidthInBytes, Height, Depth;
+};
+_Static_assert(sizeof(struct rocm5_memcpy3d) == 128, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_memcpy3d, srcMemoryType) == 16, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_memcpy3d, dstLOD) == 68, "ROCm 5 layout");
+_Static_assert(offsetof(struct rocm5_memcpy3d, Depth) == 120, "ROCm 5 layout");
+
+void hip_abi_memcpy3d_in(const HIP_MEMCPY3D *caller, HIP_MEMCPY3D *out)
+{
+	if (hip_abi_rocm_major != 5) {
+		*out = *caller;
+		return;
+	}
+	struct rocm5_memcpy3d c;
+	memcpy(&c, caller, sizeof(c));
+	*out = (HIP_MEMCPY3D){
+		.srcXInBytes = c.srcXInBytes, .srcY = c.srcY, .srcZ = c.srcZ, .srcLOD = c.srcLOD,
+		.srcMemoryType = hip_abi_memory_type_in((unsigned)c.srcMemoryType),
+		.srcHost = c.srcHost, .srcDevice = c.srcDevice, .srcArray = c.srcArray,
+		.srcPitch = c.srcPitch, .srcHeight = c.srcHeight,
+		.dstXInBytes = c.dstXInBytes, .dstY = c.dstY, .dstZ = c.dstZ, .dstLOD = c.dstLOD,
+		.dstMemoryType = hip_abi_memory_type_in((unsigned)c.dstMemoryType),
+		.dstHost = c.dstHost, .dstDevice = c.dstDevice, .dstArray = c.dstArray,
+		.dstPitch = c.dstPitch, .dstHeight = c.dstHeight,
+		.WidthInBytes = c.WidthInBytes, .Height = c.Height, .Depth = c.Depth,
+	};
+}
+
+/* ROCm 5.2.3: params is 64 bytes (fence, keyedMutex, reserved) in both forms, then flags. */
+enum { ROCM5_SEM_PARAMS_SIZE = 136, ROCM5_SEM_FLAGS_AT = 64 };
+
+static unsigned int rocm5_sem_flags(const void *arr, unsigned i)
+{
+	unsigned int flags;
+	memcpy(&flags, (const char *)arr + (size_t)i * ROCM5_SEM_PARAMS_SIZE + ROCM5_SEM_FLAGS_AT,
+	       sizeof(flags));
+	return flags;
+}
+
+unsigned int hip_abi_sem_signal_flags(const hipExternalSemaphoreSignalParams *arr, unsigned i)
+{
+	return hip_abi_rocm_major == 5 ? rocm5_sem_flags(arr, i) : arr[i].flags;
+}
+
+unsigned int hip_abi_sem_wait_flags(const hipExternalSemaphoreWaitParams *arr, unsigned i)
+{
+	return hip_abi_rocm_major == 5 ? rocm5_sem_flags(arr, i) : arr[i].flags;
+}

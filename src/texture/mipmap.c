@@ -94,7 +94,6 @@ static hipError_t mip_create(hipMipmappedArray_t *out, const HIP_ARRAY3D_DESCRIP
 {
 	if (!out || !d)
 		return hipErrorInvalidValue;
-	*out = NULL;
 	if (d->Flags & hipArrayTextureGather)
 		return hipErrorInvalidValue; /* gather is for 2D arrays without levels */
 	unsigned n = mip_level_count(d, levels);

@@ -94,6 +94,7 @@ static void memory_types(void) {
   OFF(HIP_ARRAY3D_DESCRIPTOR, Depth);
   OFF(HIP_ARRAY3D_DESCRIPTOR, Flags);
   SIZE(hip_Memcpy2D);
+  OFF(hip_Memcpy2D, dstMemoryType);
   OFF(hip_Memcpy2D, srcMemoryType);
   OFF(hip_Memcpy2D, srcArray);
   OFF(hip_Memcpy2D, dstXInBytes);
@@ -124,7 +125,12 @@ static void memory_types(void) {
   OFF(hipMemcpy3DParms, kind);
   SIZE(HIP_MEMCPY3D);
   OFF(HIP_MEMCPY3D, srcMemoryType);
+  OFF(HIP_MEMCPY3D, srcPitch);
+  OFF(HIP_MEMCPY3D, dstXInBytes);
   OFF(HIP_MEMCPY3D, dstLOD);
+  OFF(HIP_MEMCPY3D, dstMemoryType);
+  OFF(HIP_MEMCPY3D, dstPitch);
+  OFF(HIP_MEMCPY3D, WidthInBytes);
   OFF(HIP_MEMCPY3D, Depth);
   SIZE(textureReference);
   OFF(textureReference, channelDesc);
@@ -149,14 +155,18 @@ static void launch_and_interop_types(void) {
   OFF(hipLaunchParams, args);
   OFF(hipLaunchParams, stream);
   SIZE(hipExternalMemoryHandleDesc);
+  OFF(hipExternalMemoryHandleDesc, handle);
   OFF(hipExternalMemoryHandleDesc, size);
   OFF(hipExternalMemoryHandleDesc, flags);
   SIZE(hipExternalMemoryBufferDesc);
+  OFF(hipExternalMemoryBufferDesc, flags);
   SIZE(hipExternalSemaphoreHandleDesc);
   OFF(hipExternalSemaphoreHandleDesc, flags);
   SIZE(hipExternalSemaphoreSignalParams);
+  OFF(hipExternalSemaphoreSignalParams, params.keyedMutex);
   OFF(hipExternalSemaphoreSignalParams, flags);
   SIZE(hipExternalSemaphoreWaitParams);
+  OFF(hipExternalSemaphoreWaitParams, params.keyedMutex.timeoutMs);
   OFF(hipExternalSemaphoreWaitParams, flags);
   SIZE(hipHostNodeParams);
   SIZE(hipKernelNodeParams);
@@ -169,6 +179,7 @@ static void launch_and_interop_types(void) {
   SIZE(hipAccessPolicyWindow);
   SIZE(hipMemPoolProps);
   OFF(hipMemPoolProps, location);
+  OFF(hipMemPoolProps, win32SecurityAttributes);
   SIZE(hipMemPoolPtrExportData);
   SIZE(hipMemAccessDesc);
   SIZE(hipMemLocation);

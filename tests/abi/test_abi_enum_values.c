@@ -134,3 +134,155 @@ Test(abi_enum_values, allocation_prop_layout)
 	cr_expect_eq(back.requestedHandleType, hipMemHandleTypeNone);
 	cr_assert_eq(hipMemRelease(h), hipSuccess);
 }
+
+/* hip_Memcpy2D names its memory types with the renumbered enum: each build passes its own header's
+ * Host and Device (ROCm 5: 0 and 1) and must get the bytes across. A pitch of 0 means a tight
+ * pitch (the width), as AMD accepts it. */
+Test(abi_enum_values, memcpy_param2d_memory_types)
+{
+	enum { W = 48, H = 3 };
+	unsigned char src[W * H], back[W * H];
+	for (unsigned i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(i * 7 + 1);
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, sizeof(src)), hipSuccess);
+	hip_Memcpy2D c;
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = hipMemoryTypeHost;
+	c.srcHost = src;
+	c.dstMemoryType = hipMemoryTypeDevice;
+	c.dstDevice = (hipDeviceptr_t)d;
+	c.WidthInBytes = W;
+	c.Height = H;
+	cr_assert_eq(hipMemcpyParam2D(&c), hipSuccess);
+	memset(back, 0, sizeof(back));
+	cr_assert_eq(hipMemcpy(back, d, sizeof(back), hipMemcpyDeviceToHost), hipSuccess);
+	cr_expect_arr_eq(back, src, sizeof(src));
+
+	/* and back through the asynchronous form, device to host */
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = hipMemoryTypeDevice;
+	c.srcDevice = (hipDeviceptr_t)d;
+	c.dstMemoryType = hipMemoryTypeHost;
+	c.dstHost = back;
+	c.WidthInBytes = W;
+	c.Height = H;
+	memset(back, 0, sizeof(back));
+	cr_assert_eq(hipMemcpyParam2DAsync(&c, NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_expect_arr_eq(back, src, sizeof(src));
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
+
+/* HIP_MEMCPY3D: ROCm 5 has 32-bit offsets and sizes (128 bytes), ROCm 6+ size_t (184). A host box
+ * copied to slice 1 of a device volume lands exactly there, [0,0,1] included. */
+Test(abi_enum_values, drv_memcpy3d_layout)
+{
+	enum { W = 16, H = 4, D = 3, PITCH = 32 };
+	unsigned char src[W * H], vol[PITCH * H * D];
+	for (unsigned i = 0; i < sizeof(src); i++)
+		src[i] = (unsigned char)(i + 1);
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, sizeof(vol)), hipSuccess);
+	cr_assert_eq(hipMemset(d, 0, sizeof(vol)), hipSuccess);
+	HIP_MEMCPY3D c;
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = hipMemoryTypeHost;
+	c.srcHost = src;
+	c.srcPitch = W;
+	c.srcHeight = H;
+	c.dstMemoryType = hipMemoryTypeDevice;
+	c.dstDevice = (hipDeviceptr_t)d;
+	c.dstZ = 1;
+	c.dstPitch = PITCH;
+	c.dstHeight = H;
+	c.WidthInBytes = W;
+	c.Height = H;
+	c.Depth = 1;
+	cr_assert_eq(hipDrvMemcpy3D(&c), hipSuccess);
+	cr_assert_eq(hipMemcpy(vol, d, sizeof(vol), hipMemcpyDeviceToHost), hipSuccess);
+	for (unsigned z = 0; z < D; z++)
+		for (unsigned y = 0; y < H; y++)
+			for (unsigned x = 0; x < PITCH; x++) {
+				unsigned char want = (z == 1 && x < W) ? src[y * W + x] : 0;
+				cr_assert_eq(vol[(z * H + y) * PITCH + x], want, "at [%u,%u,%u]", x, y, z);
+			}
+	/* the asynchronous form, device slice 1 back to host */
+	unsigned char back[W * H];
+	memset(back, 0, sizeof(back));
+	memset(&c, 0, sizeof(c));
+	c.srcMemoryType = hipMemoryTypeDevice;
+	c.srcDevice = (hipDeviceptr_t)d;
+	c.srcZ = 1;
+	c.srcPitch = PITCH;
+	c.srcHeight = H;
+	c.dstMemoryType = hipMemoryTypeHost;
+	c.dstHost = back;
+	c.dstPitch = W;
+	c.dstHeight = H;
+	c.WidthInBytes = W;
+	c.Height = H;
+	c.Depth = 1;
+	cr_assert_eq(hipDrvMemcpy3DAsync(&c, NULL), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(NULL), hipSuccess);
+	cr_expect_arr_eq(back, src, sizeof(src));
+	cr_assert_eq(hipFree(d), hipSuccess);
+}
+
+/* hipExternalSemaphoreSignalParams/WaitParams grew 8 bytes in ROCm 6 (flags at 64 -> 72): the
+ * runtime must find entry 1's flags where the caller's header put them. Non-zero flags are
+ * hipErrorInvalidValue; with zero flags the (never imported) semaphores are hipErrorNotSupported. */
+Test(abi_enum_values, external_semaphore_params_stride)
+{
+	hipExternalSemaphore_t sems[2] = {(hipExternalSemaphore_t)0x1000, (hipExternalSemaphore_t)0x2000};
+	hipExternalSemaphoreSignalParams sp[2];
+	hipExternalSemaphoreWaitParams wp[2];
+	memset(sp, 0, sizeof(sp));
+	memset(wp, 0, sizeof(wp));
+	cr_expect_eq(hipSignalExternalSemaphoresAsync(sems, sp, 2, NULL), hipErrorNotSupported);
+	cr_expect_eq(hipWaitExternalSemaphoresAsync(sems, wp, 2, NULL), hipErrorNotSupported);
+	sp[1].flags = 1;
+	wp[1].flags = 1;
+	cr_expect_eq(hipSignalExternalSemaphoresAsync(sems, sp, 2, NULL), hipErrorInvalidValue);
+	cr_expect_eq(hipWaitExternalSemaphoresAsync(sems, wp, 2, NULL), hipErrorInvalidValue);
+	/* entry 1's reserved words are not flags */
+	memset(sp, 0, sizeof(sp));
+	sp[1].params.reserved[11] = 5;
+	cr_expect_eq(hipSignalExternalSemaphoresAsync(sems, sp, 2, NULL), hipErrorNotSupported);
+}
+
+/* A freed pointer (pointer_attributes_freed.md): ROCm 5's runtime fails with hipErrorInvalidValue
+ * and this test then expects the caller's struct untouched; ROCm 6+ (and CUDA) succeed with type
+ * Unregistered (0) and device -2. */
+Test(abi_enum_values, freed_pointer_attributes)
+{
+	void *d = NULL;
+	cr_assert_eq(hipMalloc(&d, 4096), hipSuccess);
+	cr_assert_eq(hipFree(d), hipSuccess);
+	hipPointerAttribute_t a;
+	memset(&a, 0x5a, sizeof(a));
+	unsigned t = 0x5a5a;
+#ifdef HIPKFD_EXPECT_ROCM5
+	cr_expect_eq(hipPointerGetAttributes(&a, d), hipErrorInvalidValue);
+	unsigned char want[sizeof(a)];
+	memset(want, 0x5a, sizeof(want));
+	cr_expect_arr_eq(&a, want, sizeof(a), "a failed call leaves the struct as it was");
+	cr_expect_eq(hipPointerGetAttribute(&t, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)d),
+	             hipErrorInvalidValue);
+#else
+	cr_expect_eq(hipPointerGetAttributes(&a, d), hipSuccess);
+	cr_expect_eq(attributes_type(d), 0);
+	cr_expect_eq(a.device, -2);
+	cr_expect_eq(hipPointerGetAttribute(&t, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, (hipDeviceptr_t)d),
+	             hipSuccess);
+	cr_expect_eq(t, 0);
+#endif
+	/* a stack address is memory no runtime allocated either */
+	int on_stack = 0;
+#ifdef HIPKFD_EXPECT_ROCM5
+	cr_expect_eq(hipPointerGetAttributes(&a, &on_stack), hipErrorInvalidValue);
+#else
+	cr_expect_eq(hipPointerGetAttributes(&a, &on_stack), hipSuccess);
+	cr_expect_eq(a.device, -2);
+#endif
+}

@@ -92,9 +92,39 @@ DEVICE_NAMES = {"device", "deviceId", "dev", "ordinal", "srcDevice", "dstDevice"
                 "deviceOrdinal", "dstDeviceId", "srcDeviceId"}
 
 
+# Types passed by value that are structs, not enums or integers.
+STRUCT_TYPES = {"hipIpcMemHandle_t", "hipIpcEventHandle_t", "dim3", "hipMemLocation",
+                "hipChannelFormatDesc", "hipUUID", "hipPitchedPtr", "hipPos",
+                "hipMemAllocationProp", "hipLaunchConfig_t"}
+
+
+def bad_arg(ptype, bare, pname):
+    """An argument no call accepts, for entry points with no handle, stream, event or device to
+    make invalid: NULL for every input pointer, all bits set in flags, the largest size, an
+    enumerator past every valid one, -1 for other integers."""
+    if "*" in ptype:
+        return "(%s)NULL" % ptype
+    if "flag" in pname.lower():
+        return "(%s)~0u" % bare
+    if bare == "size_t":
+        return "(size_t)-1"
+    if bare == "hipExtent":
+        return "(hipExtent){(size_t)-1, (size_t)-1, (size_t)-1}"
+    if bare in STRUCT_TYPES:
+        return "(%s){0}" % bare  # an all-zero IPC handle, location or description
+    if bare.startswith("hip") or bare.startswith("HIP"):
+        return "(%s)0x7ffffff0" % bare
+    if bare in ("int", "unsigned int", "unsigned", "long", "long long", "unsigned long long",
+                "uint32_t", "uint64_t", "int32_t", "int64_t", "float", "double", "char",
+                "unsigned char", "short", "unsigned short"):
+        return "(%s)-1" % bare
+    return "(%s){0}" % bare
+
+
 def out_param_entry(name, params):
     """Arguments that reach an error path while every output points at a sentinel, and the
-    path's name; None when the call has no output or no error path reachable this way."""
+    path's name ("args" when no handle, stream, event or device can be made invalid: bad_arg);
+    None when the call has no output."""
     parsed = []
     for p in params:
         t = param_type(p)
@@ -112,12 +142,14 @@ def out_param_entry(name, params):
     elif any(b in ("int", "hipDevice_t") and n in DEVICE_NAMES for _, b, n in parsed):
         path = "device"
     else:
-        return None
+        path = "args"
     args, nout = [], 0
     for t, bare, pname in parsed:
         if is_output(t):
             args.append("(%s)(void *)outs[%d]" % (t, nout))
             nout += 1
+        elif path == "args":
+            args.append(bad_arg(t, bare, pname))
         elif bare in HANDLE_TYPES or (path == "stream" and bare == "hipStream_t") or \
                 (path == "event" and bare == "hipEvent_t"):
             args.append("(%s)bad" % bare)

@@ -1,9 +1,11 @@
 /* A call that fails leaves its output parameters as they were (issue 13 item 5; AMD's runtime
  * behaves so, and programs reuse the variable after an expected failure). Every entry point with
  * an output parameter is called on an error path its arguments make certain (a wild handle, a
- * wild stream or event, device 9999) with every output pointing at a sentinel-filled buffer;
- * after the error every buffer must still hold the sentinel. The list of entry points and the
- * path for each are generated from the HIP headers (gen_handle_calls.py --out-params). */
+ * wild stream or event, device 9999; for a call with none of those, invalid arguments: NULL
+ * inputs, all flag bits, the largest size, an enumerator past the last) with every output
+ * pointing at a sentinel-filled buffer; after the error every buffer must still hold the
+ * sentinel. The list of entry points and the path for each are generated from the HIP headers
+ * (gen_handle_calls.py --out-params). */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <dlfcn.h>
@@ -74,8 +76,10 @@ Test(out_params, failing_calls_leave_outputs_alone, .timeout = 300)
 		tried++;
 		(void)hipGetLastError();
 		if (err == hipSuccess) {
-			succeeded++; /* this path is no error for it: nothing to check */
-			cr_log_warn("%s succeeded on its %s path", c->name, c->path);
+			/* This path is no error for it (a call whose only arguments are its outputs, say):
+			 * nothing to check. A note, not a Criterion warning: those fail the run. */
+			succeeded++;
+			fprintf(stderr, "  %s succeeded on its %s path\n", c->name, c->path);
 			continue;
 		}
 		failed++;

@@ -541,7 +541,7 @@ Test(stream, create_errors_and_priorities)
 	cr_assert_eq(hipExecutionCtxStreamCreate(&s, c, 4, 0), hipErrorInvalidValue);
 	int junk = 0;
 	cr_assert_eq(hipExecutionCtxStreamCreate(&s, (hipExecutionCtx_t)&junk, 0, 0), hipErrorInvalidContext);
-	cr_assert_null(s);
+	cr_assert_null(s, "a failed call leaves the output as it was");
 	HIP_OK(hipExecutionCtxStreamCreate(&s, c, hipStreamNonBlocking, 7));
 	int prio = 0;
 	HIP_OK(hipStreamGetPriority(s, &prio));

@@ -2,8 +2,11 @@
  * blocks, pools and their attributes, trimming and access. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
 
@@ -136,59 +139,65 @@ Test(mempool, cross_stream_reuse_follows_policy)
 	cr_assert_eq(hipMemPoolDestroy(pool), hipSuccess);
 }
 
-/* Internal dependencies: a block whose free is still pending on s1 goes to s2, and s2's later work
- * runs after s1's free. A host function holds s1 before the free; a helper thread opens the gate
- * only once the main thread has queued s2's work (copies wait for their dependencies on the host
- * in this runtime, so the gate cannot be opened by the main thread itself). */
-static volatile int gate, armed, callback_done;
+/* A block whose free is still pending on s1 is not handed to s2, whatever the reuse policies
+ * (defaults: all on), as AMD's runtime answers (clr IsSafeFind: same stream, or an opportunistic
+ * reuse of a completed free): s2 gets a new block, and s1's pending work still owns a's memory.
+ * Once the free has completed, opportunistic reuse hands a to s2. A host function holds s1
+ * before its last write and the free; a helper thread opens the gate (work queued behind a held
+ * stream may wait on the host in this runtime, so the main thread cannot be the one to open it). */
+static atomic_int gate;
 
 static void hold(void *arg)
 {
 	(void)arg;
-	while (!gate)
-		;
-	callback_done = 1;
+	while (!atomic_load(&gate))
+		sched_yield();
 }
 
 static void *opener(void *arg)
 {
 	(void)arg;
-	while (!armed)
-		;
-	gate = 1;
+	usleep(200 * 1000);
+	atomic_store(&gate, 1);
 	return NULL;
 }
 
-Test(mempool, internal_dependency_orders_the_new_owner)
+Test(mempool, pending_free_not_reused_across_streams)
 {
 	hipMemPool_t pool = new_pool();
 	hipStream_t s1, s2;
-	void *a = NULL, *b = NULL;
-	int off = 0;
+	void *a = NULL, *b = NULL, *c = NULL;
+	uint64_t keep_all = UINT64_MAX;
 	pthread_t t;
-	gate = armed = callback_done = 0;
-	cr_assert_eq(hipMemPoolSetAttribute(pool, hipMemPoolReuseAllowOpportunistic, &off), hipSuccess);
+	atomic_store(&gate, 0);
+	cr_assert_eq(hipMemPoolSetAttribute(pool, hipMemPoolAttrReleaseThreshold, &keep_all), hipSuccess);
+	cr_assert_eq(attr_int(pool, hipMemPoolReuseAllowInternalDependencies), 1);
+	cr_assert_eq(attr_int(pool, hipMemPoolReuseAllowOpportunistic), 1);
 	cr_assert_eq(hipStreamCreateWithFlags(&s1, hipStreamNonBlocking), hipSuccess);
 	cr_assert_eq(hipStreamCreateWithFlags(&s2, hipStreamNonBlocking), hipSuccess);
 	cr_assert_eq(hipMallocFromPoolAsync(&a, 1 << 16, pool, s1), hipSuccess);
-	cr_assert_eq(hipMemsetAsync(a, 0x33, 1 << 16, s1), hipSuccess);
 	cr_assert_eq(hipLaunchHostFunc(s1, hold, NULL), hipSuccess);
+	cr_assert_eq(pthread_create(&t, NULL, opener, NULL), 0);
+	cr_assert_eq(hipMemsetAsync(a, 0x33, 1 << 16, s1), hipSuccess);
 	cr_assert_eq(hipFreeAsync(a, s1), hipSuccess); /* pending behind the host function */
 
 	cr_assert_eq(hipMallocFromPoolAsync(&b, 1 << 16, pool, s2), hipSuccess);
-	cr_assert_eq(b, a, "internal dependency reuse");
-	cr_assert_eq(pthread_create(&t, NULL, opener, NULL), 0);
-	armed = 1;
-	cr_assert_eq(hipMemsetAsync(b, 0x44, 1 << 15, s2), hipSuccess); /* first half only */
-	unsigned char back[1 << 16];
-	cr_assert_eq(hipMemcpyAsync(back, b, sizeof(back), hipMemcpyDeviceToHost, s2), hipSuccess);
+	cr_assert_neq(b, a, "a free pending on another stream is not reused");
+	cr_assert_eq(hipMemsetAsync(b, 0x44, 1 << 16, s2), hipSuccess);
 	cr_assert_eq(hipStreamSynchronize(s2), hipSuccess);
-	/* s2's work completed, so s1's free (after the host function) had completed. */
-	cr_assert_eq(callback_done, 1);
-	for (size_t i = 0; i < sizeof(back); i++)
-		cr_assert_eq(back[i], i < (1 << 15) ? 0x44 : 0x33, "byte %zu", i);
+	cr_assert_eq(hipStreamSynchronize(s1), hipSuccess);
 	pthread_join(t, NULL);
+
+	/* a's free has completed: opportunistic reuse gives it to s2, holding s1's last write */
+	cr_assert_eq(hipMallocFromPoolAsync(&c, 1 << 16, pool, s2), hipSuccess);
+	cr_assert_eq(c, a, "opportunistic reuse of a completed free");
+	unsigned char back[1 << 16];
+	cr_assert_eq(hipMemcpyAsync(back, c, sizeof(back), hipMemcpyDeviceToHost, s2), hipSuccess);
+	cr_assert_eq(hipStreamSynchronize(s2), hipSuccess);
+	for (size_t i = 0; i < sizeof(back); i++)
+		cr_assert_eq(back[i], 0x33, "byte %zu: s2's write landed in s1's block", i);
 	cr_assert_eq(hipFreeAsync(b, s2), hipSuccess);
+	cr_assert_eq(hipFreeAsync(c, s2), hipSuccess);
 	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
 	cr_assert_eq(hipStreamDestroy(s1), hipSuccess);
 	cr_assert_eq(hipStreamDestroy(s2), hipSuccess);
