@@ -132,7 +132,8 @@ static void timeline_exit(void)
 	pthread_mutex_lock(&timeline_lock);
 	timeline_stop_locked();
 	trace_activity_shutdown();
-	int err = timeline_write();
+	/* Never started (HIPKFD_TRACE_START=paused and no hipProfilerStart): no file. */
+	int err = base_ns ? timeline_write() : 0;
 	if (err)
 		fprintf(stderr, "hipkfd: HIPKFD_TRACE: cannot write %s: %s\n", trace_path,
 			strerror(-err));
