@@ -377,17 +377,18 @@ static int copy_engine(struct hip_device *fallback, const struct hip_span *sd,
 }
 
 /* Tell the recorder (activity.h) about a copy or fill of [in] bytes on [in] s that started at
- * [in] t0: done by the CPU now when [in] f is NULL, else by SDMA until f completes. */
+ * [in] t0, by the CPU when [in] cpu, else by SDMA: done now when [in] f is NULL, else when f
+ * completes. */
 static void note_transfer(const struct hip_activity_ops *act, const struct hip_stream *s,
 			  const struct hip_span *sd, const struct hip_span *ss, const void *dst,
-			  const void *src, size_t bytes, uint64_t t0, struct hip_fence *f)
+			  const void *src, size_t bytes, uint64_t t0, struct hip_fence *f, bool cpu)
 {
 	struct hip_device *e = sd->device_local && sd->device ? sd->device
 			       : ss && ss->device_local && ss->device ? ss->device : s->device;
 	struct hip_activity_transfer t = {
 		.fill = ss == NULL,
-		.engine = f ? HIP_ACTIVITY_ENGINE_SDMA : HIP_ACTIVITY_ENGINE_CPU,
-		.device = f ? e : s->device,
+		.engine = cpu ? HIP_ACTIVITY_ENGINE_CPU : HIP_ACTIVITY_ENGINE_SDMA,
+		.device = cpu ? s->device : e,
 		.stream = s,
 		.dst = dst,
 		.src = src,
@@ -408,15 +409,16 @@ static int copy_now(struct hip_stream *s, const struct hip_span *sd, const struc
 {
 	const struct hip_activity_ops *act = hip_activity();
 	uint64_t t0 = act ? hip_activity_now() : 0;
+	bool cpu = copy_by_cpu(sd, ss, size);
 	int err = 0;
 
 	*out = NULL;
-	if (copy_by_cpu(sd, ss, size))
+	if (cpu)
 		memmove(sd->ptr, ss->ptr, size);
 	else
 		err = copy_engine(s->device, sd, ss, dst, src, size, out);
 	if (__builtin_expect(act != NULL, 0) && !err)
-		note_transfer(act, s, sd, ss, dst, src, size, t0, *out);
+		note_transfer(act, s, sd, ss, dst, src, size, t0, *out, cpu);
 	return err;
 }
 
@@ -519,7 +521,7 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 		for (size_t y = 0; y < height && !err; y++)
 			memmove((char *)sd.ptr + y * dpitch, (const char *)ss.ptr + y * spitch, width);
 		if (act && !err)
-			note_transfer(act, s, &sd, &ss, dst, src, width * height, t0, NULL);
+			note_transfer(act, s, &sd, &ss, dst, src, width * height, t0, NULL, true);
 		return stream_op_finish(s, &deps, NULL, err, false);
 	}
 	for (size_t y = 0; y < height && !err; y++)
@@ -606,13 +608,18 @@ static int sdma_fill(struct hip_device *d, const struct hip_span *sp, uint32_t v
 
 /* The engine part of a fill whose dependencies are met (CPU for host-visible memory within
  * FILL_CPU_MAX of VRAM, else SDMA). [out] out: the fence of an engine fill, NULL when done. */
+static bool fill_by_cpu(const struct hip_span *sp, size_t size)
+{
+	return sp->host_visible && (!sp->device_local || size <= FILL_CPU_MAX);
+}
+
 static int fill_engine(struct hip_device *fallback, const struct hip_span *sp, uint32_t value,
 		       size_t esize, size_t count, struct hip_fence **out)
 {
 	size_t size = esize * count;
 
 	*out = NULL;
-	if (sp->host_visible && (!sp->device_local || size <= FILL_CPU_MAX)) {
+	if (fill_by_cpu(sp, size)) {
 		cpu_fill(sp->ptr, value, esize, count);
 		return 0;
 	}
@@ -638,7 +645,8 @@ static int fill_now(struct hip_stream *s, const struct hip_span *sp, void *dst, 
 	uint64_t t0 = act ? hip_activity_now() : 0;
 	int err = fill_engine(s->device, sp, value, esize, count, out);
 	if (__builtin_expect(act != NULL, 0) && !err)
-		note_transfer(act, s, sp, NULL, dst, NULL, esize * count, t0, *out);
+		note_transfer(act, s, sp, NULL, dst, NULL, esize * count, t0, *out,
+			      fill_by_cpu(sp, esize * count));
 	return err;
 }
 

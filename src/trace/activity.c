@@ -5,7 +5,9 @@
  * issue order until one reaper thread, sleeping on the oldest entry's signal (WAIT_EVENTS, never
  * spinning), sees it complete; then the timestamps are read (GPU counter ticks, converted to
  * CLOCK_MONOTONIC ns through one calibration pair per device) and the work goes to its
- * consumers. CPU copies and fills finish before they are reported and go straight through. */
+ * consumers. CPU copies and fills finish before they are reported and go straight through.
+ * After fork() the child has no reaper thread; it issues no GPU work either (the runtime refuses
+ * it in a child: hip_forked), and the rings it inherited are the parent's records. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include "../queues/aql.h"
 #include "../queues/signal.h"
 #include "../runtime/internal.h"
+#include "../runtime/observe.h"
 #include "trace.h"
 
 /* How long the reaper sleeps on a signal before it looks at the queues' health and the stop
@@ -265,7 +268,12 @@ static void work_common(struct trace_work *w, const struct hip_stream *s, unsign
 	w->device = s->device->ordinal;
 	w->track = trace_stream_track(s, &w->null_stream);
 	w->tid = trace_thread_id();
-	w->correlation = current_call;
+	/* Only while calls are observed: a call whose end was not observed (recording stopped
+	 * inside it) leaves its id behind. */
+	w->correlation = atomic_load_explicit(&hip_observe_flags, memory_order_relaxed) &
+				 (HIP_OBSERVE_TRACE | HIP_OBSERVE_CALLBACK)
+			 ? current_call
+			 : 0;
 	w->consumers = want;
 	w->record_id = want & TRACE_CONSUMER_CALLBACK ? trace_callback_issue(w->kind) : 0;
 }
