@@ -2140,6 +2140,11 @@ hipError_t hipTexRefSetMipmappedArray( textureReference* texRef, struct hipMipma
 
 /* ---- API: tracing/callback activity/logging ---- */
 
+/* The roctracer-era callbacks of ROCm 5.x (removed from ROCm 6's header, still exported). */
+hipError_t hipRegisterApiCallback(uint32_t id, void* fun, void* arg);
+hipError_t hipRemoveApiCallback(uint32_t id);
+hipError_t hipRegisterActivityCallback(uint32_t id, void* fun, void* arg);
+hipError_t hipRemoveActivityCallback(uint32_t id);
 const char* hipApiName(uint32_t id);
 const char* hipKernelNameRef(const hipFunction_t f);
 const char* hipKernelNameRefByPtr(const void* hostFunction, hipStream_t stream);

@@ -2,15 +2,18 @@
  * Names for numbers the profiling interfaces hand out: hipApiName (a HIP API callback id, the
  * numbering of clr's hip_api_id_t in hip_prof_str.h, ids 1..407) and hipGetCmdName (an activity
  * record's command kind, the OpenCL cl_command_type numbers rocclr tags its commands with, plus
- * rocclr's two stream-memory-operation kinds 0x4501/0x4502). hipkfd raises no callbacks and
- * records no activity, so these are lookups only, answering what AMD's runtime answers for the
- * same number: an id that names no API is "unknown" (clr), an unknown command kind
- * "Unknown command kind" (rocclr activity.cpp).
+ * rocclr's two stream-memory-operation kinds 0x4501/0x4502), answering what AMD's runtime answers
+ * for the same number (src/trace raises the callbacks and records the activity with them): an id
+ * that names no API is "unknown" (clr), an unknown command kind "Unknown command kind" (rocclr
+ * activity.cpp).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <hip/hip_runtime_api.h>
+
+#include "api_names.h"
 
 /* clr hip_api_id_t: id -> API name; gaps are ids clr reserves or retired. */
 static const char *const api_names[] = {
@@ -411,6 +414,19 @@ static const char *const api_names[] = {
     [406] = "hipSetValidDevices",
     [407] = "hipExtHostAlloc",
 };
+
+uint32_t hip_api_callback_id_last(void)
+{
+  return (uint32_t)(sizeof(api_names) / sizeof(api_names[0]) - 1);
+}
+
+uint32_t hip_api_callback_id(const char *name)
+{
+  for (uint32_t id = 1; name && id < sizeof(api_names) / sizeof(api_names[0]); id++)
+    if (api_names[id] && strcmp(api_names[id], name) == 0)
+      return id;
+  return 0;
+}
 
 const char *hipApiName(uint32_t id)
 {

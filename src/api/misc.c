@@ -1,6 +1,6 @@
-/* Small API calls with no area of their own: hipInitDevice, device symbols, the profiler
- * switches, link topology, 3D peer copies, pointer attributes, hipExtHostAlloc, stream ids and
- * stream attributes, hipDeviceGetLuid.
+/* Small API calls with no area of their own: hipInitDevice, device symbols, link topology, 3D
+ * peer copies, pointer attributes, hipExtHostAlloc, stream ids and stream attributes,
+ * hipDeviceGetLuid. (The profiler switches are the timeline trace's: src/trace/timeline.c.)
  *
  * Not here (generated stubs answer hipErrorNotSupported): hipSetValidDevices (clr leaves it
  * unimplemented). CU-masked streams are in stream_cumask.c.
@@ -82,19 +82,6 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol)
 	if (err == hipSuccess)
 		*size = n;
 	HIP_RETURN(err);
-}
-
-/* ---- profiler --------------------------------------------------------------------------------- */
-
-/* clr without a profiler attached: both switches succeed and do nothing. */
-hipError_t hipProfilerStart(void)
-{
-	HIP_RETURN(hipSuccess);
-}
-
-hipError_t hipProfilerStop(void)
-{
-	HIP_RETURN(hipSuccess);
 }
 
 /* ---- link topology ---------------------------------------------------------------------------- */

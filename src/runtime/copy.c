@@ -18,6 +18,7 @@
 #include "../memory/mem.h"
 #include "../queues/sdma.h"
 #include "../queues/signal.h"
+#include "activity.h"
 #include "internal.h"
 #include "fill.h"
 
@@ -283,7 +284,7 @@ static bool stream_handle(struct hip_stream *s, hipStream_t *out)
 	return true;
 }
 
-static int copy_row_now(struct hip_device *fallback, void *dst, const void *src, size_t size);
+static int copy_row_now(struct hip_stream *s, void *dst, const void *src, size_t size);
 
 static void copy_later_run(void *arg)
 {
@@ -291,7 +292,7 @@ static void copy_later_run(void *arg)
 	/* Nothing is left to report an error to (the call returned): the copy's failure modes were
 	 * checked when it was enqueued (both sides known, in bounds). */
 	for (size_t y = 0; y < c->height; y++)
-		if (copy_row_now(c->s->device, (char *)c->dst + y * c->dpitch,
+		if (copy_row_now(c->s, (char *)c->dst + y * c->dpitch,
 				 (const char *)c->src + y * c->spitch, c->width))
 			break;
 	free(c);
@@ -375,11 +376,57 @@ static int copy_engine(struct hip_device *fallback, const struct hip_span *sd,
 	return err;
 }
 
+/* Tell the recorder (activity.h) about a copy or fill of [in] bytes on [in] s that started at
+ * [in] t0, by the CPU when [in] cpu, else by SDMA: done now when [in] f is NULL, else when f
+ * completes. */
+static void note_transfer(const struct hip_activity_ops *act, const struct hip_stream *s,
+			  const struct hip_span *sd, const struct hip_span *ss, const void *dst,
+			  const void *src, size_t bytes, uint64_t t0, struct hip_fence *f, bool cpu)
+{
+	struct hip_device *e = sd->device_local && sd->device ? sd->device
+			       : ss && ss->device_local && ss->device ? ss->device : s->device;
+	struct hip_activity_transfer t = {
+		.fill = ss == NULL,
+		.engine = cpu ? HIP_ACTIVITY_ENGINE_CPU : HIP_ACTIVITY_ENGINE_SDMA,
+		.device = cpu ? s->device : e,
+		.stream = s,
+		.dst = dst,
+		.src = src,
+		.dst_device = sd->device_local,
+		.src_device = ss && ss->device_local,
+		.bytes = bytes,
+		.begin_ns = t0,
+		.end_ns = f ? 0 : hip_activity_now(),
+		.fence = f,
+	};
+	act->transfer(&t);
+}
+
+/* The engine part of a copy whose dependencies are met: the CPU, or an SDMA transfer ([out] out
+ * as copy_engine). Reported to a recorder when one listens. */
+static int copy_now(struct hip_stream *s, const struct hip_span *sd, const struct hip_span *ss,
+		    void *dst, const void *src, size_t size, struct hip_fence **out)
+{
+	const struct hip_activity_ops *act = hip_activity();
+	uint64_t t0 = act ? hip_activity_now() : 0;
+	bool cpu = copy_by_cpu(sd, ss, size);
+	int err = 0;
+
+	*out = NULL;
+	if (cpu)
+		memmove(sd->ptr, ss->ptr, size);
+	else
+		err = copy_engine(s->device, sd, ss, dst, src, size, out);
+	if (__builtin_expect(act != NULL, 0) && !err)
+		note_transfer(act, s, sd, ss, dst, src, size, t0, *out, cpu);
+	return err;
+}
+
 /* One row of a deferred copy, run on the stream's callback worker once the work before it
  * completed. It does not go through the stream (no hip_stream_begin): a thread blocked in a
  * synchronous call on the same stream holds the stream's lock while it waits for this very
  * callback. */
-static int copy_row_now(struct hip_device *fallback, void *dst, const void *src, size_t size)
+static int copy_row_now(struct hip_stream *s, void *dst, const void *src, size_t size)
 {
 	struct hip_span sd, ss;
 	struct hip_fence *f = NULL;
@@ -387,13 +434,9 @@ static int copy_row_now(struct hip_device *fallback, void *dst, const void *src,
 
 	if (err)
 		return err;
-	if (copy_by_cpu(&sd, &ss, size)) {
-		memmove(sd.ptr, ss.ptr, size);
-		return 0;
-	}
-	err = copy_engine(fallback, &sd, &ss, dst, src, size, &f);
+	err = copy_now(s, &sd, &ss, dst, src, size, &f);
 	if (!err && f)
-		err = hip_fence_wait(f, hip_device_blocking(fallback));
+		err = hip_fence_wait(f, hip_device_blocking(s->device));
 	hip_fence_put(f);
 	return err;
 }
@@ -442,12 +485,8 @@ int hip_copy(struct hip_stream *s, void *dst, const void *src, size_t size, bool
 
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
-	if (!err) {
-		if (copy_by_cpu(&sd, &ss, size))
-			memmove(sd.ptr, ss.ptr, size);
-		else
-			err = copy_engine(s->device, &sd, &ss, dst, src, size, &f);
-	}
+	if (!err)
+		err = copy_now(s, &sd, &ss, dst, src, size, &f);
 	return stream_op_finish(s, &deps, f, err, async);
 }
 
@@ -477,8 +516,12 @@ int hip_copy_2d(struct hip_stream *s, void *dst, size_t dpitch, const void *src,
 		struct hip_stream_deps deps;
 		hip_stream_begin(s, &deps);
 		err = hip_stream_deps_wait(s, &deps);
+		const struct hip_activity_ops *act = hip_activity();
+		uint64_t t0 = act ? hip_activity_now() : 0;
 		for (size_t y = 0; y < height && !err; y++)
 			memmove((char *)sd.ptr + y * dpitch, (const char *)ss.ptr + y * spitch, width);
+		if (act && !err)
+			note_transfer(act, s, &sd, &ss, dst, src, width * height, t0, NULL, true);
 		return stream_op_finish(s, &deps, NULL, err, false);
 	}
 	for (size_t y = 0; y < height && !err; y++)
@@ -565,13 +608,18 @@ static int sdma_fill(struct hip_device *d, const struct hip_span *sp, uint32_t v
 
 /* The engine part of a fill whose dependencies are met (CPU for host-visible memory within
  * FILL_CPU_MAX of VRAM, else SDMA). [out] out: the fence of an engine fill, NULL when done. */
-static int fill_now(struct hip_device *fallback, const struct hip_span *sp, uint32_t value,
-		    size_t esize, size_t count, struct hip_fence **out)
+static bool fill_by_cpu(const struct hip_span *sp, size_t size)
+{
+	return sp->host_visible && (!sp->device_local || size <= FILL_CPU_MAX);
+}
+
+static int fill_engine(struct hip_device *fallback, const struct hip_span *sp, uint32_t value,
+		       size_t esize, size_t count, struct hip_fence **out)
 {
 	size_t size = esize * count;
 
 	*out = NULL;
-	if (sp->host_visible && (!sp->device_local || size <= FILL_CPU_MAX)) {
+	if (fill_by_cpu(sp, size)) {
 		cpu_fill(sp->ptr, value, esize, count);
 		return 0;
 	}
@@ -586,6 +634,19 @@ static int fill_now(struct hip_device *fallback, const struct hip_span *sp, uint
 	if (!err)
 		err = sdma_fill(e, sp, value, esize, size, out);
 	pthread_mutex_unlock(&e->sdma_lock);
+	return err;
+}
+
+/* fill_engine on [in] s's device, reported to a recorder when one listens. */
+static int fill_now(struct hip_stream *s, const struct hip_span *sp, void *dst, uint32_t value,
+		    size_t esize, size_t count, struct hip_fence **out)
+{
+	const struct hip_activity_ops *act = hip_activity();
+	uint64_t t0 = act ? hip_activity_now() : 0;
+	int err = fill_engine(s->device, sp, value, esize, count, out);
+	if (__builtin_expect(act != NULL, 0) && !err)
+		note_transfer(act, s, sp, NULL, dst, NULL, esize * count, t0, *out,
+			      fill_by_cpu(sp, esize * count));
 	return err;
 }
 
@@ -613,7 +674,7 @@ static void fill_later_run(void *arg)
 			struct hip_fence *f = NULL;
 			err = hip_span_of(row, c->esize * c->count, &sp);
 			if (!err)
-				err = fill_now(c->s->device, &sp, c->value, c->esize, c->count, &f);
+				err = fill_now(c->s, &sp, row, c->value, c->esize, c->count, &f);
 			if (!err && f)
 				err = hip_fence_wait(f, hip_device_blocking(c->s->device));
 			hip_fence_put(f);
@@ -660,7 +721,7 @@ int hip_fill(struct hip_stream *s, void *dst, uint32_t value, size_t esize, size
 	hip_stream_begin(s, &deps);
 	err = hip_stream_deps_wait(s, &deps);
 	if (!err)
-		err = fill_now(s->device, &sp, value, esize, count, &f);
+		err = fill_now(s, &sp, dst, value, esize, count, &f);
 	return stream_op_finish(s, &deps, f, err, async);
 }
 

@@ -150,6 +150,8 @@ struct hip_stream_dispatch {
 	struct hip_stream_deps deps;
 	struct aql_queue *q;
 	struct aql_slot slot;
+	uint64_t completion_va;  /* 0 (set by reserve): no completion signal; a recorder of kernel
+				  * timestamps (activity.h) sets one between reserve and commit */
 };
 int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch *d,
 				struct hip_stream_dispatch *x);

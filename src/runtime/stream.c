@@ -736,6 +736,7 @@ int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch 
 	int err;
 
 	stream_begin(s, &x->deps, true);
+	x->completion_va = 0;
 	x->q = s->queue ? s->queue : hip_stream_queue(s, &err);
 	if (!x->q)
 		goto fail;
@@ -758,8 +759,9 @@ void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch 
 				struct hip_stream_dispatch *x)
 {
 	/* Barrier bit: a HIP stream is in order, the kernel starts after the previous packet ends.
-	 * No completion signal: stream_cover gives one to whoever needs it. */
-	aql_dispatch_commit(x->q, &x->slot, d, 0, true);
+	 * No completion signal (unless a recorder asked for one, activity.h): stream_cover gives
+	 * one to whoever needs it. */
+	aql_dispatch_commit(x->q, &x->slot, d, x->completion_va, true);
 	/* Counted after publication, the kernel first (a synchronize reads the counts in the other
 	 * order: one that sees the operation sees the kernel to cover). */
 	uint64_t n = atomic_load_explicit(&s->launches, memory_order_relaxed);
