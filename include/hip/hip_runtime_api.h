@@ -486,7 +486,7 @@ typedef enum hipFlushGPUDirectRDMAWritesScope {
 
 #ifdef __cplusplus
 namespace hip_impl {
-hipError_t hip_init();
+hipError_t hip_init(void);
 }
 #endif
 
@@ -1821,7 +1821,7 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void* userData)
 
 /* ---- API: init/version ---- */
 
-hipError_t hip_init();
+hipError_t hip_init(void);
 hipError_t hipInit(unsigned int flags);
 hipError_t hipDriverGetVersion(int* driverVersion);
 hipError_t hipRuntimeGetVersion(int* runtimeVersion);
@@ -2042,8 +2042,8 @@ hipError_t hipMemcpy3DPeerAsync(hipMemcpy3DPeerParms* p, hipStream_t stream __dp
 
 /* ---- API: profiler control ---- */
 
-hipError_t hipProfilerStart();
-hipError_t hipProfilerStop();
+hipError_t hipProfilerStart(void);
+hipError_t hipProfilerStop(void);
 
 /* ---- API: stream capture ---- */
 

@@ -6,9 +6,13 @@
 #include <pthread.h>
 #include <string.h>
 
-typedef int (*get_error_fn)(void);
-typedef int (*get_count_fn)(int *);
-typedef const char *(*error_name_fn)(int);
+#include <hip/hip_runtime_api.h>
+
+/* The entry points' own types: a call through a pointer of another type (int for hipError_t) is
+ * undefined, and UBSan's -fsanitize=function stops it. */
+typedef __typeof__(&hipGetLastError) get_error_fn;
+typedef __typeof__(&hipGetDeviceCount) get_count_fn;
+typedef __typeof__(&hipGetErrorName) error_name_fn;
 
 static void *lib;
 
@@ -36,7 +40,7 @@ Test(dlopen, loads_and_keeps_per_thread_state, .init = load)
 {
   error_name_fn name = (error_name_fn)dlsym(lib, "hipGetErrorName");
   cr_assert_not_null(name);
-  cr_assert_str_eq(name(1), "hipErrorInvalidValue");
+  cr_assert_str_eq(name(hipErrorInvalidValue), "hipErrorInvalidValue");
   cr_assert_null(error_state(NULL), "this thread");
   pthread_t t;
   void *r = (void *)-1;

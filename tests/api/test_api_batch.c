@@ -44,7 +44,9 @@ Test(batch, memcpy_batch_copies_every_range)
 	HIP_OK(hipStreamSynchronize(s));
 	for (int i = 0; i < N; i++) {
 		cr_assert_eq(memcmp(back[i], host[i], sizes[i]), 0, "copy %d", i);
-		cr_assert_eq(back[i][sizes[i]], i ? 0 : back[i][sizes[i]], "no byte past copy %d", i);
+		/* copy 0 fills its row: there is no byte past it to read */
+		if (sizes[i] < SIZE)
+			cr_assert_eq(back[i][sizes[i]], 0, "no byte past copy %d", i);
 	}
 	/* a null source in the middle: the batch stops there and names it */
 	srcs[1] = NULL;
