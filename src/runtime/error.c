@@ -2,6 +2,8 @@
  * Semantics are documented in error.h. */
 #include "error.h"
 
+#include "observe.h"
+
 #include <errno.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -22,6 +24,8 @@ void hip_sticky_error_set(hipError_t err) {
   int expected = hipSuccess;
   atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err, memory_order_acq_rel,
                                           memory_order_acquire);
+  /* After the code: a call that sees the bit finds the error set. */
+  hip_observe_enable((enum hip_observer_kind)HIP_GATE_STICKY, 1);
 }
 
 hipError_t hip_sticky_error_get(void) {
@@ -29,6 +33,7 @@ hipError_t hip_sticky_error_get(void) {
 }
 
 void hip_sticky_error_clear(void) {
+  hip_observe_enable((enum hip_observer_kind)HIP_GATE_STICKY, 0);
   atomic_store_explicit(&hip_sticky_error_code, hipSuccess, memory_order_release);
 }
 
@@ -39,6 +44,10 @@ void (*hip_failed_call_hook)(const char *call, hipError_t err);
 
 void hip_log_failed_call(const char *call, hipError_t err) {
   void (*hook)(const char *, hipError_t) = hip_failed_call_hook;
+  /* Implementations are compiled as hipkfd_impl_<name> (the gate): __func__ carries the prefix. */
+  static const char impl_prefix[] = "hipkfd_impl_";
+  if (call && strncmp(call, impl_prefix, sizeof(impl_prefix) - 1) == 0)
+    call += sizeof(impl_prefix) - 1;
   if (hook)
     hook(call ? call : "a HIP call", err);
 }

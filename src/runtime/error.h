@@ -9,8 +9,10 @@
  *     returns it and resets it to hipSuccess, hipPeekAtLastError only reads it.
  *   - the "last command error" (hipExtGetLastError) is the result of the most recent call,
  *     success included; hipExtGetLastError returns and resets it.
- *   - once a GPU fault has poisoned the process (hip_sticky_error_set), every call that leaves
- *     through HIP_RETURN returns that error instead, and hipGetLastError cannot clear it.
+ *   - once a GPU fault has poisoned the process (hip_sticky_error_set), the generated gate in
+ *     front of every entry point (observe.h) returns that error without running the call, except
+ *     for the calls listed in tools/gate/sticky_allowed.tsv, which do their work and return their
+ *     own result; hipGetLastError and hipPeekAtLastError return it and cannot clear it.
  *
  * This mirrors clr's HIP_UPDATE_ERROR_STATE (ROCm 7.x hipamd/src/hip_internal.hpp). ROCm 6.x
  * overwrote the last error on every call, successful or not. */
@@ -27,8 +29,7 @@
  * block": the module's whole TLS block, arrays included, would have to fit the surplus). */
 #define HIP_TLS _Thread_local
 
-/* Records `err` as the result of the current API call and returns what the caller must return
- * (err itself, or the sticky error once the process is poisoned). */
+/* hip_set_error_in() records `err` as the result of the current API call and returns it. */
 extern HIP_TLS hipError_t hip_tls_last_error;
 extern HIP_TLS hipError_t hip_tls_last_command_error;
 extern _Atomic int hip_sticky_error_code;
@@ -51,9 +52,6 @@ void hip_log_failed_call(const char *call, hipError_t err);
  * unknown); the common path (success, nothing failed yet) never reads it. */
 static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
 {
-  int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
-  if (__builtin_expect(sticky != hipSuccess, 0))
-    err = (hipError_t)sticky;
   if (err == hipSuccess &&
       __builtin_expect(!atomic_load_explicit(&hip_any_call_failed, memory_order_relaxed), 1))
     return err;
@@ -90,8 +88,9 @@ static inline hipError_t hip_set_error(hipError_t err)
 hipError_t hip_error_from_errno(int neg_errno);
 
 /* The process-wide sticky error: set once when a GPU fault (memory exception, hardware
- * exception, queue error) poisons the device state; the first error set wins. get returns
- * hipSuccess while nothing is poisoned. clear is for hipDeviceReset. */
+ * exception, queue error) poisons the device state; the first error set wins, and sets
+ * HIP_GATE_STICKY in hip_observe_flags so the gate stops the calls. get returns hipSuccess while
+ * nothing is poisoned. clear is for hipDeviceReset. */
 void hip_sticky_error_set(hipError_t err);
 hipError_t hip_sticky_error_get(void);
 void hip_sticky_error_clear(void);
