@@ -1,5 +1,6 @@
 /* Device memory: hipMalloc and friends, hipFree, address-range queries, hipMemGetInfo. */
 #include <errno.h>
+#include <string.h>
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
@@ -14,8 +15,10 @@
 
 static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsigned flags)
 {
-	if (!ptr)
+	if (!ptr) {
+		hip_error_reason("the output pointer is NULL");
 		return hipErrorInvalidValue;
+	}
 	*ptr = NULL;
 	struct hip_device *d = hip_device_current();
 	if (!d)
@@ -23,10 +26,13 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 	if (size == 0)
 		return hipSuccess; /* as CUDA and AMD: a NULL pointer and success */
 	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
-	if (vram && size > hip_device_total_mem(d->node))
+	if (vram && size > hip_device_total_mem(d->node)) {
+		hip_error_reason("%zu bytes is more than the device's memory", size);
 		return hipErrorOutOfMemory;
+	}
 	int err = mem_alloc(d->gpu, size, kind, flags | MEM_FLAG_USER, ptr);
 	if (err) {
+		hip_error_reason("allocating %zu bytes: %s", size, strerror(-err));
 		*ptr = NULL;
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
 	}

@@ -5,6 +5,8 @@
 #include "observe.h"
 
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -40,7 +42,27 @@ void hip_sticky_error_clear(void) {
 /* Here rather than in init.c (which sets it): every call's exit reads it, and the error state
  * must not depend on the initialisation file (tests/layout forbids file cycles). */
 int hip_log_level;
+unsigned hip_log_mask = 0x7fffffffu;
 void (*hip_failed_call_hook)(const char *call, hipError_t err);
+
+/* One reason per thread: a call notes it just before it fails, the failure log reads it. */
+static HIP_TLS char reason_text[192];
+
+void hip_error_reason(const char *fmt, ...) {
+  if (hip_log_level < 1)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason_text, sizeof(reason_text), fmt, ap);
+  va_end(ap);
+}
+
+const char *hip_error_reason_take(void) {
+  static HIP_TLS char taken[sizeof(reason_text)];
+  memcpy(taken, reason_text, sizeof(taken));
+  reason_text[0] = '\0';
+  return taken;
+}
 
 void hip_log_failed_call(const char *call, hipError_t err) {
   void (*hook)(const char *, hipError_t) = hip_failed_call_hook;

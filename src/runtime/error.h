@@ -45,8 +45,20 @@ extern _Atomic bool hip_any_call_failed;
 extern int hip_log_level;
 extern void (*hip_failed_call_hook)(const char *call, hipError_t err);
 
+/* AMD_LOG_MASK (clr's LogMask, rocclr utils/debug.hpp): which kinds of messages the levels
+ * enable. Bit 0 (LOG_API, 0x1) is the API-call log of level 3; clr's default is 0x7fffffff. */
+extern unsigned hip_log_mask;
+#define HIP_LOG_MASK_API 0x1u
+
 /* Out of line: only failing calls with logging on get here. */
 void hip_log_failed_call(const char *call, hipError_t err);
+
+/* Why the current call fails, in words ("no code object for gfx942 in the image (has gfx90a)"),
+ * noted where the failure is found, just before the call returns it; the failure log (level >= 1)
+ * prints it after the error's name. Does nothing with logging off. */
+void hip_error_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The calling thread's noted reason ("" if none), cleared by reading it. */
+const char *hip_error_reason_take(void);
 
 /* Inline: every API call leaves through it. `call` names the entry point for the log (NULL when
  * unknown); the common path (success, nothing failed yet) never reads it. */

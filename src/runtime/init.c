@@ -13,6 +13,7 @@
 #include "../kfd/kfd.h"
 #include "error.h"
 #include "internal.h"
+#include "observe.h"
 
 bool hip_host_coherent_default;
 
@@ -49,8 +50,9 @@ void hip_log(int level, const char *fmt, ...)
 }
 
 /* AMD_LOG_LEVEL (clr's levels: 0 none, 1 errors, 2 warnings, 3 info incl. every API call,
- * 4 debug) wins over hipkfd's older HIPKFD_LOG alias. AMD_LOG_LEVEL_FILE appends the log to a
- * file instead of stderr; a file that cannot be opened leaves the log on stderr and says so. */
+ * 4 debug) wins over hipkfd's older HIPKFD_LOG alias; AMD_LOG_MASK selects kinds (clr's LogMask:
+ * 0x1 is the API-call log). AMD_LOG_LEVEL_FILE appends the log to a file instead of stderr; a file
+ * that cannot be opened leaves the log on stderr and says so. */
 static void log_settings(void)
 {
 	const char *level = getenv("AMD_LOG_LEVEL");
@@ -58,12 +60,23 @@ static void log_settings(void)
 		level = getenv("HIPKFD_LOG");
 	if (level && *level)
 		hip_log_level = atoi(level);
+	const char *mask = getenv("AMD_LOG_MASK");
+	if (mask && *mask)
+		hip_log_mask = (unsigned)strtoul(mask, NULL, 0);
 	const char *path = getenv("AMD_LOG_LEVEL_FILE");
-	if (path && *path && hip_log_level > 0) {
+	if (path && *path && hip_log_level > 0 && !log_file) {
 		log_file = fopen(path, "ae");
 		if (!log_file)
 			hip_log(1, "AMD_LOG_LEVEL_FILE %s: %s; logging to stderr", path, strerror(errno));
 	}
+	hip_observe_log_update();
+}
+
+/* When the library is loaded, not at the first device call: the API log must see every call,
+ * hipInit and hipGetDeviceCount included. */
+__attribute__((constructor)) static void settings_at_load(void)
+{
+	log_settings();
 }
 
 /* Parse a device list such as "1,0,3". As CUDA and ROCr do, the list ends at the first entry
@@ -138,6 +151,8 @@ static _Atomic bool init_done;
 static void runtime_init_body(void)
 {
 	pthread_atfork(NULL, NULL, on_fork_child);
+	/* Again at the first device call, for a program that sets the variables itself before
+	 * it (the settings then apply from that call on). */
 	log_settings();
 	const char *coherent = getenv("HIP_HOST_COHERENT");
 	hip_host_coherent_default = coherent && atoi(coherent) == 1;

@@ -32,6 +32,11 @@ void hip_observe_enable(enum hip_observer_kind kind, int on)
     atomic_fetch_and_explicit(&hip_observe_flags, ~(unsigned)kind, memory_order_acq_rel);
 }
 
+void hip_observe_log_update(void)
+{
+  hip_observe_enable(HIP_OBSERVE_LOG, hip_log_level >= 3 && (hip_log_mask & HIP_LOG_MASK_API));
+}
+
 static uint64_t now_ns(void)
 {
   struct timespec ts;
@@ -109,6 +114,7 @@ int hip_gate_begin(struct hip_api_call *call, struct hip_gate_args *head, int st
     hipError_t sticky = hip_sticky_error_get();
     if (sticky != hipSuccess) {
       /* Sticky means stopped (issue 12 item 3): no allocation, copy or launch happens. */
+      hip_error_reason("a GPU fault stopped the device earlier; calls fail until hipDeviceReset");
       head->result = hip_set_error_in(call->name, sticky);
       return gate_refuse(call, head, flags);
     }

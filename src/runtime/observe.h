@@ -59,6 +59,10 @@ void hip_observe_register(enum hip_observer_kind kind, const struct hip_api_obse
 /* Sets or clears the kind's bit in hip_observe_flags. */
 void hip_observe_enable(enum hip_observer_kind kind, int on);
 
+/* Turns the API-call log (HIP_OBSERVE_LOG) on when hip_log_level >= 3 and hip_log_mask has
+ * LOG_API (error.h), off otherwise: after the settings are read or changed. */
+void hip_observe_log_update(void);
+
 /* Called by the generated wrappers only. */
 void hip_observe_call_begin(struct hip_api_call *call);
 void hip_observe_call_end(struct hip_api_call *call);
