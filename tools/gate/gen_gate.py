@@ -188,7 +188,8 @@ def wrapper(idx, name, sig, stops, ptrs):
             out.append("  " + fmt_param(i, t, pnames[i], ptrs))
         out.append("  return (int)f.len;")
         out.append("}")
-    out.append("static __attribute__((noinline, cold)) hipError_t gate_s_%s(%s)" % (name, decl))
+    out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s);" % (name, decl))
+    out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s)" % (name, decl))
     out.append("{")
     out.append("  struct gate_a_%s a = {{hipSuccess, 0, 0}%s};" % (name, "".join(", a%d" % i for i in range(len(params)))))
     out.append("  struct hip_api_call c = {.id = %d, .name = \"%s\", .args = &a, .format_args = %s};"
@@ -199,13 +200,37 @@ def wrapper(idx, name, sig, stops, ptrs):
     out.append("  a.h.result = %s(%s);" % (impl, args))
     out.append("  return hip_gate_end(&c, &a.h, %s, %s);" % (kind, stream_arg(params) if kind != "0" else "NULL"))
     out.append("}")
+    out.append("#ifdef HIP_GATE_ASM")
+    out.append("HIP_GATE_ASM(%s)" % name)
+    out.append("#else")
     out.append("__attribute__((visibility(\"default\"))) hipError_t %s(%s)" % (name, decl))
     out.append("{")
     out.append("  if (__builtin_expect(atomic_load_explicit(&hip_observe_flags, memory_order_relaxed) != 0, 0))")
     out.append("    return gate_s_%s(%s);" % (name, args))
     out.append("  return %s(%s);" % (impl, args))
     out.append("}")
+    out.append("#endif")
     return "\n".join(out)
+
+
+# The fast path of every wrapper. In C it is "if (hip_observe_flags) slow(args); else impl(args)",
+# but GCC then reloads and stores back every argument passed on the stack (hipModuleLaunchKernel
+# has five) before its tail call. On x86-64 the wrapper is written out instead: it touches only
+# %rax (scratch in the SysV ABI, no argument in it: no entry point is variadic) and jumps with the
+# caller's registers and stack as they came, to the slow path (same signature) or the
+# implementation: five instructions whatever the signature.
+PROLOGUE = r"""#define HIP_GATE_SLOW __attribute__((visibility("hidden"), noinline, cold))
+#if defined(__x86_64__) && defined(__ELF__)
+#define HIP_GATE_ASM(name)                                             \
+  __asm__(".text\n\t.globl " #name "\n\t.type " #name ", @function\n" \
+          "\t.p2align 4\n" #name ":\n"                                 \
+          "\tmovq hip_observe_flags@GOTPCREL(%rip), %rax\n"            \
+          "\tmovl (%rax), %eax\n\ttestl %eax, %eax\n"                 \
+          "\tjne gate_s_" #name "\n\tjmp hipkfd_impl_" #name "\n"       \
+          "\t.size " #name ", .-" #name "\n");
+#endif
+
+"""
 
 
 def read_table(path):
@@ -270,6 +295,7 @@ def main():
         fh.write("#include <hip/hip_gl_interop.h>\n#include <hip/hip_deprecated.h>\n")
         fh.write("#include \"runtime/observe.h\"\n\n")
         fh.write("#pragma GCC diagnostic ignored \"-Wdeprecated-declarations\"\n\n")
+        fh.write(PROLOGUE)
         for n in names:
             fh.write(wrapper(ids[n], n, found[n], 0 if n in always else 1, ptrs) + "\n\n")
     return 0
