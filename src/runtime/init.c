@@ -1,6 +1,7 @@
 /* Runtime initialisation: topology, visible devices, log level. The only place in the runtime that
  * reads the environment (STYLE.md habit 7): HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, the log
- * (AMD_LOG_LEVEL with HIPKFD_LOG as an alias, AMD_LOG_LEVEL_FILE).
+ * (AMD_LOG_LEVEL with HIPKFD_LOG as an alias, AMD_LOG_MASK, AMD_LOG_LEVEL_FILE), serialization
+ * (AMD_SERIALIZE_KERNEL, AMD_SERIALIZE_COPY, HIP_LAUNCH_BLOCKING, CUDA_LAUNCH_BLOCKING).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -72,11 +73,30 @@ static void log_settings(void)
 	hip_observe_log_update();
 }
 
+static int env_int(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? atoi(v) : 0;
+}
+
+/* AMD_SERIALIZE_KERNEL / AMD_SERIALIZE_COPY (clr's flags: 1 wait before the launch or copy, 2
+ * after, 3 both) and HIP_LAUNCH_BLOCKING / CUDA_LAUNCH_BLOCKING (1: launches and asynchronous
+ * copies return once done, i.e. "after"). The gate does the waits (observe.h). */
+static void serialize_settings(void)
+{
+	int blocking = env_int("HIP_LAUNCH_BLOCKING") == 1 || env_int("CUDA_LAUNCH_BLOCKING") == 1;
+	hip_serialize_kernel = (env_int("AMD_SERIALIZE_KERNEL") & 3) | (blocking ? 2 : 0);
+	hip_serialize_copy = (env_int("AMD_SERIALIZE_COPY") & 3) | (blocking ? 2 : 0);
+	hip_observe_enable((enum hip_observer_kind)HIP_GATE_SERIAL,
+			   hip_serialize_kernel || hip_serialize_copy);
+}
+
 /* When the library is loaded, not at the first device call: the API log must see every call,
  * hipInit and hipGetDeviceCount included. */
 __attribute__((constructor)) static void settings_at_load(void)
 {
 	log_settings();
+	serialize_settings();
 }
 
 /* Parse a device list such as "1,0,3". As CUDA and ROCr do, the list ends at the first entry
@@ -154,6 +174,7 @@ static void runtime_init_body(void)
 	/* Again at the first device call, for a program that sets the variables itself before
 	 * it (the settings then apply from that call on). */
 	log_settings();
+	serialize_settings();
 	const char *coherent = getenv("HIP_HOST_COHERENT");
 	hip_host_coherent_default = coherent && atoi(coherent) == 1;
 

@@ -158,9 +158,13 @@ def serial_kind(name):
     return "0"
 
 
-def stream_arg(params):
+def stream_arg(name, params):
+    """The stream a serialized call waits for: its first stream parameter (stream 0 of a _spt
+    entry point is the per-thread stream), else the whole device."""
     for i, t in enumerate(params):
         if bare(t) == "hipStream_t":
+            if name.endswith("_spt"):
+                return "(a%d ? a%d : hipStreamPerThread)" % (i, i)
             return "a%d" % i
     return "HIP_GATE_ALL_STREAMS"
 
@@ -195,10 +199,10 @@ def wrapper(idx, name, sig, stops, ptrs):
     out.append("  struct hip_api_call c = {.id = %d, .name = \"%s\", .args = &a, .format_args = %s};"
                % (idx, name, fmt))
     kind = serial_kind(name)
-    out.append("  if (hip_gate_begin(&c, &a.h, %d, %s, %s))" % (stops, kind, stream_arg(params) if kind != "0" else "NULL"))
+    out.append("  if (hip_gate_begin(&c, &a.h, %d, %s, %s))" % (stops, kind, stream_arg(name, params) if kind != "0" else "NULL"))
     out.append("    return a.h.result;")
     out.append("  a.h.result = %s(%s);" % (impl, args))
-    out.append("  return hip_gate_end(&c, &a.h, %s, %s);" % (kind, stream_arg(params) if kind != "0" else "NULL"))
+    out.append("  return hip_gate_end(&c, &a.h, %s, %s);" % (kind, stream_arg(name, params) if kind != "0" else "NULL"))
     out.append("}")
     out.append("#ifdef HIP_GATE_ASM")
     out.append("HIP_GATE_ASM(%s)" % name)
