@@ -20,12 +20,24 @@ HIP_TLS hipError_t hip_tls_last_command_error = hipSuccess;
 _Atomic int hip_sticky_error_code = hipSuccess;
 _Atomic bool hip_any_call_failed;
 
+void (*hip_fault_report_hook)(hipError_t err);
+_Atomic bool hip_fault_report_pending;
+
+void hip_fault_report_flush(void) {
+  void (*hook)(hipError_t) = hip_fault_report_hook;
+  if (!atomic_load_explicit(&hip_fault_report_pending, memory_order_acquire) || !hook)
+    return;
+  if (atomic_exchange_explicit(&hip_fault_report_pending, false, memory_order_acq_rel))
+    hook(hip_sticky_error_get());
+}
+
 void hip_sticky_error_set(hipError_t err) {
   if (err == hipSuccess)
     return;
   int expected = hipSuccess;
-  atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err, memory_order_acq_rel,
-                                          memory_order_acquire);
+  if (atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err,
+                                              memory_order_acq_rel, memory_order_acquire))
+    atomic_store_explicit(&hip_fault_report_pending, true, memory_order_release);
   /* After the code: a call that sees the bit finds the error set. */
   hip_observe_enable((enum hip_observer_kind)HIP_GATE_STICKY, 1);
 }

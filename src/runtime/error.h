@@ -50,6 +50,9 @@ extern void (*hip_failed_call_hook)(const char *call, hipError_t err);
 extern unsigned hip_log_mask;
 #define HIP_LOG_MASK_API 0x1u
 
+extern _Atomic bool hip_fault_report_pending; /* a fault report is due (below) */
+void hip_fault_report_flush(void);
+
 /* Out of line: only failing calls with logging on get here. */
 void hip_log_failed_call(const char *call, hipError_t err);
 
@@ -72,6 +75,9 @@ static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
   hip_tls_last_command_error = err;
   /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
   if (err != hipSuccess && err != hipErrorNotReady) {
+    /* The call that met the fault reports it as it returns (no lock held any more). */
+    if (__builtin_expect(atomic_load_explicit(&hip_fault_report_pending, memory_order_relaxed), 0))
+      hip_fault_report_flush();
     hip_tls_last_error = err;
     if (__builtin_expect(hip_log_level >= 1, 0))
       hip_log_failed_call(call, err);
@@ -104,6 +110,11 @@ hipError_t hip_error_from_errno(int neg_errno);
  * HIP_GATE_STICKY in hip_observe_flags so the gate stops the calls. get returns hipSuccess while
  * nothing is poisoned. clear is for hipDeviceReset. */
 void hip_sticky_error_set(hipError_t err);
+/* The fault report (src/api/fault_report.c fills the hook): due once per sticky error. It is not
+ * written where the fault is found (a wait may hold stream or device locks there) but when the
+ * call that met it returns its error (hip_set_error_in), by the next call through the gate, or
+ * at exit, whichever comes first (hip_fault_report_flush). */
+extern void (*hip_fault_report_hook)(hipError_t err);
 hipError_t hip_sticky_error_get(void);
 void hip_sticky_error_clear(void);
 

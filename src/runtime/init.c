@@ -34,6 +34,11 @@ static void on_fork_child(void)
 /* Where the log goes: AMD_LOG_LEVEL_FILE when it could be opened, else stderr. */
 static FILE *log_file;
 
+bool hip_log_to_file(void)
+{
+	return log_file != NULL;
+}
+
 void hip_log(int level, const char *fmt, ...)
 {
 	if (level > hip_log_level)

@@ -110,6 +110,8 @@ int hip_gate_begin(struct hip_api_call *call, struct hip_gate_args *head, int st
                    hipStream_t stream)
 {
   unsigned flags = atomic_load_explicit(&hip_observe_flags, memory_order_acquire);
+  if (flags & HIP_GATE_STICKY)
+    hip_fault_report_flush();
   if (stops && (flags & HIP_GATE_STICKY)) {
     hipError_t sticky = hip_sticky_error_get();
     if (sticky != hipSuccess) {

@@ -4,6 +4,8 @@
 //   serialize_prog copy     the same kernel, then an async copy on its stream: "copy=<code>
 //                           finished_at_return=<0|1>" (the copy waits for the kernel before it)
 //   serialize_prog fault    a trapping kernel: "launch=<code>"
+//   serialize_prog illegal  a store to an unmapped address, then a wait: "sync=<code>" (and the
+//                           fault report on stderr)
 // The kernel writes its flag into host memory as its last act, so the flag says whether the
 // kernel had finished when the call returned.
 #include <hip/hip_runtime.h>
@@ -25,6 +27,8 @@ __global__ void long_kernel(unsigned long long ticks, volatile int *flag)
 
 __global__ void trap_kernel() { __builtin_trap(); }
 
+__global__ void bad_store(int *p) { p[threadIdx.x] = 1; }
+
 int main(int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "kernel";
@@ -40,6 +44,14 @@ int main(int argc, char **argv)
   *flag = 0;
   unsigned long long ticks = (unsigned long long)rate_khz * 1000; // one second of the clock
   void *args[] = {&ticks, &flag};
+  if (strcmp(mode, "illegal") == 0) {
+    // A store to an address nothing maps: the fault report (stderr) names kernel and address.
+    int *wild = reinterpret_cast<int *>(0x7f0000001000ull);
+    void *bargs[] = {&wild};
+    (void)hipLaunchKernel(reinterpret_cast<const void *>(bad_store), dim3(1), dim3(64), bargs, 0, s);
+    printf("sync=%d\n", (int)hipStreamSynchronize(s));
+    return 0;
+  }
   if (strcmp(mode, "fault") == 0) {
     hipError_t e = hipLaunchKernel(reinterpret_cast<const void *>(trap_kernel), dim3(1), dim3(64),
                                    nullptr, 0, s);
