@@ -4,7 +4,7 @@
 # Usage: coverage.sh hip_api_functions.tsv out.md object.o...
 #
 # A name counts as implemented when one of the runtime's objects (other than the generated
-# hip_stubs.c.o) holds a strong global definition of it (`nm` type T); otherwise the exported
+# hip_stubs.c.o and the gate's wrappers) holds a strong global definition of it (`nm` type T); otherwise the exported
 # symbol is the generated weak stub that returns hipErrorNotSupported. Names that exist only as
 # header templates are listed as "header". Writes a Markdown table per TSV category to out.md
 # and prints it.
@@ -19,9 +19,10 @@ trap 'rm -rf "$tmp"' EXIT
 : > "$tmp/strong"
 for obj in "$@"; do
   case "$obj" in
-    *hip_stubs.c.o) continue ;;
+    *hip_stubs.c.o|*gate_wrappers.c.o) continue ;;
   esac
-  nm -g --defined-only "$obj" | awk '$2 == "T" { print $3 }' >> "$tmp/strong"
+  # The gate compiles each implementation as hipkfd_impl_<name> (tools/gate).
+  nm -g --defined-only "$obj" | awk '$2 == "T" { n = $3; sub(/^hipkfd_impl_/, "", n); print n }' >> "$tmp/strong"
 done
 
 awk -F'\t' -v strongfile="$tmp/strong" '

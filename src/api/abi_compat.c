@@ -20,15 +20,26 @@
 hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000* prop, int device);
 hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop);
 
+/* Through the gate (the exported R0000 wrappers), so the API log shows these calls too. */
+__typeof__(hipGetDevicePropertiesR0000) gate_hipGetDevicePropertiesR0000 __asm__("hipGetDevicePropertiesR0000");
+__typeof__(hipChooseDeviceR0000) gate_hipChooseDeviceR0000 __asm__("hipChooseDeviceR0000");
+
 hipError_t hipGetDeviceProperties(hipDeviceProp_tR0000* prop, int device) {
-  return hipGetDevicePropertiesR0000(prop, device);
+  return gate_hipGetDevicePropertiesR0000(prop, device);
 }
 
 hipError_t hipChooseDevice(int* device, const hipDeviceProp_tR0000* prop) {
-  return hipChooseDeviceR0000(device, prop);
+  return gate_hipChooseDeviceR0000(device, prop);
 }
 
 /* ---- C++-mangled entry points of ROCm 5.2 (declared without extern "C" there) ------------ */
+
+/* They enter through the gate (tools/gate), as a call of the C name would: the exported wrapper,
+ * not the implementation the plain name means inside the library, so a ROCm 5 binary is logged,
+ * serialized and stopped by a sticky fault like any other. */
+__typeof__(hipExtModuleLaunchKernel) gate_hipExtModuleLaunchKernel __asm__("hipExtModuleLaunchKernel");
+__typeof__(hipHccModuleLaunchKernel) gate_hipHccModuleLaunchKernel __asm__("hipHccModuleLaunchKernel");
+__typeof__(hipLaunchKernel) gate_hipLaunchKernel __asm__("hipLaunchKernel");
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
 
@@ -44,7 +55,7 @@ hipError_t cxx_hipExtModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t g
                                         uint32_t ly, uint32_t lz, size_t shmem, hipStream_t stream,
                                         void** params, void** extra, hipEvent_t start, hipEvent_t stop,
                                         uint32_t flags) {
-  return hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, shmem, stream, params, extra, start, stop, flags);
+  return gate_hipExtModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, shmem, stream, params, extra, start, stop, flags);
 }
 
 /* hipHccModuleLaunchKernel: the same without flags */
@@ -56,7 +67,7 @@ HIPKFD_EXPORT hipError_t cxx_hipHccModuleLaunchKernel(hipFunction_t f, uint32_t 
 hipError_t cxx_hipHccModuleLaunchKernel(hipFunction_t f, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t lx,
                                         uint32_t ly, uint32_t lz, size_t shmem, hipStream_t stream,
                                         void** params, void** extra, hipEvent_t start, hipEvent_t stop) {
-  return hipHccModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, shmem, stream, params, extra, start, stop);
+  return gate_hipHccModuleLaunchKernel(f, gx, gy, gz, lx, ly, lz, shmem, stream, params, extra, start, stop);
 }
 
 /* hip_impl::hipLaunchKernelGGLImpl(uintptr_t function, const dim3& grid, const dim3& block,
@@ -68,7 +79,7 @@ HIPKFD_EXPORT void cxx_hipLaunchKernelGGLImpl(uintptr_t function, const dim3* gr
 void cxx_hipLaunchKernelGGLImpl(uintptr_t function, const dim3* grid, const dim3* block, uint32_t shmem,
                                 hipStream_t stream, void** kernarg) {
   /* void in 5.2.3: the launch status is left in the thread's last error by hipLaunchKernel. */
-  (void)hipLaunchKernel((const void*)function, *grid, *block, kernarg, shmem, stream);
+  (void)gate_hipLaunchKernel((const void*)function, *grid, *block, kernarg, shmem, stream);
 }
 
 /* hip_impl::hip_init(): runtime initialisation requested by header-side launch helpers. */

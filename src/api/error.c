@@ -160,7 +160,8 @@ hipError_t hipGetLastError(void) {
 /* Like clr, the peek itself leaves through the error state: its result becomes the last command
  * result (and, being the last error, leaves that unchanged). */
 hipError_t hipPeekAtLastError(void) {
-  return hip_set_error(hip_tls_last_error);
+  hipError_t sticky = hip_sticky_error_get();
+  return hip_set_error(sticky != hipSuccess ? sticky : hip_tls_last_error);
 }
 
 hipError_t hipExtGetLastError(void) {

@@ -1,5 +1,6 @@
 /* Device memory: hipMalloc and friends, hipFree, address-range queries, hipMemGetInfo. */
 #include <errno.h>
+#include <string.h>
 
 #include "../kfd/kfd.h"
 #include "../memory/mem.h"
@@ -14,8 +15,10 @@
 
 static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsigned flags)
 {
-	if (!ptr)
+	if (!ptr) {
+		hip_error_reason("the output pointer is NULL");
 		return hipErrorInvalidValue;
+	}
 	/* *ptr is written on success only: a failed call leaves the caller's variable alone. */
 	struct hip_device *d = hip_device_current();
 	if (!d)
@@ -25,12 +28,16 @@ static hipError_t malloc_kind(void **ptr, size_t size, enum mem_kind kind, unsig
 		return hipSuccess;
 	}
 	bool vram = kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
-	if (vram && size > hip_device_total_mem(d->node))
+	if (vram && size > hip_device_total_mem(d->node)) {
+		hip_error_reason("%zu bytes is more than the device's memory", size);
 		return hipErrorOutOfMemory;
+	}
 	void *p = NULL;
 	int err = mem_alloc(d->gpu, size, kind, flags | MEM_FLAG_USER, &p);
-	if (err)
+	if (err) {
+		hip_error_reason("allocating %zu bytes: %s", size, strerror(-err));
 		return err == -ENOMEM ? hipErrorOutOfMemory : hip_error_from_errno(err);
+	}
 	*ptr = p;
 	return hipSuccess;
 }

@@ -220,6 +220,11 @@ static int module_load_device(struct ihipModule_t *m, struct hip_device *d, stru
   if (err)
     return err;
   err = loader_bundle_find(m->data, m->size, isa, &elf, &elf_size, &decompressed);
+  if (err == -ENOENT && hip_log_level >= 1) {
+    char has[128];
+    loader_bundle_describe(m->data, m->size, has, sizeof(has));
+    hip_error_reason("no code object for %s in the image (has %s)", isa, has);
+  }
   if (err)
     return err;
   err = loader_code_object_open(elf, elf_size, &md->co);
@@ -231,6 +236,7 @@ static int module_load_device(struct ihipModule_t *m, struct hip_device *d, stru
   struct loader_isa dev_isa;
   loader_isa_parse(isa, &dev_isa);
   if (!loader_isa_compatible(&md->co->isa, &dev_isa)) {
+    hip_error_reason("the code object is not for %s", isa);
     err = -ENOENT;
     goto fail_co;
   }

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <zstd.h>
 
@@ -325,6 +326,37 @@ int loader_bundle_find(const void *fatbin, size_t size, const char *isa_name,
     return 0;
   }
   return bundle_select(p, size, &device, elf, elf_size);
+}
+
+void loader_bundle_describe(const void *fatbin, size_t size, char *buf, size_t len)
+{
+  const uint8_t *p = fatbin;
+  uint64_t count;
+  size_t used = 0, pos = BUNDLE_MAGIC_LEN + 8;
+
+  if (!len)
+    return;
+  buf[0] = '\0';
+  if (!fatbin || is_elf(p, size) || (size >= 4 && memcmp(p, CCOB_MAGIC, 4) == 0)) {
+    snprintf(buf, len, "%s", fatbin && is_elf(p, size) ? "a bare code object" : "a compressed bundle");
+    return;
+  }
+  if (bundle_count(p, size, &count))
+    return;
+  for (uint64_t i = 0; i < count && used < len; i++) {
+    struct bundle_entry e;
+    if (bundle_entry_read(p, size, &pos, &e))
+      return;
+    if (!triple_is_hip(&e))
+      continue;
+    /* "hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+": the target follows the double dash. */
+    const char *t = memchr(e.triple, '-', e.triple_len);
+    for (size_t k = 0; k + 1 < e.triple_len; k++)
+      if (e.triple[k] == '-' && e.triple[k + 1] == '-')
+        t = e.triple + k + 2;
+    int n = (int)(e.triple + e.triple_len - t);
+    used += (size_t)snprintf(buf + used, len - used, "%s%.*s", used ? " " : "", n, t);
+  }
 }
 
 /* The extent of a bare ELF: the furthest of its header tables, sections and segments. */

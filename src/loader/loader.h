@@ -56,6 +56,10 @@ bool loader_isa_compatible(const struct loader_isa *code, const struct loader_is
 int loader_bundle_find(const void *fatbin, size_t size, const char *isa_name,
                        const void **elf, size_t *elf_size, void **decompressed);
 
+/* Writes the device targets a plain offload bundle holds ("gfx90a gfx942:xnack+") into buf, for
+ * error messages; "a compressed bundle" or "a bare code object" for the others. */
+void loader_bundle_describe(const void *fatbin, size_t size, char *buf, size_t len);
+
 /* The number of bytes a bundle (plain or compressed) occupies, read from its own headers, so a
  * caller holding only a pointer (the __hipRegisterFatBinary ABI) can bound it. `limit` is how many
  * bytes are known readable. -ENOEXEC if the headers do not fit within `limit`. */

@@ -349,3 +349,37 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
   *free_bytes = avail < *total_bytes ? avail : *total_bytes;
   return 0;
 }
+
+struct nearest {
+  uintptr_t p;
+  uintptr_t distance;
+  struct mem_block *best;
+};
+
+static void nearest_visit(struct mem_block *b, void *arg)
+{
+  struct nearest *n = arg;
+  if (!atomic_load_explicit(&b->live, memory_order_acquire))
+    return;
+  uintptr_t lo = (uintptr_t)b->base, hi = lo + b->size;
+  uintptr_t d = n->p < lo ? lo - n->p : n->p >= hi ? n->p - hi + 1 : 0;
+  if (!n->best || d < n->distance) {
+    n->best = b;
+    n->distance = d;
+  }
+}
+
+int mem_nearest_block(const void *p, struct mem_info *out)
+{
+  struct nearest n = {.p = (uintptr_t)p};
+  mem_table_foreach(nearest_visit, &n);
+  if (!n.best)
+    return -ENOENT;
+  memset(out, 0, sizeof(*out));
+  out->base = n.best->base;
+  out->size = n.best->size;
+  out->kind = n.best->kind;
+  out->gpu_va = n.best->gpu_va;
+  out->suballocated = n.best->chunk != NULL;
+  return 0;
+}

@@ -106,6 +106,10 @@ int mem_set_user_flags(const void *base, unsigned user_flags);
  * runtime-owned memory. Returns 0 or -ENOENT. */
 int mem_lookup(const void *p, struct mem_info *out);
 
+/* For fault reports: the block (an allocation of its own, or a sub-allocator chunk) nearest to
+ * [in] p, which it may contain. [out] out: base, size, kind, gpu_va only. -ENOENT if none. */
+int mem_nearest_block(const void *p, struct mem_info *out);
+
 /* mem_lookup(), with the allocation's CPU view mapped first if it was deferred (plain VRAM is
  * mapped for the CPU when the runtime first needs it, not at allocation): out->host_ptr is then
  * the address to read and write through, or NULL if the CPU cannot reach the memory. mem_lookup()

@@ -761,3 +761,20 @@ int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nb
     buf[words - 1] &= (1u << (nbits % 32)) - 1u;
   return kfd_set_cu_mask(q->queue_id, buf, words * 32u);
 }
+
+void aql_queue_fault_info(const struct aql_queue *q, struct aql_fault_info *out)
+{
+  memset(out, 0, sizeof(*out));
+  out->queue_id = q->queue_id;
+  out->error_code = atomic_load_explicit(q->inactive_value, memory_order_acquire);
+  out->dispatch_id = __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE);
+  out->write_id = __atomic_load_n(&q->amd->write_dispatch_id, __ATOMIC_ACQUIRE);
+  if (out->dispatch_id >= out->write_id)
+    return;
+  /* The header's low byte is the packet type (HSA_PACKET_TYPE_KERNEL_DISPATCH, 2); the kernel
+   * object is at byte 32 of a dispatch packet (hsa_kernel_dispatch_packet_t). */
+  const uint8_t *pkt = q->ring + (size_t)(out->dispatch_id & q->mask) * AQL_PACKET_SIZE;
+  uint16_t header = __atomic_load_n((const uint16_t *)pkt, __ATOMIC_ACQUIRE);
+  if ((header & 0xff) == 2)
+    memcpy(&out->kernel_object, pkt + 32, sizeof(out->kernel_object));
+}

@@ -127,4 +127,15 @@ int aql_queue_set_cu_mask(struct aql_queue *q, const uint32_t *mask, uint32_t nb
 /* The KFD queue id (for debugging and tests). */
 uint32_t aql_queue_id(const struct aql_queue *q);
 
+/* What a queue was doing when it stopped, for the fault report. The CP leaves a failed packet
+ * in its slot: the read index stays on it (it releases a slot only after the packet ran). */
+struct aql_fault_info {
+  int64_t error_code;     /* queue_inactive_signal's value (CP_QERR_* bits), 0 if still running */
+  uint64_t dispatch_id;   /* the read index: the packet the CP is (or stopped) at */
+  uint64_t write_id;      /* the write index: dispatch_id < write_id means packets are pending */
+  uint64_t kernel_object; /* that packet's kernel descriptor if it is a kernel dispatch, else 0 */
+  uint32_t queue_id;
+};
+void aql_queue_fault_info(const struct aql_queue *q, struct aql_fault_info *out);
+
 #endif

@@ -2,7 +2,11 @@
  * Semantics are documented in error.h. */
 #include "error.h"
 
+#include "observe.h"
+
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -16,12 +20,26 @@ HIP_TLS hipError_t hip_tls_last_command_error = hipSuccess;
 _Atomic int hip_sticky_error_code = hipSuccess;
 _Atomic bool hip_any_call_failed;
 
+void (*hip_fault_report_hook)(hipError_t err);
+_Atomic bool hip_fault_report_pending;
+
+void hip_fault_report_flush(void) {
+  void (*hook)(hipError_t) = hip_fault_report_hook;
+  if (!atomic_load_explicit(&hip_fault_report_pending, memory_order_acquire) || !hook)
+    return;
+  if (atomic_exchange_explicit(&hip_fault_report_pending, false, memory_order_acq_rel))
+    hook(hip_sticky_error_get());
+}
+
 void hip_sticky_error_set(hipError_t err) {
   if (err == hipSuccess)
     return;
   int expected = hipSuccess;
-  atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err, memory_order_acq_rel,
-                                          memory_order_acquire);
+  if (atomic_compare_exchange_strong_explicit(&hip_sticky_error_code, &expected, (int)err,
+                                              memory_order_acq_rel, memory_order_acquire))
+    atomic_store_explicit(&hip_fault_report_pending, true, memory_order_release);
+  /* After the code: a call that sees the bit finds the error set. */
+  hip_observe_enable((enum hip_observer_kind)HIP_GATE_STICKY, 1);
 }
 
 hipError_t hip_sticky_error_get(void) {
@@ -29,16 +47,41 @@ hipError_t hip_sticky_error_get(void) {
 }
 
 void hip_sticky_error_clear(void) {
+  hip_observe_enable((enum hip_observer_kind)HIP_GATE_STICKY, 0);
   atomic_store_explicit(&hip_sticky_error_code, hipSuccess, memory_order_release);
 }
 
 /* Here rather than in init.c (which sets it): every call's exit reads it, and the error state
  * must not depend on the initialisation file (tests/layout forbids file cycles). */
 int hip_log_level;
+unsigned hip_log_mask = 0x7fffffffu;
 void (*hip_failed_call_hook)(const char *call, hipError_t err);
+
+/* One reason per thread: a call notes it just before it fails, the failure log reads it. */
+static HIP_TLS char reason_text[192];
+
+void hip_error_reason(const char *fmt, ...) {
+  if (hip_log_level < 1)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(reason_text, sizeof(reason_text), fmt, ap);
+  va_end(ap);
+}
+
+const char *hip_error_reason_take(void) {
+  static HIP_TLS char taken[sizeof(reason_text)];
+  memcpy(taken, reason_text, sizeof(taken));
+  reason_text[0] = '\0';
+  return taken;
+}
 
 void hip_log_failed_call(const char *call, hipError_t err) {
   void (*hook)(const char *, hipError_t) = hip_failed_call_hook;
+  /* Implementations are compiled as hipkfd_impl_<name> (the gate): __func__ carries the prefix. */
+  static const char impl_prefix[] = "hipkfd_impl_";
+  if (call && strncmp(call, impl_prefix, sizeof(impl_prefix) - 1) == 0)
+    call += sizeof(impl_prefix) - 1;
   if (hook)
     hook(call ? call : "a HIP call", err);
 }

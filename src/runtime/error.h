@@ -9,8 +9,10 @@
  *     returns it and resets it to hipSuccess, hipPeekAtLastError only reads it.
  *   - the "last command error" (hipExtGetLastError) is the result of the most recent call,
  *     success included; hipExtGetLastError returns and resets it.
- *   - once a GPU fault has poisoned the process (hip_sticky_error_set), every call that leaves
- *     through HIP_RETURN returns that error instead, and hipGetLastError cannot clear it.
+ *   - once a GPU fault has poisoned the process (hip_sticky_error_set), the generated gate in
+ *     front of every entry point (observe.h) returns that error without running the call, except
+ *     for the calls listed in tools/gate/sticky_allowed.tsv, which do their work and return their
+ *     own result; hipGetLastError and hipPeekAtLastError return it and cannot clear it.
  *
  * This mirrors clr's HIP_UPDATE_ERROR_STATE (ROCm 7.x hipamd/src/hip_internal.hpp). ROCm 6.x
  * overwrote the last error on every call, successful or not. */
@@ -27,8 +29,7 @@
  * block": the module's whole TLS block, arrays included, would have to fit the surplus). */
 #define HIP_TLS _Thread_local
 
-/* Records `err` as the result of the current API call and returns what the caller must return
- * (err itself, or the sticky error once the process is poisoned). */
+/* hip_set_error_in() records `err` as the result of the current API call and returns it. */
 extern HIP_TLS hipError_t hip_tls_last_error;
 extern HIP_TLS hipError_t hip_tls_last_command_error;
 extern _Atomic int hip_sticky_error_code;
@@ -44,16 +45,28 @@ extern _Atomic bool hip_any_call_failed;
 extern int hip_log_level;
 extern void (*hip_failed_call_hook)(const char *call, hipError_t err);
 
+/* AMD_LOG_MASK (clr's LogMask, rocclr utils/debug.hpp): which kinds of messages the levels
+ * enable. Bit 0 (LOG_API, 0x1) is the API-call log of level 3; clr's default is 0x7fffffff. */
+extern unsigned hip_log_mask;
+#define HIP_LOG_MASK_API 0x1u
+
+extern _Atomic bool hip_fault_report_pending; /* a fault report is due (below) */
+void hip_fault_report_flush(void);
+
 /* Out of line: only failing calls with logging on get here. */
 void hip_log_failed_call(const char *call, hipError_t err);
+
+/* Why the current call fails, in words ("no code object for gfx942 in the image (has gfx90a)"),
+ * noted where the failure is found, just before the call returns it; the failure log (level >= 1)
+ * prints it after the error's name. Does nothing with logging off. */
+void hip_error_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The calling thread's noted reason ("" if none), cleared by reading it. */
+const char *hip_error_reason_take(void);
 
 /* Inline: every API call leaves through it. `call` names the entry point for the log (NULL when
  * unknown); the common path (success, nothing failed yet) never reads it. */
 static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
 {
-  int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
-  if (__builtin_expect(sticky != hipSuccess, 0))
-    err = (hipError_t)sticky;
   if (err == hipSuccess &&
       __builtin_expect(!atomic_load_explicit(&hip_any_call_failed, memory_order_relaxed), 1))
     return err;
@@ -62,6 +75,9 @@ static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
   hip_tls_last_command_error = err;
   /* hipErrorNotReady is a status (hipStreamQuery, hipEventQuery), not a failure. */
   if (err != hipSuccess && err != hipErrorNotReady) {
+    /* The call that met the fault reports it as it returns (no lock held any more). */
+    if (__builtin_expect(atomic_load_explicit(&hip_fault_report_pending, memory_order_relaxed), 0))
+      hip_fault_report_flush();
     hip_tls_last_error = err;
     if (__builtin_expect(hip_log_level >= 1, 0))
       hip_log_failed_call(call, err);
@@ -90,9 +106,15 @@ static inline hipError_t hip_set_error(hipError_t err)
 hipError_t hip_error_from_errno(int neg_errno);
 
 /* The process-wide sticky error: set once when a GPU fault (memory exception, hardware
- * exception, queue error) poisons the device state; the first error set wins. get returns
- * hipSuccess while nothing is poisoned. clear is for hipDeviceReset. */
+ * exception, queue error) poisons the device state; the first error set wins, and sets
+ * HIP_GATE_STICKY in hip_observe_flags so the gate stops the calls. get returns hipSuccess while
+ * nothing is poisoned. clear is for hipDeviceReset. */
 void hip_sticky_error_set(hipError_t err);
+/* The fault report (src/api/fault_report.c fills the hook): due once per sticky error. It is not
+ * written where the fault is found (a wait may hold stream or device locks there) but when the
+ * call that met it returns its error (hip_set_error_in), by the next call through the gate, or
+ * at exit, whichever comes first (hip_fault_report_flush). */
+extern void (*hip_fault_report_hook)(hipError_t err);
 hipError_t hip_sticky_error_get(void);
 void hip_sticky_error_clear(void);
 

@@ -203,3 +203,13 @@ bool hip_live_has(struct hip_live_set *set, const void *h)
 	pthread_mutex_unlock(&set->lock);
 	return found;
 }
+
+void hip_handle_each(struct hip_handle_set *set, void (*fn)(const void *h, void *ctx), void *ctx)
+{
+	struct handle_table *t = atomic_load_explicit(&set->table, memory_order_acquire);
+	for (size_t i = 0; t && i <= t->mask; i++) {
+		uintptr_t h = atomic_load_explicit(&t->slot[i], memory_order_acquire);
+		if (h)
+			fn((const void *)h, ctx);
+	}
+}

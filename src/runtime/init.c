@@ -1,6 +1,7 @@
 /* Runtime initialisation: topology, visible devices, log level. The only place in the runtime that
  * reads the environment (STYLE.md habit 7): HIP_VISIBLE_DEVICES, ROCR_VISIBLE_DEVICES, the log
- * (AMD_LOG_LEVEL with HIPKFD_LOG as an alias, AMD_LOG_LEVEL_FILE).
+ * (AMD_LOG_LEVEL with HIPKFD_LOG as an alias, AMD_LOG_MASK, AMD_LOG_LEVEL_FILE), serialization
+ * (AMD_SERIALIZE_KERNEL, AMD_SERIALIZE_COPY, HIP_LAUNCH_BLOCKING, CUDA_LAUNCH_BLOCKING).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -13,6 +14,7 @@
 #include "../kfd/kfd.h"
 #include "error.h"
 #include "internal.h"
+#include "observe.h"
 
 bool hip_host_coherent_default;
 
@@ -32,6 +34,11 @@ static void on_fork_child(void)
 /* Where the log goes: AMD_LOG_LEVEL_FILE when it could be opened, else stderr. */
 static FILE *log_file;
 
+bool hip_log_to_file(void)
+{
+	return log_file != NULL;
+}
+
 void hip_log(int level, const char *fmt, ...)
 {
 	if (level > hip_log_level)
@@ -49,8 +56,9 @@ void hip_log(int level, const char *fmt, ...)
 }
 
 /* AMD_LOG_LEVEL (clr's levels: 0 none, 1 errors, 2 warnings, 3 info incl. every API call,
- * 4 debug) wins over hipkfd's older HIPKFD_LOG alias. AMD_LOG_LEVEL_FILE appends the log to a
- * file instead of stderr; a file that cannot be opened leaves the log on stderr and says so. */
+ * 4 debug) wins over hipkfd's older HIPKFD_LOG alias; AMD_LOG_MASK selects kinds (clr's LogMask:
+ * 0x1 is the API-call log). AMD_LOG_LEVEL_FILE appends the log to a file instead of stderr; a file
+ * that cannot be opened leaves the log on stderr and says so. */
 static void log_settings(void)
 {
 	const char *level = getenv("AMD_LOG_LEVEL");
@@ -58,12 +66,42 @@ static void log_settings(void)
 		level = getenv("HIPKFD_LOG");
 	if (level && *level)
 		hip_log_level = atoi(level);
+	const char *mask = getenv("AMD_LOG_MASK");
+	if (mask && *mask)
+		hip_log_mask = (unsigned)strtoul(mask, NULL, 0);
 	const char *path = getenv("AMD_LOG_LEVEL_FILE");
-	if (path && *path && hip_log_level > 0) {
+	if (path && *path && hip_log_level > 0 && !log_file) {
 		log_file = fopen(path, "ae");
 		if (!log_file)
 			hip_log(1, "AMD_LOG_LEVEL_FILE %s: %s; logging to stderr", path, strerror(errno));
 	}
+	hip_observe_log_update();
+}
+
+static int env_int(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? atoi(v) : 0;
+}
+
+/* AMD_SERIALIZE_KERNEL / AMD_SERIALIZE_COPY (clr's flags: 1 wait before the launch or copy, 2
+ * after, 3 both) and HIP_LAUNCH_BLOCKING / CUDA_LAUNCH_BLOCKING (1: launches and asynchronous
+ * copies return once done, i.e. "after"). The gate does the waits (observe.h). */
+static void serialize_settings(void)
+{
+	int blocking = env_int("HIP_LAUNCH_BLOCKING") == 1 || env_int("CUDA_LAUNCH_BLOCKING") == 1;
+	hip_serialize_kernel = (env_int("AMD_SERIALIZE_KERNEL") & 3) | (blocking ? 2 : 0);
+	hip_serialize_copy = (env_int("AMD_SERIALIZE_COPY") & 3) | (blocking ? 2 : 0);
+	hip_observe_enable((enum hip_observer_kind)HIP_GATE_SERIAL,
+			   hip_serialize_kernel || hip_serialize_copy);
+}
+
+/* When the library is loaded, not at the first device call: the API log must see every call,
+ * hipInit and hipGetDeviceCount included. */
+__attribute__((constructor)) static void settings_at_load(void)
+{
+	log_settings();
+	serialize_settings();
 }
 
 /* Parse a device list such as "1,0,3". As CUDA and ROCr do, the list ends at the first entry
@@ -138,7 +176,10 @@ static _Atomic bool init_done;
 static void runtime_init_body(void)
 {
 	pthread_atfork(NULL, NULL, on_fork_child);
+	/* Again at the first device call, for a program that sets the variables itself before
+	 * it (the settings then apply from that call on). */
 	log_settings();
+	serialize_settings();
 	const char *coherent = getenv("HIP_HOST_COHERENT");
 	hip_host_coherent_default = coherent && atoi(coherent) == 1;
 

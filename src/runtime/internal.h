@@ -33,6 +33,8 @@ static inline bool hip_after_fork(void)
 /* HIP_HOST_COHERENT=1: hipHostMalloc without coherence flags gives fine-grained memory. */
 extern bool hip_host_coherent_default;
 void hip_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* True when the log goes to AMD_LOG_LEVEL_FILE rather than stderr. */
+bool hip_log_to_file(void);
 
 /* ---- device.c -------------------------------------------------------------------------------- */
 
@@ -240,6 +242,8 @@ extern struct hip_handle_set hip_known_streams;
 extern struct hip_handle_set hip_known_events;
 int hip_handle_add(struct hip_handle_set *set, const void *h);
 bool hip_handle_known_probe(struct hip_handle_set *set, const void *h);
+/* Calls [in] fn for every handle of [in] set (no lock: handles added meanwhile may be missed). */
+void hip_handle_each(struct hip_handle_set *set, void (*fn)(const void *h, void *ctx), void *ctx);
 
 static inline bool hip_handle_known(struct hip_handle_set *set, const void *h)
 {

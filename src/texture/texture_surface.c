@@ -84,16 +84,20 @@ hipError_t hipDestroySurfaceObject(hipSurfaceObject_t surfaceObject)
 
 #define HIPKFD_EXPORT __attribute__((visibility("default")))
 
+/* Through the gate (the exported wrappers), as a call of the C names would go (abi_compat.c). */
+__typeof__(hipCreateSurfaceObject) gate_hipCreateSurfaceObject __asm__("hipCreateSurfaceObject");
+__typeof__(hipDestroySurfaceObject) gate_hipDestroySurfaceObject __asm__("hipDestroySurfaceObject");
+
 /* hipCreateSurfaceObject(hipSurfaceObject_t*, const hipResourceDesc*) */
 HIPKFD_EXPORT hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) __asm__(
     "_Z22hipCreateSurfaceObjectPP13__hip_surfacePK15hipResourceDesc");
 hipError_t cxx_hipCreateSurfaceObject(hipSurfaceObject_t* surface, const hipResourceDesc* desc) {
-  return hipCreateSurfaceObject(surface, desc);
+  return gate_hipCreateSurfaceObject(surface, desc);
 }
 
 /* hipDestroySurfaceObject(hipSurfaceObject_t) */
 HIPKFD_EXPORT hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) __asm__(
     "_Z23hipDestroySurfaceObjectP13__hip_surface");
 hipError_t cxx_hipDestroySurfaceObject(hipSurfaceObject_t surface) {
-  return hipDestroySurfaceObject(surface);
+  return gate_hipDestroySurfaceObject(surface);
 }
