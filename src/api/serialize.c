@@ -3,6 +3,7 @@
  * device when the call names none (hipMemcpy, multi-device launches). The waits are the entry
  * points' implementations (the gate's renaming makes these calls go straight to them), so a
  * fault in the waited-for work is what the launch or copy returns. */
+#include "../runtime/capture.h"
 #include "../runtime/error.h"
 #include "../runtime/observe.h"
 
@@ -12,8 +13,7 @@ static hipError_t serialize_wait(hipStream_t stream)
     return hipDeviceSynchronize();
   /* A stream being captured records work instead of running it: nothing to wait for, and a
    * synchronize would invalidate the capture. */
-  hipStreamCaptureStatus status = hipStreamCaptureStatusNone;
-  if (hipStreamIsCapturing(stream, &status) == hipSuccess && status != hipStreamCaptureStatusNone)
+  if (hip_capture_active(stream))
     return hipSuccess;
   return hipStreamSynchronize(stream);
 }
