@@ -2,6 +2,7 @@
  * the render node over it (GPU VA == CPU VA), MAP_MEMORY_TO_GPU; and the reverse. */
 #define _GNU_SOURCE
 #include "mem_internal.h"
+#include "numa_place.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -238,7 +239,7 @@ int mem_block_alloc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsign
   }
   /* Before the first touch, so the pages come from the node the policy names. */
   if (kind == MEM_HOST_PINNED)
-    mem_numa_place(va, alloc_size, gpu->node, flags);
+    mem_numa_place(va, alloc_size, gpu->node, (flags & MEM_FLAG_NUMA_USER) != 0);
   b->base = va;
   b->gpu_va = (uint64_t)(uintptr_t)va;
   b->size = size;

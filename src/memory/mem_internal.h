@@ -160,9 +160,4 @@ size_t mem_block_cache_bytes(struct kfd_gpu *gpu);
 /* All GPUs whose state is open (for MEM_FLAG_ALL_GPUS). Returns the count. */
 int mem_open_gpus(struct kfd_gpu **out, int cap);
 
-/* numa.c: place the pages of host memory at [in] addr, [in] len bytes, not touched yet: on the
- * NUMA node of GPU [in] n, or after the calling thread's policy when [in] flags has
- * MEM_FLAG_NUMA_USER. Best effort (libnuma may be absent): never fails. */
-void mem_numa_place(void *addr, size_t len, const struct kfd_node *n, unsigned flags);
-
 #endif

@@ -13,7 +13,7 @@
  * allocation: a placement the kernel refuses is only a lost hint.
  */
 #define _GNU_SOURCE
-#include "mem_internal.h"
+#include "numa_place.h"
 
 #include <dlfcn.h>
 #include <numa.h>
@@ -89,12 +89,12 @@ static void bind_to_thread_policy(void *addr, size_t len)
   numa.mbind(addr, len, mode, mask, NUMA_MASK_BITS, 0);
 }
 
-void mem_numa_place(void *addr, size_t len, const struct kfd_node *n, unsigned flags)
+void mem_numa_place(void *addr, size_t len, const struct kfd_node *n, bool thread_policy)
 {
   pthread_once(&numa_once, numa_load);
   if (!numa.ok || !addr || !len)
     return;
-  if (flags & MEM_FLAG_NUMA_USER)
+  if (thread_policy)
     bind_to_thread_policy(addr, len);
   else if (n)
     bind_to_gpu_node(addr, len, n);
