@@ -35,11 +35,12 @@ int tc_run(char **out, const char *fmt, ...)
   if (buf)
     buf[len] = '\0';
   int st = pclose(p);
+  /* Print before a caller that keeps no output has the buffer freed (ASan: use after free). */
+  fprintf(stderr, "$ %s\n%s", cmd, buf ? buf : "");
   if (out)
     *out = buf;
   else
     free(buf);
-  fprintf(stderr, "$ %s\n%s", cmd, buf ? buf : "");
   return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
