@@ -116,8 +116,8 @@ static void report(hipError_t err)
   if (have_va) {
     describe_address(va, where, sizeof(where));
     n += (size_t)snprintf(text + n, sizeof(text) - n,
-                          "memory access at %#" PRIx64 " on GPU %u (read or write: not reported), %s",
-                          va, gpu_id, where);
+                          "memory access at %#" PRIx64 " on GPU %u (%s), %s", va, gpu_id,
+                          event_memory_fault_reason(), where);
   } else {
     n += (size_t)snprintf(text + n, sizeof(text) - n, "no faulting address (a trap or queue error)");
   }

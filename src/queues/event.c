@@ -111,6 +111,7 @@ _Atomic bool event_fault_seen;        /* queues_internal.h event_memory_fault_kn
 static _Atomic bool hw_exception_seen;
 static _Atomic uint64_t last_poll_ns;    /* when the driver was last asked (ns, monotonic) */
 static uint64_t fault_va;                /* valid once event_fault_seen (release/acquire) */
+static struct kfd_memory_exception_failure fault_failure; /* the same, the driver's reason */
 uint32_t event_fault_gpu_id;
 
 static void event_memory_forget(void)
@@ -171,6 +172,7 @@ static int wait_exception_events(uint32_t timeout_ms)
   }
   if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire)) {
     fault_va = data[0].memory_exception_data.va;
+    fault_failure = data[0].memory_exception_data.failure;
     event_fault_gpu_id = data[0].memory_exception_data.gpu_id;
     atomic_store_explicit(&event_fault_seen, true, memory_order_release);
   }
@@ -193,6 +195,21 @@ int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id)
   if (gpu_id)
     *gpu_id = event_fault_gpu_id;
   return 0;
+}
+
+const char *event_memory_fault_reason(void)
+{
+  if (!atomic_load_explicit(&event_fault_seen, memory_order_acquire))
+    return NULL;
+  /* The driver's failure flags (kfd_hsa_memory_exception_data.failure, set from the VM fault's
+   * status by kfd_signal_vm_fault_event): a read-only failure can only come from a write. */
+  if (fault_failure.ReadOnly)
+    return "a write to a read-only page";
+  if (fault_failure.NoExecute)
+    return "an instruction fetch from a page marked no-execute";
+  if (fault_failure.NotPresent)
+    return "page not present; the driver does not say whether a read or a write";
+  return "reason not reported by the driver";
 }
 
 /* Polling the events is a syscall: error checks on wait paths call this often, so ask the

@@ -64,6 +64,8 @@ uint32_t signal_event_id(const struct signal *s);
  * [out] va, [out] gpu_id of the fault (may be NULL). Returns 0 when a fault was reported,
  * -ETIMEDOUT, or -errno. */
 int event_wait_memory_fault(uint32_t timeout_ms, uint64_t *va, uint32_t *gpu_id);
+/* The driver's reason for the fault event_wait_memory_fault reported, in words; NULL before one. */
+const char *event_memory_fault_reason(void);
 
 /* Nonzero once any GPU page fault has been reported to this process (cheap, no syscall after
  * the first fault was seen; polls the event with a zero timeout otherwise). */

@@ -195,7 +195,7 @@ static void pending_free(struct pending *p)
 static bool wait_done(struct pending *p)
 {
 	while (!hip_fence_done(p->fence)) {
-		if (atomic_load_explicit(&reaper_stop, memory_order_acquire) || aql_any_queue_error())
+		if (atomic_load_explicit(&reaper_stop, memory_order_acquire) || hip_fault_poll())
 			return false;
 		int err = signal_wait_lt(p->fence->sig, 1, REAPER_SLICE_NS, true);
 		if (err && err != -ETIMEDOUT && err != -ETIME)

@@ -34,6 +34,8 @@ Test(fault_report, names_kernel_and_address_once, .timeout = 120)
   cr_assert(strstr(got, "sync=700"), "the wait did not return hipErrorIllegalAddress:\n%s", got);
   cr_assert_eq(count(got, "GPU fault"), 1, "one report:\n%s", got);
   cr_assert(strstr(got, "memory access at 0x7f00000010"), "the address:\n%s", got);
+  /* An unmapped address: the driver's reason is "not present" (kfd_memory_exception_failure). */
+  cr_assert(strstr(got, "(page not present"), "the driver's reason:\n%s", got);
   cr_assert(strstr(got, "bad_store"), "the kernel:\n%s", got);
   cr_assert(strstr(got, "queue "), "the queue:\n%s", got);
   cr_assert(strstr(got, "outside every allocation; nearest: "), "the nearest allocation:\n%s", got);
