@@ -15,6 +15,7 @@
  * keeps the forking thread's values, as any thread-local would. */
 HIP_TLS hipError_t hip_tls_last_error = hipSuccess;
 HIP_TLS hipError_t hip_tls_last_command_error = hipSuccess;
+HIP_TLS bool hip_tls_sticky_exempt;
 
 /* Process-wide; written once by the fault path, read by every API call. */
 _Atomic int hip_sticky_error_code = hipSuccess;

@@ -32,6 +32,8 @@
 /* hip_set_error_in() records `err` as the result of the current API call and returns it. */
 extern HIP_TLS hipError_t hip_tls_last_error;
 extern HIP_TLS hipError_t hip_tls_last_command_error;
+/* Set by the gate while a call that keeps working after a fault runs with the error sticky. */
+extern HIP_TLS bool hip_tls_sticky_exempt;
 extern _Atomic int hip_sticky_error_code;
 /* Set once any thread's call ended other than hipSuccess. Until then every thread's last command
  * result is hipSuccess already, so a successful call need not store it: the common path of a
@@ -67,6 +69,12 @@ const char *hip_error_reason_take(void);
  * unknown); the common path (success, nothing failed yet) never reads it. */
 static inline hipError_t hip_set_error_in(const char *call, hipError_t err)
 {
+  /* A call that met the fault while it ran (a copy's or a free's wait) returns the sticky error,
+   * not its own view of the failure (or a success). Calls the gate lets run on a sticky error
+   * (tools/gate/sticky_allowed.tsv) are exempt: they return their own result. */
+  int sticky = atomic_load_explicit(&hip_sticky_error_code, memory_order_acquire);
+  if (__builtin_expect(sticky != hipSuccess, 0) && !hip_tls_sticky_exempt)
+    err = (hipError_t)sticky;
   if (err == hipSuccess &&
       __builtin_expect(!atomic_load_explicit(&hip_any_call_failed, memory_order_relaxed), 1))
     return err;

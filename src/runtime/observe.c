@@ -121,6 +121,10 @@ int hip_gate_begin(struct hip_api_call *call, struct hip_gate_args *head, int st
       return gate_refuse(call, head, flags);
     }
   }
+  if (!stops && (flags & HIP_GATE_STICKY) && hip_sticky_error_get() != hipSuccess) {
+    head->exempt = 1;
+    hip_tls_sticky_exempt = true;
+  }
   if (flags & HIP_OBSERVE_ALL) {
     head->observed = 1;
     hip_observe_call_begin(call);
@@ -146,6 +150,8 @@ hipError_t hip_gate_end(struct hip_api_call *call, struct hip_gate_args *head, i
   }
   head->done = 1;
   call->result = head->result;
+  if (head->exempt)
+    hip_tls_sticky_exempt = false;
   if (head->observed)
     hip_observe_call_end(call);
   return head->result;

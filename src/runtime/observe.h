@@ -75,6 +75,7 @@ struct hip_gate_args {
   hipError_t result; /* the implementation's result; valid once done */
   int done;
   int observed;      /* begin was called: end must be too */
+  int exempt;        /* the call runs on a sticky error (hip_tls_sticky_exempt): end clears it */
 };
 
 /* What a call is for serialization: AMD_SERIALIZE_KERNEL applies to launches, AMD_SERIALIZE_COPY

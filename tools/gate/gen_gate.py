@@ -195,7 +195,7 @@ def wrapper(idx, name, sig, stops, ptrs):
     out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s);" % (name, decl))
     out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s)" % (name, decl))
     out.append("{")
-    out.append("  struct gate_a_%s a = {{hipSuccess, 0, 0}%s};" % (name, "".join(", a%d" % i for i in range(len(params)))))
+    out.append("  struct gate_a_%s a = {{hipSuccess, 0, 0, 0}%s};" % (name, "".join(", a%d" % i for i in range(len(params)))))
     out.append("  struct hip_api_call c = {.id = %d, .name = \"%s\", .args = &a, .format_args = %s};"
                % (idx, name, fmt))
     kind = serial_kind(name)
