@@ -11,23 +11,14 @@
 
 #include <hip/hip_runtime_api.h>
 
+#include "../support/fd_io.h"
+
 #define IPC_BYTES (1u << 20)
 #define IPC_OFFSET 4096u /* the child also opens a handle of an interior pointer */
 
 static uint32_t pattern(size_t i, uint32_t seed)
 {
 	return (uint32_t)(i * 2654435761u) ^ seed;
-}
-
-static bool read_full(int fd, void *buf, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
 }
 
 /* Exit codes of the child: 0 success, otherwise the step that failed. */

@@ -19,24 +19,10 @@
 
 #include "../../src/memory/ipc_handle.h"
 
+#include "../support/fd_io.h"
+
 #define SLOT 4096u
 #define CHILD_SECONDS 60
-
-static bool read_full(int fd, void *buf, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t r = read(fd, (char *)buf + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
-static bool write_full(int fd, const void *buf, size_t n)
-{
-	return write(fd, buf, n) == (ssize_t)n;
-}
 
 /* A child running [in] fn(read end, write end); the parent keeps the other ends. */
 struct peer {

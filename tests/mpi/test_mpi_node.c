@@ -22,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../support/sim_node.h"
+
 #define MIB (1ull << 20)
 #define VRAM "1G"
 #define VRAM_BYTES (1ull << 30)
@@ -45,12 +47,7 @@ static void node_name(const char *test)
 
 static bool node_exists(void)
 {
-  char shm[128];
-  snprintf(shm, sizeof(shm), "/kfdsim-node-%u-%s", (unsigned)getuid(), node);
-  int fd = shm_open(shm, O_RDONLY, 0);
-  if (fd >= 0)
-    close(fd);
-  return fd >= 0;
+  return sim_node_exists(node);
 }
 
 struct job {

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../support/sim_node.h"
+
 #define GIB (1ll << 30)
 #define MIB (1ll << 20)
 
@@ -37,12 +39,7 @@ static void node_name(const char *test)
 
 static bool node_exists(void)
 {
-  char shm[128];
-  snprintf(shm, sizeof(shm), "/kfdsim-node-%u-%s", (unsigned)getuid(), node);
-  int fd = shm_open(shm, O_RDONLY, 0);
-  if (fd >= 0)
-    close(fd);
-  return fd >= 0;
+  return sim_node_exists(node);
 }
 
 /* Start node_peer with `cmds` (NULL-terminated); `env` is one extra KEY=VALUE or NULL; `with_node`
