@@ -13,8 +13,13 @@ point declared but not exported is reported, not a link error) and calls it with
     callback), so only the handle can make the call fail;
   - every other parameter: zero of its type, as a compound literal.
 """
+import os
 import re
 import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, os.pardir, os.pardir, "tools", "abi"))
+from prototypes import split_params  # noqa: E402
 
 # Handle types whose validity the runtime must establish without reading through the handle
 # (issue 12 item 4). Streams and events have their own suites; IPC handles are structs.
@@ -47,18 +52,6 @@ def prototypes(text):
         yield m.group(1), split_params(text[m.end():i - 1])
 
 
-def split_params(s):
-    out, depth, cur = [], 0, ""
-    for c in s:
-        if c == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        depth += {"(": 1, ")": -1, "[": 1, "]": -1}.get(c, 0)
-        cur += c
-    if cur.strip():
-        out.append(cur.strip())
-    return [] if out == ["void"] else out
 
 
 def param_type(p):

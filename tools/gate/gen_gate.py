@@ -18,9 +18,13 @@ API table declared in C as returning hipError_t and not itself a macro (the unve
 hipGetDeviceProperties/hipChooseDevice are, and src/api/abi_compat.c defines those by hand).
 """
 import argparse
+import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "abi"))
+from prototypes import split_params  # noqa: E402
 
 QUALIFIERS = {"const", "volatile", "restrict", "struct", "enum", "union", "__restrict"}
 BUILTIN = {"void", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
@@ -57,18 +61,6 @@ def declarations(text):
             cur.append(c)
 
 
-def split_params(s):
-    out, depth, cur = [], 0, ""
-    for c in s:
-        if c == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-            continue
-        depth += {"(": 1, ")": -1, "[": 1, "]": -1}.get(c, 0)
-        cur += c
-    if cur.strip():
-        out.append(cur.strip())
-    return [] if out in (["void"], []) else out
 
 
 def param_type(p):
