@@ -9,10 +9,19 @@
 //   hold MIB   allocate MIB MiB on the rank's GPU, print "held <rank> <pid>", wait to be killed
 //   meminfo    (without MPI) "mem <device> <free> <total>" for every device
 //
+// `mpi_node CASE device` runs halo, allreduce and jacobi with device pointers handed to MPI
+// itself (a GPU-aware MPI, Open MPI 5 built --with-rocm, copies them), plus `sendrecv`, a ring
+// of large device messages. Under an MPI that is not ROCm-aware, rank 0 prints
+// "<case> skip: MPI is not ROCm-aware" and the job ends with status 0 (a failed rank would have
+// mpirun report it as an error).
+//
 // Rank 0 prints "<case> ok ..." when every rank verified its result exactly; a mismatch prints
 // FAIL and aborts the job with status 1.
 #include <hip/hip_runtime.h>
 #include <mpi.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>   // Open MPI's extensions: MPIX_Query_rocm_support
+#endif
 
 #include <signal.h>
 #include <stdint.h>
@@ -32,6 +41,19 @@
   } while (0)
 
 static int g_rank, g_size;
+static int g_device_ptrs;   // pass device pointers to MPI (the `device` mode)
+
+// Whether this MPI copies device memory itself. Open MPI says so at compile time
+// (MPIX_ROCM_AWARE_SUPPORT, 1 when built --with-rocm) and at run time (its ROCm component found
+// a GPU during MPI_Init).
+static int mpi_rocm_aware(void)
+{
+#if defined(MPIX_ROCM_AWARE_SUPPORT) && MPIX_ROCM_AWARE_SUPPORT
+  return MPIX_Query_rocm_support();
+#else
+  return 0;
+#endif
+}
 
 static void fail(const char *what, long long at, long long got, long long want)
 {
@@ -106,15 +128,25 @@ static int run_halo(void)
   CHECK(hipHostMalloc(&stage, 4 * sizeof(int), hipHostMallocDefault));
   halo_fill<<<(n + 255) / 256, 256>>>(u, n, g_rank);
   CHECK(hipGetLastError());
-  // boundary cells down to pinned memory, across MPI, up into the ghost cells
-  CHECK(hipMemcpy(&stage[0], u + 1, sizeof(int), hipMemcpyDeviceToHost));
-  CHECK(hipMemcpy(&stage[1], u + n, sizeof(int), hipMemcpyDeviceToHost));
-  MPI_Sendrecv(&stage[0], 1, MPI_INT, left, 0, &stage[3], 1, MPI_INT, right, 0, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-  MPI_Sendrecv(&stage[1], 1, MPI_INT, right, 1, &stage[2], 1, MPI_INT, left, 1, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-  CHECK(hipMemcpy(u, &stage[2], sizeof(int), hipMemcpyHostToDevice));
-  CHECK(hipMemcpy(u + n + 1, &stage[3], sizeof(int), hipMemcpyHostToDevice));
+  if (g_device_ptrs) {
+    // the boundary cells straight into the neighbours' ghost cells; MPI copies device memory
+    // without our stream, so the fill must be done first
+    CHECK(hipDeviceSynchronize());
+    MPI_Sendrecv(u + 1, 1, MPI_INT, left, 0, u + n + 1, 1, MPI_INT, right, 0, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    MPI_Sendrecv(u + n, 1, MPI_INT, right, 1, u, 1, MPI_INT, left, 1, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+  } else {
+    // boundary cells down to pinned memory, across MPI, up into the ghost cells
+    CHECK(hipMemcpy(&stage[0], u + 1, sizeof(int), hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(&stage[1], u + n, sizeof(int), hipMemcpyDeviceToHost));
+    MPI_Sendrecv(&stage[0], 1, MPI_INT, left, 0, &stage[3], 1, MPI_INT, right, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&stage[1], 1, MPI_INT, right, 1, &stage[2], 1, MPI_INT, left, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(hipMemcpy(u, &stage[2], sizeof(int), hipMemcpyHostToDevice));
+    CHECK(hipMemcpy(u + n + 1, &stage[3], sizeof(int), hipMemcpyHostToDevice));
+  }
   halo_stencil<<<(n + 255) / 256, 256>>>(u, out, n);
   CHECK(hipGetLastError());
   int *host = (int *)malloc(n * sizeof(int));
@@ -215,8 +247,35 @@ static void ring_step(struct ring *r)
   CHECK(hipStreamWaitEvent(r->stream, r->peer_done[1], 0));
 }
 
+// Device mode: MPI_Allreduce itself, in place on a device buffer.
+static int run_allreduce_mpi(void)
+{
+  const int n = RED_N;
+  int *d;
+  CHECK(hipMalloc(&d, n * sizeof(int)));
+  red_fill<<<(n + 255) / 256, 256>>>(d, n, g_rank);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+  MPI_Allreduce(MPI_IN_PLACE, d, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  int *host = (int *)malloc(n * sizeof(int));
+  CHECK(hipMemcpy(host, d, n * sizeof(int), hipMemcpyDeviceToHost));
+  int sum_ranks = g_size * (g_size + 1) / 2;
+  for (int i = 0; i < n; i++)
+    if (host[i] != sum_ranks * (i % 1000 + 1))
+      fail("allreduce", i, host[i], sum_ranks * (i % 1000 + 1));
+  free(host);
+  CHECK(hipFree(d));
+  int ok = all_passed(0);
+  if (g_rank == 0 && ok)
+    printf("allreduce ok ranks %d ints %d\n", g_size, n);
+  return ok ? 0 : 1;
+}
+
 static int run_allreduce(void)
 {
+  if (g_device_ptrs)
+    return run_allreduce_mpi();
+
   const int n = RED_N, p = g_size, chunk = n / p;
   struct ring r;
   ring_open(&r, n);
@@ -309,8 +368,17 @@ static void jacobi_exchange(double *u, int rows, double *stage)
   const int up = g_rank - 1, down = g_rank + 1;
   double *send_up = stage, *send_down = stage + JX, *recv_up = stage + 2 * JX,
          *recv_down = stage + 3 * JX;
-  CHECK(hipMemcpy(send_up, u + JX, JX * sizeof(double), hipMemcpyDeviceToHost));
-  CHECK(hipMemcpy(send_down, u + (size_t)rows * JX, JX * sizeof(double), hipMemcpyDeviceToHost));
+  if (g_device_ptrs) {   // MPI reads and writes the device rows themselves
+    CHECK(hipDeviceSynchronize());
+    send_up = u + JX;
+    send_down = u + (size_t)rows * JX;
+    recv_up = u;
+    recv_down = u + (size_t)(rows + 1) * JX;
+  } else {
+    CHECK(hipMemcpy(send_up, u + JX, JX * sizeof(double), hipMemcpyDeviceToHost));
+    CHECK(hipMemcpy(send_down, u + (size_t)rows * JX, JX * sizeof(double),
+                    hipMemcpyDeviceToHost));
+  }
   MPI_Request req[4];
   int n = 0;
   if (up >= 0) {
@@ -322,6 +390,8 @@ static void jacobi_exchange(double *u, int rows, double *stage)
     MPI_Irecv(recv_down, JX, MPI_DOUBLE, down, 0, MPI_COMM_WORLD, &req[n++]);
   }
   MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
+  if (g_device_ptrs)
+    return;
   if (up >= 0)
     CHECK(hipMemcpy(u, recv_up, JX * sizeof(double), hipMemcpyHostToDevice));
   if (down < g_size)
@@ -379,6 +449,46 @@ static int run_jacobi(void)
   return ok ? 0 : 1;
 }
 
+// ---- (d) large device messages around the ring (device mode only) ------------------------------
+
+#define RING_BYTES (4 << 20)   // beyond every eager limit: MPI's rendezvous path
+
+__global__ void ring_fill(unsigned *d, size_t n, unsigned seed)
+{
+  size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    d[i] = seed * 2654435761u + (unsigned)i;
+}
+
+static int run_sendrecv(void)
+{
+  const size_t n = RING_BYTES / sizeof(unsigned);
+  const int left = (g_rank + g_size - 1) % g_size, right = (g_rank + 1) % g_size;
+  unsigned *out, *in;
+  CHECK(hipMalloc(&out, RING_BYTES));
+  CHECK(hipMalloc(&in, RING_BYTES));
+  CHECK(hipMemset(in, 0xff, RING_BYTES));
+  ring_fill<<<(unsigned)((n + 255) / 256), 256>>>(out, n, (unsigned)g_rank + 1);
+  CHECK(hipGetLastError());
+  CHECK(hipDeviceSynchronize());
+  MPI_Sendrecv(out, (int)n, MPI_UNSIGNED, right, 7, in, (int)n, MPI_UNSIGNED, left, 7,
+               MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  unsigned *host = (unsigned *)malloc(RING_BYTES);
+  CHECK(hipMemcpy(host, in, RING_BYTES, hipMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; i++) {
+    unsigned want = ((unsigned)left + 1) * 2654435761u + (unsigned)i;
+    if (host[i] != want)
+      fail("sendrecv", (long long)i, host[i], want);
+  }
+  free(host);
+  CHECK(hipFree(in));
+  CHECK(hipFree(out));
+  int ok = all_passed(0);
+  if (g_rank == 0 && ok)
+    printf("sendrecv ok ranks %d bytes %d\n", g_size, RING_BYTES);
+  return ok ? 0 : 1;
+}
+
 // ---- memory held, and what the node has left -------------------------------------------------
 
 static int run_hold(long mib)
@@ -419,6 +529,13 @@ int main(int argc, char **argv)
   int dev = select_device();
   if (getenv("MPI_NODE_VERBOSE"))
     fprintf(stderr, "rank %d of %d on device %d\n", g_rank, g_size, dev);
+  g_device_ptrs = argc > 2 && !strcmp(argv[2], "device");
+  if (g_device_ptrs && !mpi_rocm_aware()) {
+    if (g_rank == 0)
+      printf("%s skip: MPI is not ROCm-aware\n", what);
+    MPI_Finalize();
+    return 0;
+  }
   int r = 2;
   if (!strcmp(what, "halo"))
     r = run_halo();
@@ -426,10 +543,13 @@ int main(int argc, char **argv)
     r = run_allreduce();
   else if (!strcmp(what, "jacobi"))
     r = run_jacobi();
+  else if (!strcmp(what, "sendrecv") && g_device_ptrs)
+    r = run_sendrecv();
   else if (!strcmp(what, "hold") && argc > 2)
     r = run_hold(atol(argv[2]));
   else if (g_rank == 0)
-    fprintf(stderr, "usage: mpi_node halo|allreduce|jacobi|hold MIB|meminfo\n");
+    fprintf(stderr, "usage: mpi_node halo|allreduce|jacobi [device] | sendrecv device | "
+                    "hold MIB | meminfo\n");
   MPI_Finalize();
   return r;
 }
