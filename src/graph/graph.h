@@ -140,6 +140,7 @@ struct hipGraphExec {
   size_t norder;
   unsigned long long flags;
   struct graph_mem_guard *mem_guard; /* of the graph it was made from, or NULL */
+  struct graph_prepared *prep; /* graph_prepared.c: the prepared launch, or NULL (replay) */
 };
 
 /* ---- graph.c ---- */
@@ -190,6 +191,18 @@ enum mem_side node_mem_side(const void *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
+
+/* ---- graph_prepared.c ---- */
+
+struct hip_stream;
+/* Prepare [in] x (just instantiated) for launches on the calling thread's current device. */
+void graph_prep_create(hipGraphExec_t x);
+/* [in] x's nodes changed: rebuild before its next launch. */
+void graph_prep_stale(hipGraphExec_t x);
+/* Launch [in] x on [in] s through its prepared packets. hipErrorNotSupported: take the replay. */
+hipError_t graph_prep_launch(hipGraphExec_t x, struct hip_stream *s);
+/* Free the prepared state (waits for [in] x's launches in flight). */
+void graph_prep_destroy(hipGraphExec_t x);
 
 /* ---- graph_batch.c ---- */
 

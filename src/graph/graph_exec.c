@@ -176,6 +176,7 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   x->flags = flags;
   x->mem_guard = guard;
   x->magic = GRAPH_EXEC_MAGIC;
+  graph_prep_create(x);
   if (log && log_size)
     log[0] = '\0';
   *out = x;
@@ -239,6 +240,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
     HIP_RETURN(hipErrorInvalidValue);
   graphExec->magic = 0;
   hip_live_remove(&graph_live_execs, graphExec);
+  graph_prep_destroy(graphExec);
   graph_free(graphExec->graph);
   graph_mem_guard_put(graphExec->mem_guard, true);
   free(graphExec->order);
@@ -262,11 +264,15 @@ static hipError_t exec_launch(hipGraphExec_t x, hipStream_t stream)
     return hipErrorInvalidValue;
   /* A stream handle is looked up, never read through (issue 12); clr's hipGraphLaunch answers a
    * handle that is not a live stream hipErrorContextIsDestroyed, as hipGraphUpload does. */
-  if (!hip_stream_resolve(stream))
+  struct hip_stream *s = hip_stream_resolve(stream);
+  if (!s)
     return hipErrorContextIsDestroyed;
   /* Into a capturing stream, the whole executable graph becomes one child-graph node. */
   if (hip_capture_active(stream))
     return hip_capture_graph(stream, x->graph);
+  hipError_t pe = graph_prep_launch(x, s);
+  if (pe != hipErrorNotSupported)
+    return pe;
   for (size_t i = 0; i < x->norder; i++) {
     hipError_t e = node_launch(x->order[i], stream);
     if (e != hipSuccess)
@@ -312,6 +318,7 @@ hipError_t graph_exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeTy
 {
   if (!exec_valid(x) || !graph_node_valid(node) || node->type != type)
     return hipErrorInvalidValue;
+  graph_prep_stale(x); /* the caller changes the node's parameters */
   *out = exec_find(x->graph, node);
   return *out ? hipSuccess : hipErrorInvalidValue;
 }
@@ -485,6 +492,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   *updateResult_out = r;
   if (r != hipGraphExecUpdateSuccess)
     HIP_RETURN(hipErrorGraphExecUpdateFailure);
+  graph_prep_stale(hGraphExec);
   hipError_t e = params_copy_all(hGraphExec->graph, hGraph);
   if (e != hipSuccess) {
     *updateResult_out = hipGraphExecUpdateError;
@@ -523,6 +531,7 @@ hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNod
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(enable_node(hGraphExec, hNode, &n));
+  graph_prep_stale(hGraphExec);
   n->enabled = isEnabled != 0;
   HIP_RETURN(hipSuccess);
 }
