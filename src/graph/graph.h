@@ -5,7 +5,8 @@
  * dependents) so that every query is a walk of one array. A child-graph node owns a private
  * clone of the graph it was given (CUDA semantics: later edits of the original do not reach it).
  * An executable graph owns a clone of the graph it was instantiated from and a topological order
- * of that clone; launching it replays the nodes in that order through the public HIP calls
+ * of that clone; launching it publishes prepared packets (graph_prepared.c: graphs of kernels)
+ * or replays the nodes in that order through the public HIP calls
  * (hipModuleLaunchKernel, hipMemcpy3DAsync, hipMemsetD*Async, hipLaunchHostFunc, hipEventRecord,
  * hipStreamWaitEvent), so graphs depend on no internals of the stream and copy layers.
  *
@@ -191,18 +192,6 @@ enum mem_side node_mem_side(const void *p);
 hipError_t node_memset_check(const hipMemsetParams *p);
 /* A 3D parameter block for a 1D copy. */
 hipMemcpy3DParms node_memcpy_1d(void *dst, const void *src, size_t count, hipMemcpyKind kind);
-
-/* ---- graph_prepared.c ---- */
-
-struct hip_stream;
-/* Prepare [in] x (just instantiated) for launches on the calling thread's current device. */
-void graph_prep_create(hipGraphExec_t x);
-/* [in] x's nodes changed: rebuild before its next launch. */
-void graph_prep_stale(hipGraphExec_t x);
-/* Launch [in] x on [in] s through its prepared packets. hipErrorNotSupported: take the replay. */
-hipError_t graph_prep_launch(hipGraphExec_t x, struct hip_stream *s);
-/* Free the prepared state (waits for [in] x's launches in flight). */
-void graph_prep_destroy(hipGraphExec_t x);
 
 /* ---- graph_batch.c ---- */
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
+#include "graph_prepared.h"
 #include "../api/loader_api.h"
 #include "../memory/mem.h"
 #include "../queues/aql.h"
@@ -70,64 +70,6 @@ struct graph_prepared {
   struct retired_args *retired;
   unsigned nretired;
 };
-
-/* One kernel of the flattened graph, while building. */
-struct prep_item {
-  const struct hipGraphNode *node;
-  struct aql_dispatch disp;
-  size_t offset;                /* of its kernarg block in the buffer */
-};
-
-struct prep_list {
-  struct prep_item *v;
-  size_t n, cap;
-  bool unfit;
-};
-
-static void list_add(struct prep_list *l, const struct hipGraphNode *n)
-{
-  if (l->n == l->cap) {
-    size_t cap = l->cap ? 2 * l->cap : 64;
-    struct prep_item *v = realloc(l->v, cap * sizeof(*v));
-    if (!v) {
-      l->unfit = true;
-      return;
-    }
-    l->v = v;
-    l->cap = cap;
-  }
-  l->v[l->n++] = (struct prep_item){.node = n};
-}
-
-/* The kernels of [in] order (n nodes) in launch order, child graphs inlined; disabled nodes
- * count (a rebuild after enabling one must fit the ring): [in] all. */
-static void flatten(struct prep_list *l, hipGraphNode_t const *order, size_t n, bool all)
-{
-  for (size_t i = 0; i < n && !l->unfit; i++) {
-    const struct hipGraphNode *node = order[i];
-    switch (node->type) {
-    case hipGraphNodeTypeEmpty: break;
-    case hipGraphNodeTypeKernel:
-      if (node->kattr.cooperative)
-        l->unfit = true;
-      else if (node->enabled || all)
-        list_add(l, node);
-      break;
-    case hipGraphNodeTypeGraph: {
-      hipGraphNode_t *sub;
-      size_t m;
-      if (graph_topo_order(node->u.child, &sub, &m) != hipSuccess) {
-        l->unfit = true;
-        break;
-      }
-      flatten(l, sub, m, all);
-      free(sub);
-      break;
-    }
-    default: l->unfit = true; break;
-    }
-  }
-}
 
 /* The ring: two launches and their heads, a power of two. */
 static int prep_queue(struct graph_prepared *p, size_t kernels)
@@ -201,76 +143,81 @@ static int args_buffer(struct graph_prepared *p, size_t size)
   return 0;
 }
 
-/* Prepare every kernel of [in] l into [in] staging (AQL_KERNARG_SLOT_SIZE bytes per item). */
-static hipError_t prep_kernels(struct graph_prepared *p, struct prep_list *l, uint8_t *staging,
-                               size_t *total)
+/* Prepare [in] k (n kernels) into [in] staging (AQL_KERNARG_SLOT_SIZE bytes per kernel),
+ * [out] disp and offsets of each, [out] total bytes used. */
+static hipError_t prep_kernels(struct graph_prepared *p, const struct graph_prep_kernel *k,
+                               size_t n, uint8_t *staging, struct aql_dispatch *disp,
+                               size_t *offset, size_t *total)
 {
   uint64_t queue_va = aql_queue_va(p->queue);
   size_t off = 0;
-  for (size_t i = 0; i < l->n; i++) {
-    const struct graph_kernel *k = &l->v[i].node->u.kernel;
-    struct hip_launch hl = {.function = k->fn, .grid = k->p.gridDim, .block = k->p.blockDim,
-                            .shared_mem = k->p.sharedMemBytes,
-                            .arg_buffer = k->args_size ? k->args : NULL,
-                            .arg_buffer_size = k->args_size};
+  for (size_t i = 0; i < n; i++) {
+    struct hip_launch hl = {.function = k[i].fn, .grid = k[i].grid, .block = k[i].block,
+                            .shared_mem = k[i].shared_mem,
+                            .arg_buffer = k[i].args_size ? k[i].args : NULL,
+                            .arg_buffer_size = k[i].args_size};
     uint32_t size;
-    hipError_t e = hip_launch_prepare(&hl, p->dev, queue_va, staging + off, &l->v[i].disp, &size);
+    hipError_t e = hip_launch_prepare(&hl, p->dev, queue_va, staging + off, &disp[i], &size);
     if (e != hipSuccess)
       return e;
-    if (aql_dispatch_check(p->queue, &l->v[i].disp))
+    if (aql_dispatch_check(p->queue, &disp[i]))
       return hipErrorNotSupported;
-    l->v[i].offset = off;
+    offset[i] = off;
     off += size;
   }
   *total = off;
   return hipSuccess;
 }
 
-/* Build [in] x's packets and kernarg blocks. Sets p->unfit when the graph cannot take the fast
- * path (then nothing else changes). */
-static void prep_build(hipGraphExec_t x, struct graph_prepared *p)
+/* Build the packets and kernarg blocks of the kernels the callback lists. Sets p->unfit when
+ * the graph cannot take the fast path. */
+static void prep_build(struct graph_prepared *p, graph_prep_list_fn list, void *ctx)
 {
-  struct prep_list all = {0}, on = {0};
+  struct graph_prep_kernel *k = NULL;
+  size_t n = 0, n_all = 0, total = 0;
   uint8_t *staging = NULL;
-  size_t total = 0;
+  struct aql_dispatch *disp = NULL;
+  size_t *offset = NULL;
 
   p->stale = false;
-  flatten(&all, x->order, x->norder, true);
-  flatten(&on, x->order, x->norder, false);
-  bool fit = !all.unfit && !on.unfit && all.n >= prepare_min() && prep_queue(p, all.n) == 0;
-  if (fit && on.n) {
-    staging = aligned_alloc(64, on.n * AQL_KERNARG_SLOT_SIZE);
-    fit = staging && prep_kernels(p, &on, staging, &total) == hipSuccess &&
+  bool fit = list(ctx, &k, &n, &n_all) == 0 && n_all >= prepare_min() &&
+             prep_queue(p, n_all) == 0;
+  if (fit && n) {
+    staging = aligned_alloc(64, n * AQL_KERNARG_SLOT_SIZE);
+    disp = malloc(n * sizeof(*disp));
+    offset = malloc(n * sizeof(*offset));
+    fit = staging && disp && offset &&
+          prep_kernels(p, k, n, staging, disp, offset, &total) == hipSuccess &&
           args_buffer(p, total) == 0;
   }
   if (fit) {
     memcpy(p->args, staging, total);
-    for (size_t i = 0; i < on.n; i++)
-      aql_packet_dispatch(p->batch.packets + i * 64, &on.v[i].disp,
-                          (uint64_t)(uintptr_t)p->args + on.v[i].offset, 0, true);
-    p->batch.n = (uint32_t)on.n;
+    for (size_t i = 0; i < n; i++)
+      aql_packet_dispatch(p->batch.packets + i * 64, &disp[i],
+                          (uint64_t)(uintptr_t)p->args + offset[i], 0, true);
+    p->batch.n = (uint32_t)n;
   }
   p->unfit = !fit;
   free(staging);
-  free(all.v);
-  free(on.v);
+  free(disp);
+  free(offset);
+  free(k);
 }
 
-void graph_prep_create(hipGraphExec_t x)
+struct graph_prepared *graph_prep_create(graph_prep_list_fn list, void *ctx)
 {
   struct hip_device *d = hip_device_current();
   struct graph_prepared *p = d ? calloc(1, sizeof(*p)) : NULL;
   if (!p)
-    return; /* no device or no memory: the replay */
+    return NULL; /* no device or no memory: the replay */
   pthread_mutex_init(&p->lock, NULL);
   p->dev = d;
-  x->prep = p;
-  prep_build(x, p);
+  prep_build(p, list, ctx);
+  return p;
 }
 
-void graph_prep_stale(hipGraphExec_t x)
+void graph_prep_stale(struct graph_prepared *p)
 {
-  struct graph_prepared *p = x->prep;
   if (!p)
     return;
   pthread_mutex_lock(&p->lock);
@@ -278,14 +225,14 @@ void graph_prep_stale(hipGraphExec_t x)
   pthread_mutex_unlock(&p->lock);
 }
 
-hipError_t graph_prep_launch(hipGraphExec_t x, struct hip_stream *s)
+hipError_t graph_prep_launch(struct graph_prepared *p, struct hip_stream *s,
+                             graph_prep_list_fn list, void *ctx)
 {
-  struct graph_prepared *p = x->prep;
   if (!p || s->device != p->dev || hip_activity())
     return hipErrorNotSupported;
   pthread_mutex_lock(&p->lock);
   if (p->stale)
-    prep_build(x, p);
+    prep_build(p, list, ctx);
   hipError_t e = hipErrorNotSupported;
   if (!p->unfit) {
     int err = p->batch.n ? hip_stream_submit_batch(s, &p->batch) : 0;
@@ -295,12 +242,10 @@ hipError_t graph_prep_launch(hipGraphExec_t x, struct hip_stream *s)
   return e;
 }
 
-void graph_prep_destroy(hipGraphExec_t x)
+void graph_prep_destroy(struct graph_prepared *p)
 {
-  struct graph_prepared *p = x->prep;
   if (!p)
     return;
-  x->prep = NULL;
   bool dead = hip_fault_known() != 0;
   /* Launches in flight still read the ring and the kernarg blocks. A failed context's queues
    * never drain: abandon the ring (its buffers go, the struct stays) and keep the kernargs. */
