@@ -218,6 +218,35 @@ static void long_chain(void)
   CHECK_HIP(hipFree(buf));
 }
 
+__global__ void bad_store(int *p) { *p = 1; }
+
+// A kernel of a graph faults: the synchronize reports it, the next launch and every later wait
+// report the same sticky error, nothing hangs (destroying the graph included). Last: the context
+// stays failed.
+static void faulting_graph(int *dev)
+{
+  enum { N = 40 };
+  hipGraphNode_t nodes[N];
+  hipGraph_t g = add_chain(N, dev, 1, nodes);
+  int *bad = (int *)0x7f0000000000ull;
+  void *args[] = {&bad};
+  hipKernelNodeParams k = kp((void *)bad_store, args);
+  CHECK_HIP(hipGraphKernelNodeSetParams(nodes[N / 2], &k));
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  hipStream_t s;
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  hipError_t got = hipStreamSynchronize(s);
+  CHECK(got != hipSuccess);
+  hipError_t again = hipGraphLaunch(x, s);
+  CHECK(again == hipSuccess || again == got);
+  CHECK(hipStreamSynchronize(s) == got);
+  CHECK(hipDeviceSynchronize() == got);
+  hipGraphExecDestroy(x);
+  hipGraphDestroy(g);
+}
+
 int main(void)
 {
   // Every graph here takes the prepared path (by default only graphs of 32 kernels and more do);
@@ -230,7 +259,7 @@ int main(void)
   several_streams(dev);
   stream_order(dev);
   long_chain();
-  CHECK_HIP(hipFree(dev));
+  faulting_graph(dev);
   printf("PASSED\n");
   return 0;
 }
