@@ -620,6 +620,66 @@ hipError_t hip_launch_multigrid(const struct hip_launch *l, uint64_t group_va)
   return launch_common(l, NULL, group_va, false);
 }
 
+/* ---- prepared launches (graphs) ---- */
+
+/* Everything launch_common does up to the queue slot, with the kernarg block written into the
+ * caller's [out] kernarg instead: a launch that can be prepared needs nothing at submission but
+ * the queue address its hidden queue_ptr names ([in] queue_va) and a place for its packet. Not
+ * for launches whose block depends on the submission (cooperative: a multigrid block per launch;
+ * buffered printf: the device's buffer is drained after each such kernel) nor for kernels with a
+ * dynamic stack (the stack limit may change): those answer hipErrorNotSupported. */
+hipError_t hip_launch_prepare(const struct hip_launch *l, struct hip_device *d, uint64_t queue_va,
+                              uint8_t *kernarg, struct aql_dispatch *out, uint32_t *image_size)
+{
+  struct hip_kernel_slot *slot;
+  struct hip_kernel_ref ref;
+  struct hip_launch_plan *p;
+  uint32_t global[3];
+  bool owned;
+  hipError_t e;
+
+  if (!hip_function_valid(l->function) || l->cooperative)
+    return l->cooperative ? hipErrorNotSupported : hipErrorInvalidDeviceFunction;
+  if (l->args && l->arg_buffer)
+    return hipErrorInvalidValue;
+  if ((e = global_size(l, global)) || (e = kernel_slot(l->function, d, &slot, &ref)))
+    return e;
+  if (!ref.kernel_object)
+    return hipErrorInvalidValue;
+  const struct loader_kernel *k = ref.kernel;
+  if ((e = validate(l, global, d, k)) || (e = check_explicit(k, l)))
+    return e;
+  if (k->uses_dynamic_stack)
+    return hipErrorNotSupported;
+  int err = plan_get(slot, k, d, &p, &owned);
+  if (err)
+    return hip_error_from_errno(err);
+  if (p->printf_buffer || p->multigrid || p->image_size > AQL_KERNARG_SLOT_SIZE) {
+    e = hipErrorNotSupported;
+  } else {
+    struct launch_values lv = {.l = l, .global = global, .queue_va = queue_va};
+    image_copy(kernarg, p);
+    if (k->nexplicit)
+      fill_explicit(kernarg, k, l);
+    fill_dynamic(kernarg, p, &lv, true);
+    *image_size = p->image_size;
+    *out = (struct aql_dispatch){
+      .kernel_object = ref.kernel_object,
+      .kernarg_size = k->kernarg_segment_size,
+      .kernarg_align = k->kernarg_segment_align < 16 ? 16 : k->kernarg_segment_align,
+      .grid = {global[0], global[1], global[2]},
+      .block = {(uint16_t)l->block.x, (uint16_t)l->block.y, (uint16_t)l->block.z},
+      .dims = 3,
+      .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
+      .private_segment_size = private_size(d, k),
+      .checked = true,
+    };
+  }
+  if (owned)
+    free(p);
+  return e;
+}
+
 /* ---- entry points ---- */
 
 static hipError_t launch_stub(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,

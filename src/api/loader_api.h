@@ -165,6 +165,16 @@ struct hip_launch {
 /* Validates and dispatches. Returns a hipError_t (not yet recorded as last error). */
 hipError_t hip_launch(const struct hip_launch *l);
 
+/* Prepares [in] l (its stream is not used) for device [in] d without submitting it: [out] out
+ * gets the dispatch packet's fields, [out] kernarg (AQL_KERNARG_SLOT_SIZE bytes, 64-byte
+ * aligned) the whole kernarg block with the hidden queue_ptr set to [in] queue_va, [out]
+ * image_size its size (a multiple of 64). Outputs untouched on error. hipErrorNotSupported for a
+ * launch that must be made at submission (cooperative, buffered printf, dynamic stack); else the
+ * errors hip_launch gives. */
+struct aql_dispatch;
+hipError_t hip_launch_prepare(const struct hip_launch *l, struct hip_device *d, uint64_t queue_va,
+                              uint8_t *kernarg, struct aql_dispatch *out, uint32_t *image_size);
+
 /* Frees a plan of a hip_kernel_slot (hip_module_destroy). NULL is a no-op. */
 void hip_launch_plan_free(struct hip_launch_plan *p);
 

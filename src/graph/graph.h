@@ -5,7 +5,8 @@
  * dependents) so that every query is a walk of one array. A child-graph node owns a private
  * clone of the graph it was given (CUDA semantics: later edits of the original do not reach it).
  * An executable graph owns a clone of the graph it was instantiated from and a topological order
- * of that clone; launching it replays the nodes in that order through the public HIP calls
+ * of that clone; launching it publishes prepared packets (graph_prepared.c: graphs of kernels)
+ * or replays the nodes in that order through the public HIP calls
  * (hipModuleLaunchKernel, hipMemcpy3DAsync, hipMemsetD*Async, hipLaunchHostFunc, hipEventRecord,
  * hipStreamWaitEvent), so graphs depend on no internals of the stream and copy layers.
  *
@@ -140,6 +141,7 @@ struct hipGraphExec {
   size_t norder;
   unsigned long long flags;
   struct graph_mem_guard *mem_guard; /* of the graph it was made from, or NULL */
+  struct graph_prepared *prep; /* graph_prepared.c: the prepared launch, or NULL (replay) */
 };
 
 /* ---- graph.c ---- */

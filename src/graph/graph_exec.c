@@ -1,5 +1,6 @@
 /* HIP graphs: executable graphs. Instantiation clones the graph and fixes a topological order;
- * a launch replays the nodes in that order on the launch stream through the public HIP calls.
+ * a launch publishes the prepared packets of a graph of kernels (graph_prepared.c) or else
+ * replays the nodes in that order on the launch stream through the public HIP calls.
  * One stream in topological order is a valid schedule of any DAG (every node starts after all
  * its dependencies, since the stream is in order); independent branches are not run
  * concurrently. */
@@ -10,6 +11,7 @@
 #include "capture.h"
 #include "../runtime/error.h"
 #include "graph.h"
+#include "graph_prepared.h"
 #include "../runtime/runtime.h"
 #include "../runtime/internal.h"
 
@@ -105,6 +107,75 @@ hipError_t node_launch(hipGraphNode_t n, hipStream_t stream)
   }
 }
 
+/* ---- the kernels a prepared launch takes ------------------------------------------------------- */
+
+struct prep_kernels {
+  struct graph_prep_kernel *v;
+  size_t n, cap, n_all;
+};
+
+static int prep_push(struct prep_kernels *l, const struct hipGraphNode *node)
+{
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 64;
+    struct graph_prep_kernel *v = realloc(l->v, cap * sizeof(*v));
+    if (!v)
+      return -1;
+    l->v = v;
+    l->cap = cap;
+  }
+  const struct graph_kernel *k = &node->u.kernel;
+  l->v[l->n++] = (struct graph_prep_kernel){.fn = k->fn, .grid = k->p.gridDim,
+                                            .block = k->p.blockDim,
+                                            .shared_mem = k->p.sharedMemBytes,
+                                            .args = k->args, .args_size = k->args_size};
+  return 0;
+}
+
+/* The kernels of [in] order (n nodes) in launch order, child graphs inlined. Nonzero for a node
+ * that is not a kernel, an empty node or a child graph of such, and for a cooperative kernel. */
+static int prep_flatten(struct prep_kernels *l, hipGraphNode_t const *order, size_t n)
+{
+  for (size_t i = 0; i < n; i++) {
+    const struct hipGraphNode *node = order[i];
+    switch (node->type) {
+    case hipGraphNodeTypeEmpty: break;
+    case hipGraphNodeTypeKernel:
+      if (node->kattr.cooperative)
+        return -1;
+      l->n_all++;
+      if (node->enabled && prep_push(l, node))
+        return -1;
+      break;
+    case hipGraphNodeTypeGraph: {
+      hipGraphNode_t *sub;
+      size_t m;
+      if (graph_topo_order(node->u.child, &sub, &m) != hipSuccess)
+        return -1;
+      int err = prep_flatten(l, sub, m);
+      free(sub);
+      if (err)
+        return err;
+      break;
+    }
+    default: return -1;
+    }
+  }
+  return 0;
+}
+
+/* graph_prep_list_fn of an executable graph. */
+static int prep_list(void *ctx, struct graph_prep_kernel **k, size_t *n, size_t *n_all)
+{
+  hipGraphExec_t x = ctx;
+  struct prep_kernels l = {0};
+  int err = prep_flatten(&l, x->order, x->norder);
+  *k = l.v;
+  *n = l.n;
+  *n_all = l.n_all;
+  return err;
+}
+
 /* ---- instantiation ---------------------------------------------------------------------------- */
 
 struct hip_live_set graph_live_execs = HIP_LIVE_SET_INIT;
@@ -176,6 +247,7 @@ static hipError_t instantiate(hipGraphExec_t *out, hipGraph_t graph, unsigned lo
   x->flags = flags;
   x->mem_guard = guard;
   x->magic = GRAPH_EXEC_MAGIC;
+  x->prep = graph_prep_create(prep_list, x);
   if (log && log_size)
     log[0] = '\0';
   *out = x;
@@ -239,6 +311,7 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec)
     HIP_RETURN(hipErrorInvalidValue);
   graphExec->magic = 0;
   hip_live_remove(&graph_live_execs, graphExec);
+  graph_prep_destroy(graphExec->prep);
   graph_free(graphExec->graph);
   graph_mem_guard_put(graphExec->mem_guard, true);
   free(graphExec->order);
@@ -262,11 +335,15 @@ static hipError_t exec_launch(hipGraphExec_t x, hipStream_t stream)
     return hipErrorInvalidValue;
   /* A stream handle is looked up, never read through (issue 12); clr's hipGraphLaunch answers a
    * handle that is not a live stream hipErrorContextIsDestroyed, as hipGraphUpload does. */
-  if (!hip_stream_resolve(stream))
+  struct hip_stream *s = hip_stream_resolve(stream);
+  if (!s)
     return hipErrorContextIsDestroyed;
   /* Into a capturing stream, the whole executable graph becomes one child-graph node. */
   if (hip_capture_active(stream))
     return hip_capture_graph(stream, x->graph);
+  hipError_t pe = graph_prep_launch(x->prep, s, prep_list, x);
+  if (pe != hipErrorNotSupported)
+    return pe;
   for (size_t i = 0; i < x->norder; i++) {
     hipError_t e = node_launch(x->order[i], stream);
     if (e != hipSuccess)
@@ -285,8 +362,9 @@ hipError_t hipGraphLaunch_spt(hipGraphExec_t graphExec, hipStream_t stream)
   HIP_RETURN(exec_launch(graphExec, stream ? stream : hipStreamPerThread));
 }
 
-/* Nothing to stage: node parameters live in host memory and each launch copies them into the
- * queue (kernargs, copy and fill commands), so an upload only validates its arguments. */
+/* Nothing to stage: a prepared graph's packets and kernargs were built at instantiation (or are
+ * rebuilt by the next launch after a change), and a replayed graph copies its parameters into
+ * the queue at each launch, so an upload only validates its arguments. */
 hipError_t hipGraphUpload(hipGraphExec_t graphExec, hipStream_t stream)
 {
   if (!exec_valid(graphExec))
@@ -312,6 +390,7 @@ hipError_t graph_exec_node(hipGraphExec_t x, hipGraphNode_t node, hipGraphNodeTy
 {
   if (!exec_valid(x) || !graph_node_valid(node) || node->type != type)
     return hipErrorInvalidValue;
+  graph_prep_stale(x->prep); /* the caller changes the node's parameters */
   *out = exec_find(x->graph, node);
   return *out ? hipSuccess : hipErrorInvalidValue;
 }
@@ -485,6 +564,7 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   *updateResult_out = r;
   if (r != hipGraphExecUpdateSuccess)
     HIP_RETURN(hipErrorGraphExecUpdateFailure);
+  graph_prep_stale(hGraphExec->prep);
   hipError_t e = params_copy_all(hGraphExec->graph, hGraph);
   if (e != hipSuccess) {
     *updateResult_out = hipGraphExecUpdateError;
@@ -523,6 +603,7 @@ hipError_t hipGraphNodeSetEnabled(hipGraphExec_t hGraphExec, hipGraphNode_t hNod
 {
   hipGraphNode_t n;
   HIP_RETURN_IF_ERROR(enable_node(hGraphExec, hNode, &n));
+  graph_prep_stale(hGraphExec->prep);
   n->enabled = isEnabled != 0;
   HIP_RETURN(hipSuccess);
 }

@@ -26,7 +26,8 @@ struct aql_queue {
   struct amd_signal *doorbell_signal; /* same page, after amd_queue_t */
   uint8_t *ring;
   uint32_t packets, mask;
-  uint8_t *kernargs;              /* AQL_KERNARG_SLOT_SIZE bytes per packet slot */
+  uint8_t *kernargs;              /* AQL_KERNARG_SLOT_SIZE bytes per packet slot; NULL for a
+                                   * queue made by aql_queue_create_bare */
   void *eop;
   void *cwsr;
   volatile uint64_t *doorbell;
@@ -167,7 +168,8 @@ static int alloc_cwsr(struct aql_queue *q, struct kfd_ioctl_create_queue_args *a
   return 0;
 }
 
-static int alloc_buffers(struct aql_queue *q, struct kfd_ioctl_create_queue_args *args)
+static int alloc_buffers(struct aql_queue *q, struct kfd_ioctl_create_queue_args *args,
+                         bool kernargs)
 {
   const unsigned host = MEM_FLAG_COHERENT | MEM_FLAG_NO_SUBALLOC;
   void *page;
@@ -181,10 +183,12 @@ static int alloc_buffers(struct aql_queue *q, struct kfd_ioctl_create_queue_args
   err = mem_alloc(q->gpu, (size_t)q->packets * AQL_PACKET_SIZE, MEM_HOST_PINNED, host, (void **)&q->ring);
   if (err)
     return err;
-  err = mem_alloc(q->gpu, (size_t)q->packets * AQL_KERNARG_SLOT_SIZE, MEM_HOST_PINNED, host,
-                  (void **)&q->kernargs);
-  if (err)
-    return err;
+  if (kernargs) {
+    err = mem_alloc(q->gpu, (size_t)q->packets * AQL_KERNARG_SLOT_SIZE, MEM_HOST_PINNED, host,
+                    (void **)&q->kernargs);
+    if (err)
+      return err;
+  }
   /* gfx8+ queues need a 4 KiB EOP buffer; the kernel checks the size equals the node's
    * eop_buffer_size and that the BO is exactly that big (kfd_queue.c). */
   if (q->gpu->node->gfx_target_version >= 80000) {
@@ -210,7 +214,8 @@ static void free_buffers(struct aql_queue *q)
   signal_destroy(q->idle_signal);
 }
 
-int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct aql_queue **out)
+static int queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, bool kernargs,
+                        struct aql_queue **out)
 {
   struct kfd_ioctl_create_queue_args args = {0};
   struct aql_queue *q;
@@ -236,7 +241,7 @@ int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct
   }
   if (err)
     goto fail;
-  err = alloc_buffers(q, &args);
+  err = alloc_buffers(q, &args, kernargs);
   if (err)
     goto fail;
   init_ring(q);
@@ -267,6 +272,17 @@ fail:
   free_buffers(q);
   free(q);
   return err;
+}
+
+int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct aql_queue **out)
+{
+  return queue_create(gpu, packets, priority, true, out);
+}
+
+int aql_queue_create_bare(struct kfd_gpu *gpu, uint32_t packets, int priority,
+                          struct aql_queue **out)
+{
+  return queue_create(gpu, packets, priority, false, out);
 }
 
 /* Queue error bits the CP stores in queue_inactive_signal, as ROCr decodes them
@@ -777,4 +793,89 @@ void aql_queue_fault_info(const struct aql_queue *q, struct aql_fault_info *out)
   uint16_t header = __atomic_load_n((const uint16_t *)pkt, __ATOMIC_ACQUIRE);
   if ((header & 0xff) == 2)
     memcpy(&out->kernel_object, pkt + 32, sizeof(out->kernel_object));
+}
+
+/* ---- prepared packets ------------------------------------------------------------------------- */
+
+int aql_dispatch_check(struct aql_queue *q, const struct aql_dispatch *d)
+{
+  return prepare_dispatch(q, d);
+}
+
+void aql_packet_dispatch(void *out, const struct aql_dispatch *d, uint64_t kernarg_va,
+                         uint64_t completion_va, bool barrier)
+{
+  struct aql_dispatch_packet pkt;
+
+  memset(&pkt, 0, sizeof(pkt));
+  for (int i = 0; i < 3; i++) {
+    bool used = i < d->dims;
+    pkt.workgroup_size[i] = used || d->block[i] ? d->block[i] : 1;
+    pkt.grid_size[i] = used || d->grid[i] ? d->grid[i] : 1;
+  }
+  pkt.private_segment_size = d->private_segment_size;
+  pkt.group_segment_size = d->group_segment_size;
+  pkt.kernel_object = d->kernel_object;
+  pkt.kernarg_address = kernarg_va;
+  pkt.completion_signal = completion_va;
+  uint32_t word = (uint32_t)make_header(AQL_TYPE_KERNEL_DISPATCH, barrier) |
+                  ((uint32_t)(d->dims << AQL_DISPATCH_DIMS_SHIFT) << 16);
+  memcpy(&pkt, &word, sizeof(word));
+  memcpy(out, &pkt, sizeof(pkt));
+}
+
+void aql_packet_barrier_and(void *out, const uint64_t deps[5], uint64_t completion_va)
+{
+  struct aql_barrier_packet pkt;
+
+  memset(&pkt, 0, sizeof(pkt));
+  for (int i = 0; i < 5; i++)
+    pkt.dep_signal[i] = deps[i];
+  pkt.completion_signal = completion_va;
+  uint32_t word = make_header(AQL_TYPE_BARRIER_AND, true);
+  memcpy(&pkt, &word, sizeof(word));
+  memcpy(out, &pkt, sizeof(pkt));
+}
+
+/* One claim of n slots (a single fetch-add: concurrent producers get disjoint runs), then per
+ * packet the body and the release store of its header word, then one doorbell with the last
+ * index: the CP may run the first packets while the later ones are written, and never sees a
+ * slot whose header is valid before its body. */
+int aql_submit_packets(struct aql_queue *q, const void *packets, uint32_t n, uint64_t *last_id)
+{
+  const uint8_t *src = packets;
+
+  if (!q || !n || n > q->packets || !packets)
+    return -EINVAL;
+  int err = aql_queue_error_known(q);
+  if (err)
+    return err;
+  uint64_t id = __atomic_fetch_add(&q->amd->write_dispatch_id, n, __ATOMIC_RELAXED);
+  uint64_t last = id + n - 1;
+  if (last - __atomic_load_n(&q->amd->read_dispatch_id, __ATOMIC_ACQUIRE) >= q->packets) {
+    err = claim_wait(q, last);
+    if (err) {
+      /* The slots are ours: fill them with empty barriers so the index stays consistent. */
+      for (uint64_t i = id; i <= last; i++) {
+        struct aql_slot slot = {.id = i, .packet = q->ring + (size_t)(i & q->mask) * AQL_PACKET_SIZE};
+        memset((char *)slot.packet + sizeof(uint32_t), 0, AQL_PACKET_SIZE - sizeof(uint32_t));
+        __atomic_store_n((uint32_t *)slot.packet, make_header(AQL_TYPE_BARRIER_AND, true),
+                         __ATOMIC_RELEASE);
+      }
+      __atomic_store_n(q->doorbell, last, __ATOMIC_RELEASE);
+      return err;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) {
+    uint8_t *dst = q->ring + (size_t)((id + i) & q->mask) * AQL_PACKET_SIZE;
+    const uint8_t *p = src + (size_t)i * AQL_PACKET_SIZE;
+    uint32_t word;
+    memcpy(dst + sizeof(word), p + sizeof(word), AQL_PACKET_SIZE - sizeof(word));
+    memcpy(&word, p, sizeof(word));
+    __atomic_store_n((uint32_t *)dst, word, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(q->doorbell, last, __ATOMIC_RELEASE);
+  if (last_id)
+    *last_id = last;
+  return 0;
 }

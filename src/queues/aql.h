@@ -42,6 +42,13 @@ struct aql_dispatch {
  * (-1 low, 0 normal, 1 high; mapped to KFD 0..15). [out] out. Returns 0 or -errno. */
 int aql_queue_create(struct kfd_gpu *gpu, uint32_t packets, int priority, struct aql_queue **out);
 
+/* aql_queue_create for a queue that only takes packets built by the caller (aql_submit_packets):
+ * no kernarg slots are allocated, so aql_dispatch_reserve/aql_submit_dispatch must not be used
+ * on it. For rings of many slots (a prepared graph's), where AQL_KERNARG_SLOT_SIZE per slot would
+ * be megabytes of pinned memory nobody reads. */
+int aql_queue_create_bare(struct kfd_gpu *gpu, uint32_t packets, int priority,
+                          struct aql_queue **out);
+
 /* Wait for the queue to drain (non-blocking spin), DESTROY_QUEUE, free its memory. NULL is a
  * no-op. Returns 0 or -errno. */
 int aql_queue_destroy(struct aql_queue *q);
@@ -84,6 +91,26 @@ void aql_slot_cancel(struct aql_queue *q, const struct aql_slot *slot);
  * [out] packet_id of the last packet. Returns 0 or -errno. */
 int aql_submit_barrier_and(struct aql_queue *q, struct signal *const deps[], int ndeps,
                            struct signal *completion, uint64_t *packet_id);
+
+/* ---- prepared packets: built once in host memory, published later in bulk ---- */
+
+/* What a dispatch needs from [in] q before its packets go out: scratch for its private segment,
+ * and the queue's known error state. 0 or -errno as aql_submit_dispatch. */
+int aql_dispatch_check(struct aql_queue *q, const struct aql_dispatch *d);
+
+/* Write into [out] out (64 bytes of host memory, not a ring slot) the whole kernel dispatch
+ * packet of [in] d, header included, its kernarg block at [in] kernarg_va. */
+void aql_packet_dispatch(void *out, const struct aql_dispatch *d, uint64_t kernarg_va,
+                         uint64_t completion_va, bool barrier);
+
+/* The same for a barrier-AND packet (barrier bit set) on [in] deps (signal VAs, 0 = none). */
+void aql_packet_barrier_and(void *out, const uint64_t deps[5], uint64_t completion_va);
+
+/* Publish [in] n (1..ring size) prepared packets ([in] packets: n * 64 bytes, headers valid) in
+ * consecutive slots of [in] q: bodies first, each header release-stored after its body, one
+ * doorbell. Waits for free slots only when the ring lacks n of them. [out] last_id: the index
+ * of the last packet (may be NULL). 0 or -errno (the queue is in error: nothing will run). */
+int aql_submit_packets(struct aql_queue *q, const void *packets, uint32_t n, uint64_t *last_id);
 
 /* Wait until every packet submitted so far has been consumed by the CP and completed.
  * [in] blocking: sleep on the queue's internal signal rather than spin. Returns 0 or -errno. */
