@@ -324,7 +324,7 @@ static void bind_executor(struct isa_inst *in)
  * once at its end: the one place to count more per wave cheaply. The cache's generation tag
  * and front table stay in registers for the slice: only worker_prepare changes the tag, and a
  * miss that rebuilds the table keeps the front's address. */
-static void run_wave(struct isa_wave *w, unsigned budget)
+__attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
   uint64_t insts = 0, lane_ops = 0;
   struct isa_worker *k = w->worker;
