@@ -125,7 +125,7 @@ static int measure_grid(struct harness *h, const struct workload *wl, const char
 
 static int measure(struct harness *h, const struct workload *wl, unsigned threads, int reps)
 {
-  double ips[64], lops[64], dt;
+  double ips[64], lops[64], count[64], dt;
   if (!wanted(wl->name))
     return 0;
   for (int i = 0; i < reps; i++) {
@@ -134,9 +134,13 @@ static int measure(struct harness *h, const struct workload *wl, unsigned thread
       return -1;
     ips[i] = (double)r.instructions_executed / dt;
     lops[i] = (double)r.lane_ops / dt;
+    count[i] = (double)r.lane_ops;
   }
   record(wl->name, "wave_insts", threads, ips, reps, "inst/s");
   record(wl->name, "lane_ops", threads, lops, reps, "op/s");
+  /* per dispatch: host instructions (callgrind) over this give the cost of a lane operation */
+  if (threads == 1)
+    record(wl->name, "lane_ops_per_dispatch", threads, count, reps, "op");
   return 0;
 }
 

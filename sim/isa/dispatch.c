@@ -81,11 +81,11 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
  * (the page may be read-only): the write translates again. */
 void *wave_page(struct isa_wave *w, uint64_t page, bool write)
 {
-  for (unsigned i = 0; i < TLB_ENTRIES; i++)
-    if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
-      return w->tlb_host[i];
+  uint8_t *h = wave_tlb_lookup(w, page, write);
+  if (h)
+    return h;
   const struct isa_dispatch *d = w->ctx->d;
-  uint8_t *h = d->translate(d->mem_ctx, page, 4096, write);
+  h = d->translate(d->mem_ctx, page, 4096, write);
   if (h) {
     unsigned i = w->tlb_next++ % TLB_ENTRIES;
     w->tlb_page[i] = page | (write ? 1 : 0);
@@ -324,7 +324,7 @@ static void bind_executor(struct isa_inst *in)
  * once at its end: the one place to count more per wave cheaply. The cache's generation tag
  * and front table stay in registers for the slice: only worker_prepare changes the tag, and a
  * miss that rebuilds the table keeps the front's address. */
-static void run_wave(struct isa_wave *w, unsigned budget)
+__attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
   uint64_t insts = 0, lane_ops = 0;
   struct isa_worker *k = w->worker;
@@ -783,7 +783,7 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
   k->poll_streak = 0;
   /* Translations are valid for one dispatch: the next may run after the mappings changed. */
   for (unsigned i = 0; i < 16; i++)
-    memset(k->waves[i].tlb_host, 0, sizeof(k->waves[i].tlb_host));
+    wave_tlb_clear(&k->waves[i]);
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
     void *p = realloc(k->priv, priv);

@@ -146,11 +146,7 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
  * the access was translated on its own (it crosses a page, or the page is not wholly mapped). */
 static uint8_t *tlb_page_host(const struct isa_wave *w, uint64_t va, bool write)
 {
-  uint64_t page = va & ~0xfffull;
-  for (unsigned i = 0; i < TLB_ENTRIES; i++)
-    if ((w->tlb_page[i] & ~1ull) == page && w->tlb_host[i] && ((w->tlb_page[i] & 1) || !write))
-      return w->tlb_host[i];
-  return NULL;
+  return wave_tlb_lookup(w, va & ~0xfffull, write);
 }
 
 /* GLOBAL (and FLAT outside the LDS and private apertures) loads and stores of whole dwords, the

@@ -1124,6 +1124,74 @@ static int valu_f32_vop2(struct isa_wave *w, const struct isa_inst *in)
   }
 }
 
+#ifdef VALU_FAST_VECTORS
+/* ---- VOP2 32-bit integer arithmetic with every lane active ---- */
+
+typedef int32_t v8i32 __attribute__((vector_size(32)));
+
+/* int_op's VOP2 operations of 64 lanes into d, eight lanes a step in vector registers, src0 a
+ * VGPR (a) or one scalar held in a register (ka; a NULL): no broadcast buffer, no switch per
+ * operation inside the loop. Each step reads its lanes of both sources before it writes them,
+ * so d may be a source. The same operations as int_op. */
+#define INT_STEPS(EXPR)                                                                    \
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {                                            \
+    v8u32 x = kx, y;                                                                       \
+    if (a)                                                                                 \
+      memcpy(&x, a + l, sizeof(x));                                                        \
+    memcpy(&y, b + l, sizeof(y));                                                          \
+    v8u32 r = (EXPR);                                                                      \
+    memcpy(d + l, &r, sizeof(r));                                                          \
+  }                                                                                        \
+  return
+
+VALU_FAST_CLONES
+static void int_vop2_lanes(unsigned op, uint32_t *d, const uint32_t *a, uint32_t ka,
+                           const uint32_t *b)
+{
+  const v8u32 kx = {ka, ka, ka, ka, ka, ka, ka, ka}, m24 = (v8u32){0, 0, 0, 0, 0, 0, 0, 0} + 0xffffff;
+  switch (op) {
+  case OP_V_ADD_U32: case OP_V_ADD_I32: INT_STEPS(x + y);
+  case OP_V_SUB_U32: case OP_V_SUB_I32: INT_STEPS(x - y);
+  case OP_V_SUBREV_U32: INT_STEPS(y - x);
+  case OP_V_AND_B32: INT_STEPS(x & y);
+  case OP_V_OR_B32: INT_STEPS(x | y);
+  case OP_V_XOR_B32: INT_STEPS(x ^ y);
+  case OP_V_LSHLREV_B32: INT_STEPS(y << (x & 31));
+  case OP_V_LSHRREV_B32: INT_STEPS(y >> (x & 31));
+  case OP_V_ASHRREV_I32: INT_STEPS((v8u32)((v8i32)y >> (v8i32)(x & 31)));
+  default: INT_STEPS((x & m24) * (y & m24));   /* v_mul_u32_u24 */
+  }
+}
+#undef INT_STEPS
+
+/* The VOP2 forms int_vop2_lanes computes: src1 a VGPR, src0 anything. */
+static bool int_vop2_form(const struct isa_inst *in)
+{
+  switch (in->op) {
+  case OP_V_ADD_U32: case OP_V_ADD_I32: case OP_V_SUB_U32: case OP_V_SUB_I32:
+  case OP_V_SUBREV_U32: case OP_V_AND_B32: case OP_V_OR_B32: case OP_V_XOR_B32:
+  case OP_V_LSHLREV_B32: case OP_V_LSHRREV_B32: case OP_V_ASHRREV_I32: case OP_V_MUL_U32_U24:
+    return in->enc == ENC_VOP2 && in->src[1] >= OPD_VGPR && in->src[1] != OPD_NONE &&
+           in->src[0] != OPD_NONE;
+  default:
+    return false;
+  }
+}
+
+/* int_vop2_form instructions: with every lane active and no VGPR indexing straight to the
+ * destination, src0 read in place or as one scalar; otherwise valu_int_plain's path. */
+static int valu_int_vop2(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || wave_exec(w) != ~0ull)
+    return valu_int_plain(w, in);
+  unsigned code = in->src[0];
+  const uint32_t *a = code >= OPD_VGPR ? wave_vreg(w, code) : NULL;
+  uint32_t ka = a ? 0 : scalar32(w, in, code);
+  int_vop2_lanes(in->op, wave_vreg(w, in->dst), a, ka, wave_vreg(w, in->src[1]));
+  return 0;
+}
+#endif
+
 static bool f32_vop2_form(const struct isa_inst *in)
 {
   switch (in->op) {
@@ -1193,6 +1261,10 @@ valu_exec_fn valu_bind(struct isa_inst *in)
 #endif
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
+#ifdef VALU_FAST_VECTORS
+  if (in->fast == FAST_INT && !mods && int_vop2_form(in))
+    return valu_int_vop2;
+#endif
   if (in->fast == FAST_INT && !mods)
     return valu_int_plain;
   return in->fast ? exec_valu_bound : exec_valu_general;

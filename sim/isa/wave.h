@@ -77,7 +77,8 @@ struct isa_wave {
   uint64_t lane_ops;
   /* A small fully associative TLB for translate(): a kernel streams from several arrays at
    * once (c[i] = a[i] + b[i] touches three pages per iteration), which a single entry
-   * thrashes. tlb_page holds the page address with bit 0 set when the entry allows writes. */
+   * thrashes. tlb_page holds the page address with bit 0 set when the entry allows writes
+   * (wave_tlb_lookup). */
   uint64_t tlb_page[TLB_ENTRIES];
   uint8_t *tlb_host[TLB_ENTRIES];
   unsigned tlb_next;                  /* round-robin replacement */
@@ -219,6 +220,32 @@ static inline void wave_set_sreg64(struct isa_wave *w, unsigned code, uint64_t v
 static inline uint32_t *wave_vreg(struct isa_wave *w, unsigned code)
 {
   return w->v[(code - OPD_VGPR) & (NUM_VREGS - 1)];
+}
+
+/* The wave's TLB (struct isa_wave): an entry is the page address with bit 0 set when the
+ * entry allows writes, or TLB_EMPTY. */
+#define TLB_EMPTY (~0ull)
+
+static inline void wave_tlb_clear(struct isa_wave *w)
+{
+  for (unsigned i = 0; i < TLB_ENTRIES; i++) {
+    w->tlb_page[i] = TLB_EMPTY;
+    w->tlb_host[i] = NULL;
+  }
+}
+
+/* Host address of the 4 KiB page `page` from the wave's TLB, NULL on a miss. x = entry ^ page
+ * is 1 for an entry that allows writes, 0 for a read-only one (a hit for reads only); an
+ * empty entry gives x >= 0xfff (pages are 4 KiB aligned). A read-only entry does not serve a
+ * write: the page may be read-only, so the write translates again. */
+static inline uint8_t *wave_tlb_lookup(const struct isa_wave *w, uint64_t page, bool write)
+{
+  for (unsigned i = 0; i < TLB_ENTRIES; i++) {
+    uint64_t x = w->tlb_page[i] ^ page;
+    if (x <= 1 && x >= (uint64_t)write)
+      return w->tlb_host[i];
+  }
+  return NULL;
 }
 
 /* Scalar source value of `code` (SGPR, special register, inline constant, literal). */

@@ -178,7 +178,7 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     w->v = k->vregs[i];
     w->priv = k->priv ? k->priv + (size_t)i * priv_bytes(c) : NULL;
     w->priv_bytes = c->priv_size;
-    memset(w->tlb_host, 0, sizeof(w->tlb_host));
+    wave_tlb_clear(w);
     if (s->state == WAVE_DONE) {
       d += vb + ab + priv_bytes(c);
       continue;
