@@ -110,6 +110,10 @@ hipError_t hipDeviceReset(void)
 	for (size_t i = 0; i < sizeof(d->limits) / sizeof(d->limits[0]); i++)
 		d->limits[i] = 0;
 	pthread_mutex_unlock(&d->lock);
+	/* The calling thread starts over too: its last error goes with the state that produced it
+	 * (AMD's runtime on kfdsim: hipGetLastError is hipSuccess right after a reset that followed
+	 * a failed hipMalloc). Other threads keep theirs, as their own calls set them. */
+	hip_tls_last_error = hipSuccess;
 	HIP_RETURN(hipSuccess);
 }
 

@@ -324,6 +324,45 @@ size_t mem_trim(struct kfd_gpu *gpu)
   return mem_suballoc_trim(gpu) + mem_block_cache_trim(gpu);
 }
 
+static bool kind_is_vram(enum mem_kind kind)
+{
+  return kind == MEM_DEVICE || kind == MEM_DEVICE_FINE || kind == MEM_DEVICE_UNCACHED;
+}
+
+struct vram_slack {
+  struct kfd_gpu *gpu;
+  size_t bytes;
+};
+
+/* What a live VRAM block of arg->gpu holds from the kernel beyond what was asked of it: the page
+ * rounding of a block, and everything of a chunk that its live slots did not ask for (all of an
+ * empty chunk). Slot lengths are read without the pool lock: a racing allocation or free moves
+ * the figure by its own size, as it would a moment later. */
+static void add_vram_slack(struct mem_block *b, void *arg)
+{
+  struct vram_slack *s = arg;
+
+  if (b->gpu != s->gpu || !kind_is_vram(b->kind) ||
+      !atomic_load_explicit(&b->live, memory_order_acquire))
+    return;
+  size_t asked = 0;
+  if (b->chunk) {
+    struct mem_chunk *c = b->chunk;
+    for (uint32_t i = 0; i < c->nslots; i++)
+      asked += atomic_load_explicit(&c->slot_len[i], memory_order_relaxed);
+  } else {
+    asked = b->size;
+  }
+  if (asked < b->alloc_size)
+    s->bytes += b->alloc_size - asked;
+}
+
+/* Free device memory as AMD's runtime reports it: what the kernel has left, less only the bytes
+ * the program asked for (clr's Device::updateFreeMemory charges an allocation its requested
+ * size; measured on kfdsim with Debian's libamdhip64.so.5: 1 byte and 4097 bytes cost 1 KiB and
+ * 5 KiB of reported free memory, a 2 MiB + 1 byte block 2 MiB, never a whole 2 MiB chunk), in
+ * whole KiB rounded down (clr keeps the figure in KiB). Cached blocks and the unasked part of
+ * chunks count as free: they are this process's to hand out or give back (mem_alloc). */
 int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
 {
   uint64_t avail = 0;
@@ -331,7 +370,7 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
 
   if (!gpu || !free_bytes || !total_bytes)
     return -EINVAL;
-  *total_bytes = gpu->node->vram_size ? gpu->node->vram_size : gpu->node->local_mem_size;
+  uint64_t total = gpu->node->vram_size ? gpu->node->vram_size : gpu->node->local_mem_size;
   err = kfd_available_memory(gpu, &avail);
   if (err)
     return err;
@@ -339,14 +378,19 @@ int mem_get_info(struct kfd_gpu *gpu, size_t *free_bytes, size_t *total_bytes)
    * the device (other processes, graphics). Free is what both allow. */
   struct kfd_drm_heaps h;
   if (kfd_drm_heaps(gpu, &h) == 0 && h.vram_size) {
-    if (!*total_bytes)
-      *total_bytes = h.vram_size;
+    if (!total)
+      total = h.vram_size;
     uint64_t drm_free = h.vram_used < h.vram_size ? h.vram_size - h.vram_used : 0;
     if (drm_free < avail)
       avail = drm_free;
   }
-  avail += mem_suballoc_cached_vram(gpu) + mem_block_cache_bytes(gpu);
-  *free_bytes = avail < *total_bytes ? avail : *total_bytes;
+  struct vram_slack slack = {.gpu = gpu};
+  mem_table_foreach(add_vram_slack, &slack);
+  avail += slack.bytes + mem_block_cache_bytes(gpu);
+  if (avail > total)
+    avail = total;
+  *free_bytes = (size_t)(avail & ~(uint64_t)1023);
+  *total_bytes = (size_t)total;
   return 0;
 }
 

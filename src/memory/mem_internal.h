@@ -145,7 +145,6 @@ int mem_suballoc(struct kfd_gpu *gpu, size_t size, enum mem_kind kind, unsigned 
 int mem_suballoc_free(struct mem_block *b, const void *p);
 bool mem_suballoc_fits(size_t size, enum mem_kind kind, unsigned flags);
 size_t mem_suballoc_trim(struct kfd_gpu *gpu);
-size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu);
 /* Mark the slot at [in] base of chunk block [in] b exported (its free then quarantines it), if it
  * still holds allocation [in] alloc_id: 0, else -ENOENT. */
 int mem_suballoc_mark_exported(struct mem_block *b, const void *base, uint64_t alloc_id);

@@ -388,29 +388,6 @@ int mem_suballoc_free(struct mem_block *b, const void *p)
   return 0;
 }
 
-/* Bytes of the VRAM chunks of gpu that are empty: cached, and given back on demand, so free
- * memory as far as this process's allocations are concerned (hipMemGetInfo). */
-size_t mem_suballoc_cached_vram(struct kfd_gpu *gpu)
-{
-  struct mem_gpu_pools *pools = gpu ? __atomic_load_n((struct mem_gpu_pools **)&gpu->mem_state,
-                                                      __ATOMIC_ACQUIRE) : NULL;
-  size_t bytes = 0;
-
-  if (!pools)
-    return 0;
-  for (int k = MEM_DEVICE; k <= MEM_DEVICE_UNCACHED; k++)
-    for (int co = 0; co < 2; co++)
-      for (int s = 0; s < N_CLASSES; s++) {
-        struct mem_pool *pool = &pools->pools[k][co][s];
-        pthread_mutex_lock(&pool->lock);
-        for (struct mem_chunk *c = pool->chunks; c; c = c->next)
-          if (chunk_empty(c))
-            bytes += c->block->alloc_size;
-        pthread_mutex_unlock(&pool->lock);
-      }
-  return bytes;
-}
-
 /* Release empty chunks of every pool of gpu. */
 size_t mem_suballoc_trim(struct kfd_gpu *gpu)
 {

@@ -142,6 +142,53 @@ SIZE(hipDeviceArch_t, 4);
 
 /* ROCm 7.0: 64 bytes (ROCm 6.3: 32, the size of hipAccessPolicyWindow). */
 SIZE(hipLaunchAttributeValue, 64);
+OFF(hipLaunchAttributeValue, accessPolicyWindow, 0);
+OFF(hipLaunchAttributeValue, clusterDim, 0);
+OFF(hipLaunchAttributeValue, dynDataPrefetch, 0);
+
+/* The extensible launch of ROCm 7 (hipLaunchKernelExC, hipDrvLaunchKernelEx), from the same
+ * 7.x header (003a5d1): the attribute is its 4-byte id, 4 bytes of padding and the 64-byte value;
+ * both configurations end in the attribute list and its length. */
+SIZE(hipLaunchAttribute, 72);
+OFF(hipLaunchAttribute, id, 0);
+OFF(hipLaunchAttribute, val, 8);
+OFF(hipLaunchAttribute, value, 8);
+SIZE(hipLaunchConfig_t, 56);
+OFF(hipLaunchConfig_t, gridDim, 0);
+OFF(hipLaunchConfig_t, blockDim, 12);
+OFF(hipLaunchConfig_t, dynamicSmemBytes, 24);
+OFF(hipLaunchConfig_t, stream, 32);
+OFF(hipLaunchConfig_t, attrs, 40);
+OFF(hipLaunchConfig_t, numAttrs, 48);
+SIZE(HIP_LAUNCH_CONFIG, 56);
+OFF(HIP_LAUNCH_CONFIG, gridDimX, 0);
+OFF(HIP_LAUNCH_CONFIG, blockDimX, 12);
+OFF(HIP_LAUNCH_CONFIG, sharedMemBytes, 24);
+OFF(HIP_LAUNCH_CONFIG, hStream, 32);
+OFF(HIP_LAUNCH_CONFIG, attrs, 40);
+OFF(HIP_LAUNCH_CONFIG, numAttrs, 48);
+SIZE(hipExtDynDataPrefetchRegion, 32);
+OFF(hipExtDynDataPrefetchRegion, height, 24);
+SIZE(hipExtDynDataPrefetchConfig, 72);
+OFF(hipExtDynDataPrefetchConfig, temporal, 4);
+OFF(hipExtDynDataPrefetchConfig, regions, 8);
+
+/* The attribute ids are values in those structs: ROCm 7's numbering (6 and 7 are unused, and the
+ * prefetch extension sits at 1024). */
+#define VAL(e, n) _Static_assert((e) == (n), #e " != " #n " (AMD 7.x)")
+VAL(hipLaunchAttributeIgnore, 0);
+VAL(hipLaunchAttributeAccessPolicyWindow, 1);
+VAL(hipLaunchAttributeCooperative, 2);
+VAL(hipLaunchAttributeSynchronizationPolicy, 3);
+VAL(hipLaunchAttributeClusterDimension, 4);
+VAL(hipLaunchAttributeClusterSchedulingPolicyPreference, 5);
+VAL(hipLaunchAttributePriority, 8);
+VAL(hipLaunchAttributeMemSyncDomainMap, 9);
+VAL(hipLaunchAttributeMemSyncDomain, 10);
+VAL(hipLaunchAttributeExtDynDataPrefetch, 1024);
+VAL(hipSyncPolicyAuto, 1);
+VAL(hipSyncPolicyBlockingSync, 4);
+VAL(hipClusterSchedulingPolicyLoadBalancing, 2);
 
 int main(void)
 {
