@@ -1,9 +1,10 @@
 #!/bin/sh
-# The sanitizer tier: builds the ASan+UBSan variant (scripts/build-sanitize.sh) and runs the test
-# suite in it, all but the valgrind tier (memcheck cannot run ASan code), the compile-only tests
-# (label `compile`: they run clang, none of our code) and the tests labelled
-# `slow` (each named in the README's sanitizer section); the loader fuzzers (label `fuzz`) run in
-# the same ctest call unless HIPKFD_SANITIZE_SKIP_FUZZ=1 (CI runs them in scripts/test-fuzz.sh).
+# The sanitizer tier (CI runs it after the TSan tier): builds the ASan+UBSan variant
+# (scripts/build-sanitize.sh, which leaves out the kernel corpus, the host programs, memcheck and
+# the toolchain tests) and runs the test suite in it, all but the compile-only tests (label
+# `compile`: they run clang, none of our code) and the tests labelled `slow` (each named in the
+# README's sanitizer section); the loader fuzzers (label `fuzz`) run in the same ctest call
+# unless HIPKFD_SANITIZE_SKIP_FUZZ=1.
 # Any sanitizer report fails the test that met it. Prints the tier's wall time.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -78,25 +78,60 @@ static inline float bf16_to_f32(uint16_t h)
 }
 
 /* v_min/v_max (and the min3/max3/med3 built on them; f16 through f32) in IEEE mode: a
- * signalling NaN gives a quiet NaN, a quiet NaN gives the other operand (libm's fmin/fmax do
- * both), and -0 orders below +0, which libm leaves open: the AMDGPU instructions follow
- * IEEE-754 2019 minimumNumber/maximumNumber (LLVM defines FMINNUM_IEEE so for AMDGPU,
- * llvm-project #85195). */
+ * signalling NaN gives that NaN quieted, a quiet NaN gives the other operand, and -0 orders
+ * below +0: the AMDGPU instructions follow IEEE-754 2019 minimumNumber/maximumNumber (LLVM
+ * defines FMINNUM_IEEE so for AMDGPU, llvm-project #85195). Written out on the bits rather than
+ * with libm's fminf/fmaxf: compilers inline those as llvm.minnum, which returns the other
+ * operand for a signalling NaN too (clang -O2), so the emulator's result depended on the
+ * compiler that built it. */
+static inline float minmax_f32(float a, float b, int max)
+{
+  uint32_t x = bits_f32(a), y = bits_f32(b);
+  int xnan = (x & 0x7fffffff) > 0x7f800000, ynan = (y & 0x7fffffff) > 0x7f800000;
+  if (xnan && !(x & 0x400000))
+    return f32_of(x | 0x400000);
+  if (ynan && !(y & 0x400000))
+    return f32_of(y | 0x400000);
+  if (xnan)
+    return b;
+  if (ynan)
+    return a;
+  if (a == b)   /* equal, or zeros of both signs: the negative one is the smaller */
+    return (x >> 31) == (unsigned)!max ? a : b;
+  return (max ? a > b : a < b) ? a : b;
+}
+static inline double minmax_f64(double a, double b, int max)
+{
+  const uint64_t quiet = 1ull << 51, inf = 0x7ff0000000000000ull;
+  uint64_t x = bits_f64(a), y = bits_f64(b);
+  int xnan = (x & ~(1ull << 63)) > inf, ynan = (y & ~(1ull << 63)) > inf;
+  if (xnan && !(x & quiet))
+    return f64_of(x | quiet);
+  if (ynan && !(y & quiet))
+    return f64_of(y | quiet);
+  if (xnan)
+    return b;
+  if (ynan)
+    return a;
+  if (a == b)
+    return (x >> 63) == (uint64_t)!max ? a : b;
+  return (max ? a > b : a < b) ? a : b;
+}
 static inline float fmin_hw(float a, float b)
 {
-  return a == 0 && b == 0 ? (signbit(a) ? a : b) : fminf(a, b);
+  return minmax_f32(a, b, 0);
 }
 static inline float fmax_hw(float a, float b)
 {
-  return a == 0 && b == 0 ? (signbit(a) ? b : a) : fmaxf(a, b);
+  return minmax_f32(a, b, 1);
 }
 static inline double fmin_hw64(double a, double b)
 {
-  return a == 0 && b == 0 ? (signbit(a) ? a : b) : fmin(a, b);
+  return minmax_f64(a, b, 0);
 }
 static inline double fmax_hw64(double a, double b)
 {
-  return a == 0 && b == 0 ? (signbit(a) ? b : a) : fmax(a, b);
+  return minmax_f64(a, b, 1);
 }
 
 static inline float flush_f32(float f)

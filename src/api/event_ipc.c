@@ -230,28 +230,70 @@ static void nap(void)
   nanosleep(&ts, NULL);
 }
 
+static double now_seconds(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Waits until every record claimed before `index` is published, then publishes `index`: records
+ * go out in claim order whoever (thread or process) claimed them. The area is memory another
+ * process writes, so its indices are not trusted: more than a ring of unpublished records ahead
+ * of ours, or a latest record past ours, is an area no runtime wrote; and a latest record that
+ * does not move for IPC_EVENT_STALL_SECONDS means the claimer died or never existed (a claim is
+ * published right after its write is queued). Either ends the wait: hipErrorInvalidHandle. */
+#define IPC_EVENT_STALL_SECONDS 2.0
+static hipError_t publish(struct ipc_event_area *a, int32_t index)
+{
+  const int32_t before = (int32_t)((uint32_t)index - 1u);
+  int32_t seen = atomic_load(&a->read_index);
+  double deadline = now_seconds() + IPC_EVENT_STALL_SECONDS;
+  for (;;) {
+    int32_t expected = before;
+    if (atomic_compare_exchange_strong(&a->read_index, &expected, index))
+      return hipSuccess;
+    /* Unsigned distance: a latest record at or past ours wraps to a huge value. */
+    uint32_t pending = (uint32_t)before - (uint32_t)expected;
+    if (pending > IPC_EVENT_SLOTS)
+      return hipErrorInvalidHandle;
+    if (expected != seen) {
+      seen = expected;
+      deadline = now_seconds() + IPC_EVENT_STALL_SECONDS;
+    } else if (now_seconds() > deadline) {
+      return hipErrorInvalidHandle;
+    }
+    nap();
+  }
+}
+
 hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream)
 {
   struct ipc_event_area *a = ie->area;
   int32_t index = atomic_fetch_add(&a->write_index, 1);
   /* Unsigned: the indices live in memory another process writes (and wrap after 2^31 records);
    * a negative one must still pick a slot of the ring. */
-  _Atomic uint32_t *slot = &a->slot[(uint32_t)index % IPC_EVENT_SLOTS];
-  while (atomic_load_explicit(slot, memory_order_acquire) != 0)
-    nap(); /* the record that used this slot 32 records ago is still pending */
+  uint32_t ring = (uint32_t)index % IPC_EVENT_SLOTS;
+  _Atomic uint32_t *slot = &a->slot[ring];
+  /* A slot is pending only for a record claimed 32 records ago: among the first 32 records of an
+   * area none can be (a forged area could otherwise keep this wait going forever). */
+  if ((uint32_t)index < IPC_EVENT_SLOTS && atomic_load(slot) != 0)
+    return hipErrorInvalidHandle;
+  /* The record that used this slot 32 records ago is still pending: its GPU write comes, unless
+   * the GPU work failed (then never: the fault's sticky error ends the wait). */
+  while (atomic_load_explicit(slot, memory_order_acquire) != 0) {
+    int fault = hip_fault_poll();
+    if (fault)
+      return hip_gpu_error(fault);
+    nap();
+  }
   atomic_store_explicit(slot, 1, memory_order_release);
   hipError_t e = hipStreamWriteValue32(stream, (void *)slot, 0, 0);
   if (e) {
     atomic_store(slot, 0);
     return e;
   }
-  /* Publish in claim order: a record claimed earlier (another thread or process) goes first. */
-  int32_t expected = index - 1;
-  while (!atomic_compare_exchange_weak(&a->read_index, &expected, index)) {
-    expected = index - 1;
-    nap();
-  }
-  return hipSuccess;
+  return publish(a, index);
 }
 
 static const _Atomic uint32_t *latest(const struct ipc_event *ie)

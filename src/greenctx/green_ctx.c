@@ -465,14 +465,16 @@ static hipError_t generate_desc(hipDevResourceDesc_t *phDesc, hipDevResource *re
 {
 	if (!phDesc || !resources || n == 0)
 		return hipErrorInvalidValue;
+	/* Checked before the copy is allocated: a count the array does not have (UINT_MAX) ends at
+	 * its first bad resource, not in a request for hundreds of GiB (ASan aborts on those). */
+	struct res_desc hdr = {0};
+	hipError_t err = desc_check(resources, n, &hdr);
+	if (err)
+		return err;
 	struct res_desc *d = malloc(sizeof(*d) + (size_t)n * sizeof(hipDevResource));
 	if (!d)
 		return hipErrorOutOfMemory;
-	hipError_t err = desc_check(resources, n, d);
-	if (err) {
-		free(d);
-		return err;
-	}
+	*d = hdr;
 	d->n = n;
 	memcpy(d->res, resources, (size_t)n * sizeof(hipDevResource));
 	for (unsigned i = 0; i < n; i++)

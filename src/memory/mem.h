@@ -116,6 +116,10 @@ int mem_nearest_block(const void *p, struct mem_info *out);
  * alone reports host_ptr NULL for a view not mapped yet. */
 int mem_lookup_host(const void *p, struct mem_info *out);
 
+/* Whether [in] size bytes at [in] p touch the address space reserved for GPU allocations (GPU VA
+ * == CPU VA): an address there that mem_lookup() does not find is no memory the CPU may touch. */
+bool mem_va_reserved(const void *p, size_t size);
+
 /* Map the allocation containing [in] ptr to [in] gpu as well (peer access). Idempotent.
  * Returns 0 or -errno (-ENOENT unknown pointer). */
 int mem_map_to_gpu(void *ptr, struct kfd_gpu *gpu);

@@ -241,6 +241,24 @@ void mem_va_release_unmapped(void *p, size_t size)
   release(p, size, false);
 }
 
+/* Whether [in] size bytes at [in] p (at least one) touch address space reserved for GPU
+ * allocations: there, an address outside every live allocation is a PROT_NONE reservation (a
+ * freed block, a gap between blocks), never host memory, and the CPU touching it faults. Ranges
+ * reserved on their own (reserve_alone) are not seen. */
+bool mem_va_reserved(const void *p, size_t size)
+{
+  uintptr_t start = (uintptr_t)p;
+  uintptr_t last = size ? start + size - 1 : start;
+  bool hit = false;
+  if (last < start)
+    last = UINTPTR_MAX;
+  pthread_mutex_lock(&heap_lock);
+  for (struct va_region *r = regions; r && !hit; r = r->next)
+    hit = start <= r->start + (r->size - 1) && last >= r->start;
+  pthread_mutex_unlock(&heap_lock);
+  return hit;
+}
+
 /* The child of a fork() has none of the regions (MADV_DONTFORK): it starts with an empty heap.
  * Runs in the single-threaded child. The parent's bookkeeping is left allocated. */
 void mem_va_atfork_child(void)

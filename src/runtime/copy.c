@@ -67,6 +67,12 @@ int hip_span_of(const void *p, size_t size, struct hip_span *out)
 
 	memset(out, 0, sizeof(*out));
 	if (mem_lookup_host(p, &info) != 0) {
+		/* Outside every allocation: host memory the program owns, unless it lies in the
+		 * address space reserved for GPU memory (a freed or never allocated device address):
+		 * hipErrorInvalidValue there, not a CPU fault in the copy. clr takes any unknown
+		 * address for host memory and faults. */
+		if (mem_va_reserved(p, size))
+			return -EINVAL;
 		out->ptr = (void *)p;
 		out->host_visible = true;
 		return 0;

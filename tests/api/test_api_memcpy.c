@@ -287,3 +287,46 @@ Test(memcpy, device_to_device_no_cu_kind)
 	cr_assert_eq(hipFree(a), hipSuccess);
 	cr_assert_eq(hipFree(b), hipSuccess);
 }
+
+/* A device address that is no longer (or never was) an allocation lies in the address space
+ * the runtime reserved for GPU memory, where nothing is mapped for the CPU: copies and fills
+ * to or from it are hipErrorInvalidValue (not host memory, not a fault), and move nothing. */
+static void expect_refused(void *dead)
+{
+	unsigned char host[256];
+	memset(host, 0x3c, sizeof(host));
+	cr_assert_eq(hipMemcpy(host, dead, sizeof(host), hipMemcpyDefault), hipErrorInvalidValue);
+	cr_assert_eq(hipMemcpy(host, dead, sizeof(host), hipMemcpyDeviceToHost), hipErrorInvalidValue);
+	cr_assert_eq(hipMemcpy(dead, host, sizeof(host), hipMemcpyHostToDevice), hipErrorInvalidValue);
+	cr_assert_eq(hipMemcpy(dead, host, sizeof(host), hipMemcpyDefault), hipErrorInvalidValue);
+	cr_assert_eq(hipMemcpyAsync(host, dead, sizeof(host), hipMemcpyDefault, NULL), hipErrorInvalidValue);
+	cr_assert_eq(hipMemset(dead, 0, sizeof(host)), hipErrorInvalidValue);
+	for (size_t i = 0; i < sizeof(host); i++)
+		cr_assert_eq(host[i], 0x3c, "byte %zu changed", i);
+}
+
+Test(memcpy, freed_device_address_is_refused)
+{
+	void *big = NULL, *small = NULL, *keep = NULL, *other = NULL;
+	/* A block of its own, then a slot of a chunk whose neighbour stays live. */
+	cr_assert_eq(hipMalloc(&big, 8u << 20), hipSuccess);
+	cr_assert_eq(hipMalloc(&small, 4096), hipSuccess);
+	cr_assert_eq(hipMalloc(&keep, 4096), hipSuccess);
+	cr_assert_eq(hipMalloc(&other, 4096), hipSuccess);
+	cr_assert_eq(hipFree(big), hipSuccess);
+	cr_assert_eq(hipFree(small), hipSuccess);
+	expect_refused(big);
+	expect_refused((char *)big + (4u << 20));
+	expect_refused(small);
+	/* A device-to-device copy from a dead source into a live destination leaves it alone. */
+	cr_assert_eq(hipMemset(keep, 0x11, 4096), hipSuccess);
+	cr_assert_eq(hipMemcpy(keep, big, 4096, hipMemcpyDeviceToDevice), hipErrorInvalidValue);
+	unsigned char back[4096];
+	cr_assert_eq(hipMemcpy(back, keep, sizeof(back), hipMemcpyDeviceToHost), hipSuccess);
+	for (size_t i = 0; i < sizeof(back); i++)
+		cr_assert_eq(back[i], 0x11);
+	/* Live memory still copies both ways. */
+	cr_assert_eq(hipMemcpy(other, keep, 4096, hipMemcpyDefault), hipSuccess);
+	cr_assert_eq(hipFree(keep), hipSuccess);
+	cr_assert_eq(hipFree(other), hipSuccess);
+}

@@ -36,12 +36,42 @@ static void check64(enum isa_target t, const char *name, const uint64_t *set, si
 
 /* ---- CPU references (written from the ISA guide's definitions) ---- */
 
+/* v_min/v_max in IEEE mode (MODE.IEEE, on for compute kernels) on the bits: a signalling NaN
+ * gives it quieted, a quiet NaN gives the other operand, -0 orders below +0. Not libm's
+ * fminf/fmaxf: clang inlines them as llvm.minnum, which passes a signalling NaN's partner
+ * through, so the reference would depend on the compiler building this test. */
+static uint32_t ieee_mm32(uint32_t a, uint32_t b, bool max)
+{
+  bool an = (a & 0x7fffffff) > 0x7f800000, bn = (b & 0x7fffffff) > 0x7f800000;
+  if (an && !(a & 0x400000)) return a | 0x400000;
+  if (bn && !(b & 0x400000)) return b | 0x400000;
+  if (an) return b;
+  if (bn) return a;
+  float x = F(a), y = F(b);
+  if (x == y)
+    return max ? ((a >> 31) ? b : a) : ((a >> 31) ? a : b);
+  return (max ? x > y : x < y) ? a : b;
+}
+static uint64_t ieee_mm64(uint64_t a, uint64_t b, bool max)
+{
+  const uint64_t q = 1ull << 51, inf = 0x7ff0000000000000ull;
+  bool an = (a & ~(1ull << 63)) > inf, bn = (b & ~(1ull << 63)) > inf;
+  if (an && !(a & q)) return a | q;
+  if (bn && !(b & q)) return b | q;
+  if (an) return b;
+  if (bn) return a;
+  double x = D(a), y = D(b);
+  if (x == y)
+    return max ? ((a >> 63) ? b : a) : ((a >> 63) ? a : b);
+  return (max ? x > y : x < y) ? a : b;
+}
+
 static uint32_t r_add_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(F(a) + F(b)); }
 static uint32_t r_sub_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(F(a) - F(b)); }
 static uint32_t r_mul_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(F(a) * F(b)); }
 static uint32_t r_fma_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return U(fmaf(F(a), F(b), F(c))); }
-static uint32_t r_min_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(fminf(F(a), F(b))); }
-static uint32_t r_max_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(fmaxf(F(a), F(b))); }
+static uint32_t r_min_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return ieee_mm32(a, b, false); }
+static uint32_t r_max_f32(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return ieee_mm32(a, b, true); }
 static uint32_t r_neg_abs(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)c; (void)l; (void)v; return U(-fabsf(F(a)) + fabsf(F(b))); }
 static uint32_t r_mul_clamp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
 {
@@ -84,10 +114,10 @@ static uint32_t r_ldexp(uint32_t a, uint32_t b, uint32_t c, unsigned l, const ui
 static uint32_t r_med3(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v)
 {
   (void)l; (void)v;
-  float x = F(a), y = F(b), z = F(c);
-  if (isnan(x) || isnan(y) || isnan(z)) return U(fminf(fminf(x, y), z));
-  float lo = fminf(x, y), hi = fmaxf(x, y);
-  return U(fmaxf(lo, fminf(hi, z)));
+  if (isnan(F(a)) || isnan(F(b)) || isnan(F(c)))
+    return ieee_mm32(ieee_mm32(a, b, false), c, false);
+  uint32_t lo = ieee_mm32(a, b, false), hi = ieee_mm32(a, b, true);
+  return ieee_mm32(lo, ieee_mm32(hi, c, false), true);
 }
 static uint32_t r_add_inline(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return U(0.5f + F(a)); }
 static uint32_t r_add_literal(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)b; (void)c; (void)l; (void)v; return U(F(0x40490fdb) + F(a)); }
@@ -263,8 +293,7 @@ static uint16_t min16(uint16_t a, uint16_t b, bool max)
   if (snan16(a) || snan16(b)) return 0x7e00;
   if (nan16(a)) return b;
   if (nan16(b)) return a;
-  float x = h2f(a), y = h2f(b);
-  return f2h(max ? fmaxf(x, y) : fminf(x, y));
+  return f2h(F(ieee_mm32(U(h2f(a)), U(h2f(b)), max)));
 }
 static uint32_t r_min3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, false), (uint16_t)c, false); }
 static uint32_t r_max3_f16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const uint32_t *v) { (void)l; (void)v; return min16(min16((uint16_t)a, (uint16_t)b, true), (uint16_t)c, true); }
@@ -378,7 +407,7 @@ static uint32_t r_sad_u16(uint32_t a, uint32_t b, uint32_t c, unsigned l, const 
 static uint64_t r_add_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) + D(b)); }
 static uint64_t r_mul_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(D(a) * D(b)); }
 static uint64_t r_fma_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)l; return UD(fma(D(a), D(b), D(c))); }
-static uint64_t r_max_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return UD(fmax(D(a), D(b))); }
+static uint64_t r_max_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)c; (void)l; return ieee_mm64(a, b, true); }
 static uint64_t r_fmac_lit(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)b; (void)l; return UD(fma(3.0, D(a), D(c))); }
 static uint64_t r_add_neg(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)b; (void)c; (void)l; return UD(-D(a) + -4.0); }
 static uint64_t r_rcp_f64(uint64_t a, uint64_t b, uint64_t c, unsigned l) { (void)b; (void)c; (void)l; return UD(1.0 / D(a)); }

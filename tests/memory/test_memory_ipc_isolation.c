@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <hip/hip_runtime_api.h>
@@ -436,4 +437,105 @@ Test(ipc_isolation, bad_event_handles_fail_cleanly, .timeout = 120)
 	cr_assert(got);
 	cr_assert_eq(hipIpcOpenEventHandle(&e, h), hipErrorInvalidValue);
 	cr_assert_eq(e, (hipEvent_t)0x1234);
+}
+
+/* ---- a crafted event area ---------------------------------------------------------------------- */
+
+/* The shared area's layout as src/api/event_ipc.c writes it (a page: magic, owner pid, users,
+ * write index, read index, padding, then the 32 completion slots). A hostile exporter can write
+ * any of it; the importer's record must end with an error, not wait forever. */
+struct forged_area {
+	uint32_t magic, owner_pid, users;
+	int32_t write_index, read_index;
+	uint32_t pad[3];
+	uint32_t slot[32];
+};
+
+enum { FORGE_AHEAD, FORGE_GAP, FORGE_STALL, FORGE_SLOT, FORGE_NONE, FORGE_COUNT };
+
+static void forge(struct forged_area *a, int how)
+{
+	switch (how) {
+	case FORGE_AHEAD: /* the latest record is past every claim */
+		a->write_index = 5;
+		a->read_index = 100;
+		break;
+	case FORGE_GAP: /* a thousand claims nobody published */
+		a->write_index = 1000;
+		a->read_index = -1;
+		break;
+	case FORGE_STALL: /* six claims ahead of ours that will never be published */
+		a->write_index = 10;
+		a->read_index = 3;
+		break;
+	case FORGE_SLOT: /* the first record's slot pending although no record used it */
+		a->write_index = 0;
+		a->read_index = -1;
+		a->slot[0] = 1;
+		break;
+	}
+}
+
+static int forged_event_child(int from, int to)
+{
+	hipEvent_t e[FORGE_COUNT];
+	hipIpcEventHandle_t h[FORGE_COUNT];
+	char ack;
+	for (int i = 0; i < FORGE_COUNT; i++) {
+		if (hipEventCreateWithFlags(&e[i], hipEventInterprocess | hipEventDisableTiming) != hipSuccess ||
+		    hipIpcGetEventHandle(&h[i], e[i]) != hipSuccess)
+			return 1;
+		char name[sizeof(h[i].reserved) + 1] = {0};
+		memcpy(name, h[i].reserved, sizeof(h[i].reserved));
+		int fd = shm_open(name, O_RDWR, 0);
+		if (fd < 0)
+			return 2;
+		struct forged_area *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (a == MAP_FAILED)
+			return 3;
+		forge(a, i);
+		munmap(a, 4096);
+	}
+	if (!write_full(to, h, sizeof(h)) || !read_full(from, &ack, 1))
+		return 4;
+	for (int i = 0; i < FORGE_COUNT; i++)
+		if (hipEventDestroy(e[i]) != hipSuccess)
+			return 5;
+	return 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+Test(ipc_isolation, forged_event_area_record_fails, .timeout = 120)
+{
+	struct peer c = peer_start(forged_event_child);
+	hipIpcEventHandle_t h[FORGE_COUNT];
+	hipEvent_t e[FORGE_COUNT];
+	cr_assert(read_full(c.from, h, sizeof(h)));
+	for (int i = 0; i < FORGE_COUNT; i++) {
+		cr_assert_eq(hipIpcOpenEventHandle(&e[i], h[i]), hipSuccess, "area %d", i);
+		double t0 = seconds_now();
+		hipError_t err = hipEventRecord(e[i], NULL);
+		double took = seconds_now() - t0;
+		if (i == FORGE_NONE) {
+			/* The untouched area next to them still works. */
+			cr_assert_eq(err, hipSuccess);
+			cr_assert_eq(hipEventSynchronize(e[i]), hipSuccess);
+			cr_assert_eq(hipEventQuery(e[i]), hipSuccess);
+		} else {
+			cr_assert_eq(err, hipErrorInvalidHandle, "area %d: record returned %d", i, err);
+		}
+		/* The stall bound is 2 s; the other forgeries are seen at once. */
+		cr_assert_lt(took, 10.0, "area %d: record took %.1f s", i, took);
+		cr_assert_eq(hipEventDestroy(e[i]), hipSuccess);
+	}
+	cr_assert_eq(hipDeviceSynchronize(), hipSuccess);
+	cr_assert(write_full(c.to, "g", 1));
+	peer_finish(&c);
 }
