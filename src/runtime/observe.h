@@ -85,7 +85,7 @@ extern bool hip_observe_tsc; /* set once when the library is loaded */
 
 uint64_t hip_observe_clock_ns(void); /* CLOCK_MONOTONIC */
 
-static inline uint64_t hip_observe_clock(void)
+static inline __attribute__((always_inline)) uint64_t hip_observe_clock(void)
 {
 #if defined(__x86_64__)
   if (__builtin_expect(hip_observe_tsc, 1))
@@ -177,7 +177,7 @@ struct hip_trace_frame {
 
 /* Returns where the wrapper writes its argument struct of [in] args_size bytes: in the record,
  * or [in] scratch when none could be made. */
-static inline void *hip_trace_call_begin(struct hip_trace_frame *f, uint32_t id, const char *name,
+static inline __attribute__((always_inline)) void *hip_trace_call_begin(struct hip_trace_frame *f, uint32_t id, const char *name,
                                          int (*format_args)(const void *, char *, size_t),
                                          uint32_t args_size, void *scratch)
 {
@@ -213,7 +213,7 @@ static inline void *hip_trace_call_begin(struct hip_trace_frame *f, uint32_t id,
   return r + 1;
 }
 
-static inline void hip_trace_call_end(struct hip_trace_frame *f)
+static inline __attribute__((always_inline)) void hip_trace_call_end(struct hip_trace_frame *f)
 {
   if (__builtin_expect(!f->r, 0))
     return;
