@@ -416,8 +416,8 @@ void hip_gate_put_str(struct hip_gate_fmt *f, const char *name, const char *s, i
   put(f, "\"%.*s\"", HIP_GATE_STR_MAX - 1, s);
 }
 
-void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p, const void *value,
-                          int ok)
+void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p,
+                          const void *value, int ok)
 {
   hip_gate_put_ptr(f, name, p);
   if (ok && p)

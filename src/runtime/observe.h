@@ -2,7 +2,9 @@
  *
  * Every exported hip* entry point passes through a generated wrapper. When hip_observe_flags is
  * 0 (nothing observes: the common case) the wrapper only tests that word and calls the
- * implementation. Otherwise it fills a struct hip_api_call on its stack, calls
+ * implementation. When the word is exactly HIP_OBSERVE_TRACE, the wrapper records the call itself
+ * into its thread's ring (hip_trace_call_begin/end below: a copy of the arguments and two clock
+ * reads). Otherwise it fills a struct hip_api_call on its stack, calls
  * hip_observe_call_begin(), runs the implementation, stores the result and calls
  * hip_observe_call_end(). Each observer (the API log, the timeline trace, roctracer-style
  * callbacks) registers itself from its own area with hip_observe_register() and sets its bit in
@@ -177,9 +179,10 @@ struct hip_trace_frame {
 
 /* Returns where the wrapper writes its argument struct of [in] args_size bytes: in the record,
  * or [in] scratch when none could be made. */
-static inline __attribute__((always_inline)) void *hip_trace_call_begin(struct hip_trace_frame *f, uint32_t id, const char *name,
-                                         int (*format_args)(const void *, char *, size_t),
-                                         uint32_t args_size, void *scratch)
+static inline __attribute__((always_inline)) void *
+hip_trace_call_begin(struct hip_trace_frame *f, uint32_t id, const char *name,
+                     int (*format_args)(const void *, char *, size_t), uint32_t args_size,
+                     void *scratch)
 {
   uint32_t len = (uint32_t)(sizeof(struct hip_api_rec) + args_size + 7) & ~7u;
   struct hip_observe_thread *t = hip_observe_self;
@@ -271,8 +274,8 @@ void hip_gate_put_ptr(struct hip_gate_fmt *f, const char *name, const void *p);
 void hip_gate_put_str(struct hip_gate_fmt *f, const char *name, const char *s, int readable);
 /* An output pointer to a pointer or handle: its address, and the value it received (captured
  * by the wrapper after the call) once `ok`. */
-void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p, const void *value,
-                          int ok);
+void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p,
+                          const void *value, int ok);
 void hip_gate_put_i64(struct hip_gate_fmt *f, const char *name, const void *v, size_t size);
 void hip_gate_put_u64(struct hip_gate_fmt *f, const char *name, const void *v, size_t size);
 void hip_gate_put_f64(struct hip_gate_fmt *f, const char *name, const void *v, size_t size);
