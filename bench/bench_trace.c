@@ -1,11 +1,13 @@
-/* bench_trace: what the timeline trace costs an API call, measured on the observer path the
- * generated entry-point wrappers take (runtime/observe.h), around a call that does nothing.
- *   trace.observe_off     hip_observe_call_begin + end with no observer active (the floor: two
- *                         clock reads and a correlation id)
- *   trace.record          the same with the timeline recording (HIPKFD_TRACE set): the added
- *                         cost is the trace's, argument text included unless HIPKFD_TRACE_ARGS=0
- * Run with HIPKFD_TRACE=<file> HIPKFD_TRACE_START=paused (the figures need the recorder loaded
- * but idle first); white-box: links the runtime's objects, not through dlopen. */
+/* bench_trace: what the timeline trace costs an API call, through the real exported entry points
+ * (the generated wrappers of runtime/observe.h), around calls that do almost nothing:
+ *   trace.<call>.off   recording paused (HIPKFD_TRACE_START=paused): the wrappers' fast path;
+ *   trace.<call>.on    recording (after hipProfilerStart): the wrapper's observed path plus the
+ *                      record in the thread's ring;
+ * for <call> = noargs (hipGetLastError()), out (hipRuntimeGetVersion(&v): one output pointer whose
+ * value is captured) and args3 (hipDeviceCanAccessPeer(&v, 0, 0): an output and two scalars).
+ * trace.clock is one read of the trace's clock (hip_observe_clock). The difference on - off is
+ * the whole cost of tracing a call. Run under kfdsim with HIPKFD_TRACE=<file>
+ * HIPKFD_TRACE_START=paused; white-box: links the runtime's objects, not through dlopen. */
 #include "bench.h"
 
 #include <stdio.h>
@@ -15,42 +17,81 @@
 
 enum { BATCH = 1000 };
 
-static int format_two(const void *args, char *buf, size_t size)
+static volatile int sink;
+
+static void call_noargs(void)
 {
-	const int *a = args;
-	return snprintf(buf, size, "ptr=%p, size=%d", (const void *)a, a[0]);
+	sink = hipGetLastError();
 }
 
-static void measure(const char *name, size_t iters)
+static void call_out(void)
+{
+	int v = 0;
+	sink = hipRuntimeGetVersion(&v) + v;
+}
+
+static void call_args3(void)
+{
+	int v = 0;
+	sink = hipDeviceCanAccessPeer(&v, 0, 0) + v;
+}
+
+static void measure(const char *name, void (*call)(void), size_t iters)
 {
 	struct bench_samples smp = {0};
-	int args[2] = {4096, 0};
 	for (size_t i = 0; i < iters; i++) {
 		uint64_t t0 = bench_now_ns();
-		for (int j = 0; j < BATCH; j++) {
-			struct hip_api_call c = {.id = 0, .name = "hipMalloc", .args = args,
-						 .format_args = format_two};
-			hip_observe_call_begin(&c);
-			c.result = hipSuccess;
-			hip_observe_call_end(&c);
-		}
+		for (int j = 0; j < BATCH; j++)
+			call();
 		bench_samples_add(&smp, (double)(bench_now_ns() - t0) / BATCH);
 	}
 	bench_report(name, &smp, "ns");
 }
 
+static void measure_clock(size_t iters)
+{
+	struct bench_samples smp = {0};
+	for (size_t i = 0; i < iters; i++) {
+		uint64_t t0 = bench_now_ns(), acc = 0;
+		for (int j = 0; j < BATCH; j++)
+			acc += hip_observe_clock();
+		sink = (int)acc;
+		bench_samples_add(&smp, (double)(bench_now_ns() - t0) / BATCH);
+	}
+	bench_report("trace.clock", &smp, "ns");
+}
+
+static void measure_all(const char *mode, size_t iters)
+{
+	static const struct {
+		const char *name;
+		void (*call)(void);
+	} calls[] = {{"noargs", call_noargs}, {"out", call_out}, {"args3", call_args3}};
+	char name[64];
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		snprintf(name, sizeof(name), "trace.%s.%s", calls[i].name, mode);
+		measure(name, calls[i].call, iters);
+	}
+}
+
 int main(void)
 {
-	const char *it = getenv("HIPKFD_BENCH_ITERS");
-	size_t iters = it ? (size_t)atoi(it) : 200;
+	size_t iters = bench_iters(200);
 	if (!getenv("HIPKFD_TRACE")) {
-		bench_report_note("trace.record", "run with HIPKFD_TRACE=<file> HIPKFD_TRACE_START=paused");
+		bench_report_note("trace", "run with HIPKFD_TRACE=<file> HIPKFD_TRACE_START=paused");
 		return 0;
 	}
-	measure("trace.observe_off", iters);
+	if (hipSetDevice(0) != hipSuccess) {
+		bench_report_note("trace", "no device (run under kfdsim)");
+		return 0;
+	}
+	bench_table_header("timeline trace: cost per API call");
+	measure_clock(iters);
+	measure_all("off", iters);
 	hipProfilerStart();
-	/* A ring holds 16384 records: past that the figures include wrapping, as a long run does. */
-	measure("trace.record", iters);
+	/* A thread's ring holds a bounded number of records: past that the figures include
+	 * wrapping, as a long run does. */
+	measure_all("on", iters);
 	hipProfilerStop();
 	return 0;
 }

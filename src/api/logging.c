@@ -74,7 +74,7 @@ static void log_call_end(struct hip_api_call *call)
     call->format_args(call->args, args, sizeof(args));
   hip_log(3, "[%04lx] %s(%s) = %s (%d) %.1f us", thread_tag(), call->name, args,
           hipGetErrorName(call->result), (int)call->result,
-          (double)(call->end_ns - call->begin_ns) / 1000.0);
+          hip_observe_ticks_ns(call->end - call->begin) / 1000.0);
 }
 
 static const struct hip_api_observer log_observer = {log_call_begin, log_call_end};

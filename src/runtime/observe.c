@@ -1,18 +1,24 @@
 /* hipkfd: dispatch of API calls to their observers (see observe.h). */
+#define _GNU_SOURCE
 #include "observe.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "error.h"
 
 _Atomic unsigned hip_observe_flags;
 
 static const struct hip_api_observer *_Atomic observers[HIP_OBSERVE_KINDS];
-static _Atomic uint64_t next_correlation_id = 1;
 
 static unsigned kind_index(enum hip_observer_kind kind)
 {
@@ -37,36 +43,241 @@ void hip_observe_log_update(void)
   hip_observe_enable(HIP_OBSERVE_LOG, hip_log_level >= 3 && (hip_log_mask & HIP_LOG_MASK_API));
 }
 
-static uint64_t now_ns(void)
+/* ---- The clock ------------------------------------------------------------------------------ */
+
+bool hip_observe_tsc;
+static struct {
+  uint64_t ticks, ns;
+} clock_origin; /* the pair read at load; read-only after */
+
+uint64_t hip_observe_clock_ns(void)
 {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* One (ticks, ns) pair: the clock read between two tick reads, the closest of a few tries, so
+ * that a preemption between the reads does not skew it. */
+static void clock_pair(uint64_t *ticks, uint64_t *ns)
+{
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < 5; i++) {
+    uint64_t t0 = hip_observe_clock(), n = hip_observe_clock_ns(), t1 = hip_observe_clock();
+    if (t1 - t0 < best) {
+      best = t1 - t0;
+      *ticks = t0 + (t1 - t0) / 2;
+      *ns = n;
+    }
+  }
+}
+
+/* The TSC counts at a constant rate through frequency and idle states only when CPUID says it is
+ * invariant (Intel SDM vol. 3, 18.17.1; AMD APM vol. 2, 17.4): then it is the clock. */
+static bool tsc_invariant(void)
+{
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  if (!__get_cpuid(0x80000000u, &a, &b, &c, &d) || a < 0x80000007u)
+    return false;
+  __get_cpuid(0x80000007u, &a, &b, &c, &d);
+  return (d >> 8) & 1;
+#else
+  return false;
+#endif
+}
+
+__attribute__((constructor)) static void observe_clock_init(void)
+{
+  hip_observe_tsc = tsc_invariant();
+  clock_pair(&clock_origin.ticks, &clock_origin.ns);
+}
+
+void hip_observe_clock_map(struct hip_clock_map *m)
+{
+  if (!hip_observe_tsc) {
+    *m = (struct hip_clock_map){.ticks0 = 0, .ns0 = 0, .ns_per_tick = 1.0};
+    return;
+  }
+  uint64_t ns = hip_observe_clock_ns();
+  if (ns - clock_origin.ns < 2000000u) {
+    struct timespec nap = {0, (long)(2000000u - (ns - clock_origin.ns))};
+    nanosleep(&nap, NULL);
+  }
+  clock_pair(&m->ticks0, &m->ns0);
+  uint64_t dt = m->ticks0 - clock_origin.ticks;
+  m->ns_per_tick = dt ? (double)(m->ns0 - clock_origin.ns) / (double)dt : 1.0;
+}
+
+/* The rate, once measured over at least 10 ms (the bits of a double; 0: not yet). */
+static _Atomic uint64_t settled_rate;
+
+double hip_observe_ticks_ns(uint64_t ticks)
+{
+  if (!hip_observe_tsc)
+    return (double)ticks;
+  uint64_t bits = atomic_load_explicit(&settled_rate, memory_order_relaxed);
+  double rate;
+  if (bits) {
+    memcpy(&rate, &bits, sizeof(rate));
+    return (double)ticks * rate;
+  }
+  uint64_t t, ns;
+  clock_pair(&t, &ns);
+  if (t == clock_origin.ticks)
+    return 0;
+  rate = (double)(ns - clock_origin.ns) / (double)(t - clock_origin.ticks);
+  if (ns - clock_origin.ns >= 10000000u) {
+    memcpy(&bits, &rate, sizeof(bits));
+    atomic_store_explicit(&settled_rate, bits, memory_order_relaxed);
+  }
+  return (double)ticks * rate;
+}
+
+/* ---- Observed threads ---------------------------------------------------------------------- */
+
+HIP_TLS_OBSERVE struct hip_observe_thread *hip_observe_self;
+static _Atomic(struct hip_observe_thread *) threads;
+static _Atomic uint64_t thread_count;
+
+struct hip_observe_thread *hip_observe_thread_get(void)
+{
+  struct hip_observe_thread *t = hip_observe_self;
+  if (t)
+    return t;
+  if (!(t = calloc(1, sizeof(*t))))
+    return NULL;
+  uint64_t n = atomic_fetch_add_explicit(&thread_count, 1, memory_order_relaxed) + 1;
+  t->seq = n << 40 | 1; /* correlation ids: never 0, unique while a thread makes < 2^40 calls */
+  t->tid = (uint32_t)syscall(SYS_gettid);
+  struct hip_observe_thread *old = atomic_load_explicit(&threads, memory_order_relaxed);
+  do
+    t->next = old;
+  while (!atomic_compare_exchange_weak_explicit(&threads, &old, t, memory_order_release,
+                                                memory_order_relaxed));
+  return hip_observe_self = t;
+}
+
+uint64_t hip_observe_current_call(void)
+{
+  struct hip_observe_thread *t = hip_observe_self;
+  return t ? t->current : 0;
+}
+
 /* Observers run in kind order at begin and in reverse order at end, so that an inner observer's
  * time (the log's formatting) does not count in an outer one's span. */
 void hip_observe_call_begin(struct hip_api_call *call)
 {
-  call->correlation_id = atomic_fetch_add_explicit(&next_correlation_id, 1, memory_order_relaxed);
+  struct hip_observe_thread *t = hip_observe_thread_get();
+  call->correlation_id = t ? t->seq++ : 0;
+  call->outer = t ? t->current : 0;
+  if (t)
+    t->current = call->correlation_id;
   unsigned flags = atomic_load_explicit(&hip_observe_flags, memory_order_acquire);
   for (unsigned i = 0; i < HIP_OBSERVE_KINDS; i++) {
     const struct hip_api_observer *obs = atomic_load_explicit(&observers[i], memory_order_acquire);
     if ((flags & (1u << i)) && obs && obs->begin)
       obs->begin(call);
   }
-  call->begin_ns = now_ns();
+  call->begin = hip_observe_clock();
 }
 
 void hip_observe_call_end(struct hip_api_call *call)
 {
-  call->end_ns = now_ns();
+  call->end = hip_observe_clock();
   unsigned flags = atomic_load_explicit(&hip_observe_flags, memory_order_acquire);
   for (unsigned i = HIP_OBSERVE_KINDS; i-- > 0;) {
     const struct hip_api_observer *obs = atomic_load_explicit(&observers[i], memory_order_acquire);
     if ((flags & (1u << i)) && obs && obs->end)
       obs->end(call);
   }
+  struct hip_observe_thread *t = hip_observe_self;
+  if (t)
+    t->current = call->outer;
+}
+
+/* ---- The API-call rings --------------------------------------------------------------------- */
+
+#define RING_MASK (HIP_API_RING_BYTES - 1)
+/* When the ring is full, the writer drops at least this much of its oldest records at once, so
+ * that it takes the slow path once per so many bytes, not on every call. */
+#define RING_SLACK (64u * 1024)
+
+static struct hip_api_rec *ring_at(const struct hip_observe_thread *t, uint64_t pos)
+{
+  return (struct hip_api_rec *)(t->ring + (pos & RING_MASK));
+}
+
+/* Drop the oldest records until [in] len bytes from [in] h fit (owner thread). */
+static void ring_drop(struct hip_observe_thread *t, uint64_t h, uint32_t len)
+{
+  if (h + len - t->tail <= HIP_API_RING_BYTES)
+    return;
+  while (t->tail < h && h + len + RING_SLACK - t->tail > HIP_API_RING_BYTES) {
+    const struct hip_api_rec *r = ring_at(t, t->tail);
+    t->lost += r->id != HIP_API_REC_PAD;
+    t->tail += r->size;
+  }
+}
+
+struct hip_api_rec *hip_api_ring_reserve(struct hip_observe_thread **tp, uint32_t len)
+{
+  struct hip_observe_thread *t = *tp ? *tp : (*tp = hip_observe_thread_get());
+  if (!t)
+    return NULL;
+  if (!t->ring && !(t->ring = malloc(HIP_API_RING_BYTES))) {
+    t->lost++;
+    return NULL;
+  }
+  uint64_t h = atomic_load_explicit(&t->head, memory_order_relaxed);
+  uint32_t room = HIP_API_RING_BYTES - (uint32_t)(h & RING_MASK);
+  if (room < len) {
+    /* The record would wrap: fill the end of the ring (only id and size: room may be 8). */
+    ring_drop(t, h, room);
+    struct hip_api_rec *pad = ring_at(t, h);
+    pad->id = HIP_API_REC_PAD;
+    pad->size = room;
+    h += room;
+  }
+  ring_drop(t, h, len);
+  struct hip_api_rec *r = ring_at(t, h);
+  r->size = len;
+  atomic_store_explicit(&r->end, 0, memory_order_relaxed);
+  atomic_store_explicit(&t->head, h + len, memory_order_release);
+  return r;
+}
+
+/* Every size is checked against the ring before it is followed: a record the owner overwrote
+ * while this ran (it should have stopped) ends the walk of that ring, never reads outside it. */
+void hip_api_rings_each(void (*fn)(const struct hip_observe_thread *t, const struct hip_api_rec *r,
+                                   void *arg),
+                        void *arg)
+{
+  for (const struct hip_observe_thread *t = atomic_load_explicit(&threads, memory_order_acquire);
+       t; t = t->next) {
+    uint64_t h = atomic_load_explicit(&t->head, memory_order_acquire);
+    if (!t->ring)
+      continue;
+    for (uint64_t p = t->tail; p < h;) {
+      const struct hip_api_rec *r = ring_at(t, p);
+      uint32_t size = r->size;
+      if (size < 8 || size % 8 || size > h - p || size > HIP_API_RING_BYTES - (p & RING_MASK))
+        break;
+      if (r->id != HIP_API_REC_PAD && size >= sizeof(*r) &&
+          atomic_load_explicit(&r->end, memory_order_acquire))
+        fn(t, r, arg);
+      p += size;
+    }
+  }
+}
+
+uint64_t hip_api_rings_lost(void)
+{
+  uint64_t lost = 0;
+  for (const struct hip_observe_thread *t = atomic_load_explicit(&threads, memory_order_acquire);
+       t; t = t->next)
+    lost += t->lost;
+  return lost;
 }
 
 /* ---- The gate's slow path ----------------------------------------------------------------- */
@@ -182,6 +393,13 @@ static void put_name(struct hip_gate_fmt *f, const char *name)
     put(f, "->");
 }
 
+void hip_gate_capture_str(char dst[HIP_GATE_STR_MAX], const char *s)
+{
+  size_t n = strnlen(s, HIP_GATE_STR_MAX - 1);
+  memcpy(dst, s, n);
+  dst[n] = '\0';
+}
+
 void hip_gate_put_ptr(struct hip_gate_fmt *f, const char *name, const void *p)
 {
   put_name(f, name);
@@ -195,17 +413,15 @@ void hip_gate_put_str(struct hip_gate_fmt *f, const char *name, const char *s, i
     return;
   }
   put_name(f, name);
-  put(f, "\"%.64s\"", s);
+  put(f, "\"%.*s\"", HIP_GATE_STR_MAX - 1, s);
 }
 
-void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p, int ok)
+void hip_gate_put_out_ptr(struct hip_gate_fmt *f, const char *name, const void *p,
+                          const void *value, int ok)
 {
   hip_gate_put_ptr(f, name, p);
-  if (ok && p) {
-    const void *v;
-    memcpy(&v, p, sizeof(v));
-    hip_gate_put_ptr(f, NULL, v);
-  }
+  if (ok && p)
+    hip_gate_put_ptr(f, NULL, value);
 }
 
 void hip_gate_put_i64(struct hip_gate_fmt *f, const char *name, const void *v, size_t size)

@@ -39,20 +39,6 @@ static bool reaper_started;                   /* protected by lock */
 static _Atomic bool reaper_stop;
 static pthread_t reaper;
 static _Atomic unsigned consumers;            /* enum trace_consumer bits */
-static HIP_TLS uint64_t current_call;
-
-/* ---- correlation with the API call -------------------------------------------------------- */
-
-void trace_activity_enter_call(uint64_t correlation)
-{
-	current_call = correlation;
-}
-
-void trace_activity_leave_call(uint64_t correlation)
-{
-	if (current_call == correlation)
-		current_call = 0;
-}
 
 /* ---- stream tracks and names ---------------------------------------------------------------- */
 
@@ -272,7 +258,7 @@ static void work_common(struct trace_work *w, const struct hip_stream *s, unsign
 	 * inside it) leaves its id behind. */
 	w->correlation = atomic_load_explicit(&hip_observe_flags, memory_order_relaxed) &
 				 (HIP_OBSERVE_TRACE | HIP_OBSERVE_CALLBACK)
-			 ? current_call
+			 ? hip_observe_current_call()
 			 : 0;
 	w->consumers = want;
 	w->record_id = want & TRACE_CONSUMER_CALLBACK ? trace_callback_issue(w->kind) : 0;

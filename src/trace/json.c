@@ -5,7 +5,9 @@
  *   "s"/"f" flow events: an arrow from each launch call to its kernel (id: the correlation id);
  *   "M" metadata: process and thread names.
  * Times are microseconds from the start of recording, written from integer ns (three decimals),
- * so spans that touch in ns still touch in the file. */
+ * so spans that touch in ns still touch in the file. API calls were recorded raw (clock ticks and
+ * a copy of the wrapper's argument struct, runtime/observe.h): their times are converted and their
+ * arguments formatted here. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include <hip/hip_runtime_api.h>
 
+#include "../runtime/observe.h"
 #include "trace.h"
 
 #define GPU_PID_BASE 1000000000 /* GPU d is process GPU_PID_BASE + d in the file */
@@ -23,6 +26,8 @@ struct json_ctx {
 	uint64_t base_ns;
 	int pid;
 	bool first;            /* no event written yet (no comma before the next) */
+	bool with_args;        /* API calls' argument text */
+	struct hip_clock_map clock; /* API calls' ticks -> CLOCK_MONOTONIC ns */
 	uint64_t *tids;        /* host threads seen */
 	size_t ntids, cap_tids;
 	uint64_t *tracks;      /* (device << 33 | null << 32 | track) of device work seen */
@@ -84,9 +89,15 @@ static void collect(const struct trace_rec *r, void *arg)
 {
 	struct json_ctx *c = arg;
 	uint64_t key = (uint64_t)(uint32_t)r->device << 33 | (uint64_t)r->null_stream << 32 | r->track;
-	bool ok = r->kind == TRACE_API ? remember(&c->tids, &c->ntids, &c->cap_tids, r->tid)
-				       : remember(&c->tracks, &c->ntracks, &c->cap_tracks, key);
-	if (!ok)
+	if (!remember(&c->tracks, &c->ntracks, &c->cap_tracks, key))
+		c->oom = true;
+}
+
+static void collect_api(const struct hip_observe_thread *t, const struct hip_api_rec *r, void *arg)
+{
+	(void)r;
+	struct json_ctx *c = arg;
+	if (!remember(&c->tids, &c->ntids, &c->cap_tids, t->tid))
 		c->oom = true;
 }
 
@@ -161,13 +172,22 @@ static void put_span(struct json_ctx *c, const char *name, const char *cat, int 
 	put_dur(c->f, b, e);
 }
 
-static void put_api(struct json_ctx *c, const struct trace_rec *r)
+static void put_api(const struct hip_observe_thread *t, const struct hip_api_rec *r, void *arg)
 {
-	put_span(c, r->name, "api", c->pid, r->tid, r->begin_ns, r->end_ns);
+	struct json_ctx *c = arg;
+	/* The call's struct starts with the gate's head: its result (runtime/observe.h). */
+	const struct hip_gate_args *h = (const void *)(r + 1);
+	bool has_args = r->size >= sizeof(*r) + sizeof(*h);
+	char text[512] = "";
+	if (c->with_args && has_args && r->format_args)
+		r->format_args(h, text, sizeof(text));
+	uint64_t end = atomic_load_explicit(&r->end, memory_order_relaxed);
+	put_span(c, r->name, "api", c->pid, t->tid, hip_clock_map_ns(&c->clock, r->begin),
+		 hip_clock_map_ns(&c->clock, end));
 	fputs(",\"args\":{\"args\":", c->f);
-	put_string(c->f, r->args);
+	put_string(c->f, text);
 	fputs(",\"result\":", c->f);
-	put_string(c->f, hipGetErrorName((hipError_t)r->result));
+	put_string(c->f, has_args ? hipGetErrorName(h->result) : "?");
 	fprintf(c->f, ",\"correlation_id\":%" PRIu64 "}}", r->correlation);
 }
 
@@ -219,9 +239,6 @@ static void put_event(const struct trace_rec *r, void *arg)
 {
 	struct json_ctx *c = arg;
 	switch (r->kind) {
-	case TRACE_API:
-		put_api(c, r);
-		break;
 	case TRACE_KERNEL:
 		put_kernel(c, r);
 		break;
@@ -231,15 +248,19 @@ static void put_event(const struct trace_rec *r, void *arg)
 	}
 }
 
-int trace_json_write(FILE *f, uint64_t base_ns)
+int trace_json_write(FILE *f, uint64_t base_ns, bool with_args)
 {
-	struct json_ctx c = {.f = f, .base_ns = base_ns, .pid = (int)getpid(), .first = true};
+	struct json_ctx c = {.f = f, .base_ns = base_ns, .pid = (int)getpid(), .first = true,
+			     .with_args = with_args};
+	hip_observe_clock_map(&c.clock);
 	trace_rings_each(collect, &c);
+	hip_api_rings_each(collect_api, &c);
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", f);
 	put_metadata(&c);
+	hip_api_rings_each(put_api, &c);
 	trace_rings_each(put_event, &c);
 	fprintf(f, "\n],\"otherData\":{\"producer\":\"hipkfd\",\"records_lost\":%" PRIu64 "}}\n",
-		trace_rings_lost());
+		trace_rings_lost() + hip_api_rings_lost());
 	free(c.tids);
 	free(c.tracks);
 	if (c.oom)

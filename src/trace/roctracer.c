@@ -135,7 +135,6 @@ static uint32_t callback_id(const struct hip_api_call *call)
 
 static void api_begin(struct hip_api_call *call)
 {
-	trace_activity_enter_call(call->correlation_id);
 	uint32_t cid = callback_id(call);
 	if (!cid)
 		return;
@@ -167,7 +166,6 @@ static void api_begin(struct hip_api_call *call)
 
 static void api_end(struct hip_api_call *call)
 {
-	trace_activity_leave_call(call->correlation_id);
 	if (!stack || !stack->depth ||
 	    stack->f[stack->depth - 1].correlation != call->correlation_id)
 		return;

@@ -4,13 +4,17 @@
  *   HIPKFD_TRACE=out.json      record, and write a Chrome/Perfetto trace-event file at exit and at
  *                              every hipProfilerStop;
  *   HIPKFD_TRACE_START=paused  record nothing until the program calls hipProfilerStart;
- *   HIPKFD_TRACE_ARGS=0        keep each API call's name, result and times but not its argument
- *                              text (formatting the arguments is most of a call's recording cost).
+ *   HIPKFD_TRACE_ARGS=0        write each API call's name, result and times but not its argument
+ *                              text (the arguments are recorded either way: raw, they cost no
+ *                              more than the copy; only the file is shorter).
  *
- * While recording, the API-call observer (kind HIP_OBSERVE_TRACE, runtime/observe.h) writes one
- * record per call into the calling thread's ring, and the activity recorder (activity.c) one per
- * kernel, copy and fill once it finished. Without HIPKFD_TRACE nothing is registered: the entry
- * points' observer test and the activity hook both stay off. */
+ * While recording (bit HIP_OBSERVE_TRACE of hip_observe_flags), each API call is recorded into its
+ * thread's API ring (runtime/observe.h): by the entry point's wrapper itself when the trace is the
+ * only observer, which copies the arguments raw and reads the TSC twice, and otherwise by the
+ * observer below at the call's end. The activity recorder (activity.c) writes one record per
+ * kernel, copy and fill once it finished. Arguments become text, and ticks CLOCK_MONOTONIC ns, when
+ * the file is written. Without HIPKFD_TRACE nothing is registered: the entry points' observer
+ * test and the activity hook both stay off. */
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -24,39 +28,34 @@
 #include "trace.h"
 
 static char trace_path[PATH_MAX]; /* "" when HIPKFD_TRACE is unset; set once at load */
-static bool record_args = true;   /* set once at load */
+static bool record_args = true;   /* the file shows arguments; set once at load */
 static pthread_mutex_t timeline_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool recording;            /* timeline_lock */
 static uint64_t base_ns;          /* timeline_lock: when recording first started (time 0) */
 
 /* ---- recording -------------------------------------------------------------------------------- */
 
-static void api_begin(struct hip_api_call *call)
-{
-	trace_activity_enter_call(call->correlation_id);
-}
-
-/* Runs after the call's end time was taken (observe.c), so its own cost is outside the span. */
+/* The observer, for calls that take the gate's general path (another observer is on, or the
+ * error is sticky, or a call serializes): the same record as the wrappers' trace-only path
+ * writes, from the call's own struct. Runs after the call's end was stamped (observe.c). */
 static void api_end(struct hip_api_call *call)
 {
-	trace_activity_leave_call(call->correlation_id);
-	struct trace_rec *r = trace_ring_append();
+	uint32_t size = call->args_size <= HIP_API_ARGS_MAX ? call->args_size : 0;
+	uint32_t len = (uint32_t)(sizeof(struct hip_api_rec) + size + 7) & ~7u;
+	struct hip_observe_thread *t = hip_observe_self;
+	struct hip_api_rec *r = hip_api_ring_reserve(&t, len);
 	if (!r)
 		return;
-	r->kind = TRACE_API;
-	r->result = call->result;
-	r->tid = trace_thread_id();
+	r->id = call->id;
 	r->correlation = call->correlation_id;
-	r->begin_ns = call->begin_ns;
-	r->end_ns = call->end_ns;
+	r->begin = call->begin;
 	r->name = call->name;
-	r->args[0] = '\0';
-	if (record_args && call->format_args)
-		call->format_args(call->args, r->args, sizeof(r->args));
-	trace_ring_commit();
+	r->format_args = size ? call->format_args : NULL;
+	memcpy(r + 1, call->args, size);
+	atomic_store_explicit(&r->end, call->end, memory_order_release);
 }
 
-static const struct hip_api_observer timeline_observer = {.begin = api_begin, .end = api_end};
+static const struct hip_api_observer timeline_observer = {.begin = NULL, .end = api_end};
 
 void trace_timeline_work(const struct trace_work *w)
 {
@@ -73,7 +72,6 @@ void trace_timeline_work(const struct trace_work *w)
 	r->end_ns = w->end_ns;
 	r->issue_ns = w->issue_ns;
 	r->name = w->name;
-	r->args[0] = '\0';
 	if (w->kind == TRACE_KERNEL) {
 		memcpy(r->u.k.grid, w->grid, sizeof(w->grid));
 		memcpy(r->u.k.block, w->block, sizeof(w->block));
@@ -95,7 +93,7 @@ static int timeline_write(void)
 	FILE *f = fopen(trace_path, "w");
 	if (!f)
 		return -errno;
-	int err = trace_json_write(f, base_ns);
+	int err = trace_json_write(f, base_ns, record_args);
 	if (fclose(f) != 0 && !err)
 		err = -errno;
 	return err;

@@ -1,8 +1,9 @@
 /* hipkfd: the timeline trace and the roctracer-era callbacks (private to src/trace).
  *
  * Three parts:
- *  - rings (ring.c): one ring of records per host thread, appended to without a lock and read
- *    when the trace file is written;
+ *  - rings (ring.c): one ring of device-work records per host thread, appended to without a lock
+ *    and read when the trace file is written (API calls have their own rings, runtime/observe.h:
+ *    the generated wrappers write them);
  *  - activity (activity.c): the runtime's activity hook (runtime/activity.h). It gives each
  *    kernel a completion signal, keeps the kernels and SDMA transfers in flight on a pending list
  *    that one reaper thread retires in order, and hands every finished piece of work to the
@@ -22,28 +23,24 @@
 #include "../runtime/activity.h"
 
 enum trace_kind {
-	TRACE_API,    /* one API call on a host thread */
 	TRACE_KERNEL, /* one kernel on a stream */
 	TRACE_COPY,   /* one copy on a stream */
 	TRACE_FILL,   /* one fill on a stream */
 };
 
-#define TRACE_ARGS_TEXT 112 /* bytes of an API call's argument text kept (cut beyond) */
-
-/* One event of the timeline. Times are CLOCK_MONOTONIC ns. */
+/* One piece of device work on the timeline. Times are CLOCK_MONOTONIC ns. */
 struct trace_rec {
 	uint8_t kind;          /* enum trace_kind */
 	uint8_t engine;        /* copies, fills: enum hip_activity_engine */
 	bool dst_device, src_device;
-	int32_t result;        /* API: hipError_t */
-	uint32_t tid;          /* API: the host thread; device work: the launching thread */
-	int32_t device;        /* device work: the ordinal */
-	uint32_t track;        /* device work: the stream's track number (trace_stream_track) */
-	bool null_stream;      /* device work: the track is a device's null stream */
-	uint64_t correlation;  /* API: its correlation id; kernel: the launching call's (0: none) */
+	uint32_t tid;          /* the launching thread */
+	int32_t device;        /* the ordinal */
+	uint32_t track;        /* the stream's track number (trace_stream_track) */
+	bool null_stream;      /* the track is a device's null stream */
+	uint64_t correlation;  /* the launching call's correlation id (0: none) */
 	uint64_t begin_ns, end_ns;
 	uint64_t issue_ns;     /* kernel: when the launch published it (the flow arrow's start) */
-	const char *name;      /* API: the entry point; kernel: an interned copy of its name */
+	const char *name;      /* kernel: an interned copy of its name */
 	union {
 		struct {
 			uint32_t grid[3];  /* blocks */
@@ -52,7 +49,6 @@ struct trace_rec {
 		} k;
 		uint64_t bytes;            /* copies, fills */
 	} u;
-	char args[TRACE_ARGS_TEXT];  /* API: format_args text ("" when not recorded) */
 };
 
 /* ---- ring.c ---------------------------------------------------------------------------------- */
@@ -82,10 +78,6 @@ void trace_activity_consumer(enum trace_consumer c, bool on);
 /* Stop the reaper (waiting for nothing more than the work already finished) and retire what is
  * finished: at exit, before the file is written. */
 void trace_activity_shutdown(void);
-/* The correlation id of the API call the calling thread is in (0: none observed), kept by the
- * API observers so that a launch can name its call. */
-void trace_activity_enter_call(uint64_t correlation);
-void trace_activity_leave_call(uint64_t correlation);
 /* The track number of [in] s (1, 2, ... in order of first use; its kind in *null). */
 uint32_t trace_stream_track(const struct hip_stream *s, bool *is_null);
 /* An interned copy of [in] name, valid for good (NULL when no memory). */
@@ -123,8 +115,9 @@ void trace_callback_work(const struct trace_work *w);
 
 /* ---- json.c ---------------------------------------------------------------------------------- */
 
-/* Write every record of the rings to [in] f as a Chrome trace-event JSON object; [in] base_ns is
- * the time shown as 0. Returns 0 or -errno. */
-int trace_json_write(FILE *f, uint64_t base_ns);
+/* Write every record of the rings (the API calls' and the device work's) to [in] f as a Chrome
+ * trace-event JSON object; [in] base_ns is the time shown as 0; [in] with_args: the API calls'
+ * argument text. Returns 0 or -errno. */
+int trace_json_write(FILE *f, uint64_t base_ns, bool with_args);
 
 #endif

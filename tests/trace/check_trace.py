@@ -2,19 +2,22 @@
 """Check a hipkfd timeline trace (HIPKFD_TRACE) file.
 
 Usage: check_trace.py [--run PROGRAM] TRACE.json [--kernels N] [--streams N] [--copy DIR]...
-                      [--fill] [--expect-api NAME,NAME,...]
+                      [--fill] [--expect-api NAME,NAME,...] [--expect-args NAME=REGEX]...
 
 With --run, PROGRAM is run first with HIPKFD_TRACE=TRACE.json and must exit 0. Then the file must
 parse as JSON and hold a Chrome trace: metadata naming every process and thread used; at least
 N kernels ("X", cat kernel) with grid, block and LDS, on at least N' distinct stream tracks, whose
 spans on one track never overlap; the copies (cat copy, by direction) and fills asked for, each
 with bytes and an engine. --expect-api: those API calls ("X", cat api, with a result and an
-argument text), and one flow arrow ("s" then "f", same id) from a launch call to each kernel.
+argument text), the calls of one host thread in order without overlap, and one flow arrow ("s"
+then "f", same id) from a launch call to each kernel. --expect-args: some call NAME's argument
+text matches REGEX (re.search): outputs and strings are shown from what the call captured.
 Exits 0 when all hold, 1 with the reasons otherwise."""
 import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -34,6 +37,7 @@ def main():
     ap.add_argument("--copy", action="append", default=[])
     ap.add_argument("--fill", action="store_true")
     ap.add_argument("--expect-api", default="")
+    ap.add_argument("--expect-args", action="append", default=[])
     a = ap.parse_args()
 
     if a.run:
@@ -100,6 +104,16 @@ def main():
             if "result" not in e.get("args", {}) or "args" not in e["args"]:
                 problems.append("API event %s lacks result/args" % e["name"])
                 break
+        threads = collections.defaultdict(list)
+        for e in api:
+            threads[e["tid"]].append(e)
+        for tid, calls in threads.items():
+            calls.sort(key=lambda e: e["ts"])
+            for x, y in zip(calls, calls[1:]):
+                if x["ts"] + x["dur"] > y["ts"] + 1e-6:
+                    problems.append("API calls %s and %s overlap on thread %s"
+                                    % (x["name"], y["name"], tid))
+                    break
         starts = {e["id"] for e in events if e.get("ph") == "s"}
         ends = {e["id"] for e in events if e.get("ph") == "f"}
         for k in kernels:
@@ -107,6 +121,12 @@ def main():
             if not c or c not in starts or c not in ends:
                 problems.append("kernel %s has no flow from its launch" % k["name"])
                 break
+    for want in a.expect_args:
+        name, _, regex = want.partition("=")
+        texts = [e["args"].get("args", "") for e in spans if e["cat"] == "api" and e["name"] == name]
+        if not any(re.search(regex, t) for t in texts):
+            problems.append("no %s call whose arguments match %r (seen: %s)"
+                            % (name, regex, "; ".join(texts[:3]) or "none"))
     if problems:
         fail(problems)
     print("check_trace: %d API calls, %d kernels on %d streams, %d copies/fills: OK"

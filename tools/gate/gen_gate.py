@@ -9,8 +9,12 @@ The implementation of every wrapped entry point NAME is compiled as hipkfd_impl_
 list of #defines) is force-included into every runtime object, so the headers declare, the
 sources define and internal callers call hipkfd_impl_NAME. OUT.c defines the exported NAME: it
 tests hip_observe_flags and, when that word is 0, tail-calls the implementation; otherwise a
-cold out-of-line path stops the call on a sticky error, lets the observers see it (arguments
-formatted by a per-call function written here) and serializes launches and copies.
+cold out-of-line path runs. When only the trace observes, that path writes the call's arguments
+straight into the thread's ring (runtime/observe.h, hip_trace_call_begin) and stamps it: no
+formatting, no observer dispatch. Otherwise it stops the call on a sticky error, lets the
+observers see it and serializes launches and copies. Either way the arguments are kept in a
+per-call struct, with what output pointers received (and input strings) captured into it, so the
+per-call format function written here reads nothing else and can run long after the call.
 
 Signatures come from the headers themselves, run through the C preprocessor (so #if blocks and
 parameter macros such as __dparm resolve as a C compiler sees them). Wrapped: every name of the
@@ -115,29 +119,73 @@ def is_pointer(t, ptrs):
     return "*" in t or bare(t) in ptrs
 
 
-def fmt_param(i, t, pname, ptrs):
-    """One line of the generated format function for parameter a<i> of type t."""
-    name = '"%s"' % pname
+def param_kind(t, ptrs):
+    """How a parameter is shown, and what the wrapper captures of it:
+    val     a value (shown by its C type)              nothing captured
+    ptr     an address (pointers to inputs, handles)   nothing
+    instr   a const char * input string                its text, before the call
+    outstr  a char * output string                     its text, after a success
+    outptr  an output pointer to a pointer or handle   the pointer written, after a success
+    outval  an output pointer to a value               the value's bytes, after a success"""
     base = bare(t)
     if "(*)" in t:
-        return "hip_gate_put_ptr(&f, %s, (const void *)(uintptr_t)a->a%d);" % (name, i)
+        return "ptr"
     if base == "char *" and t.replace(" ", "").startswith("constchar*"):
-        return "hip_gate_put_str(&f, %s, a->a%d, 1);" % (name, i)
-    if base == "char *":  # an output string (hipDeviceGetName): shown after a success
-        return "hip_gate_put_str(&f, %s, a->a%d, ok);" % (name, i)
-    if "*" not in t:  # a handle or function pointer typedef: shown as an address
-        if is_pointer(t, ptrs):
-            return "hip_gate_put_ptr(&f, %s, (const void *)(uintptr_t)a->a%d);" % (name, i)
-        return "HIP_GATE_PUT_VAL(&f, %s, a->a%d);" % (name, i)
+        return "instr"
+    if base == "char *":
+        return "outstr"
+    if "*" not in t:
+        return "ptr" if is_pointer(t, ptrs) else "val"
     pointee = t.rsplit("*", 1)[0].strip()
     if is_pointer(pointee, ptrs):  # T** or handle*: an output pointer unless "* const *"
-        if pointee.endswith("const"):
-            return "hip_gate_put_ptr(&f, %s, (const void *)a->a%d);" % (name, i)
-        return "hip_gate_put_out_ptr(&f, %s, (const void *)a->a%d, ok);" % (name, i)
+        return "ptr" if pointee.endswith("const") else "outptr"
     if "const" in pointee.split() or bare(pointee) == "void":
-        return "hip_gate_put_ptr(&f, %s, (const void *)a->a%d);" % (name, i)
-    return "HIP_GATE_PUT_OUT_VAL(&f, %s, a->a%d, ok);" % (name, i)
-    return "HIP_GATE_PUT_VAL(&f, %s, a->a%d);" % (name, i)
+        return "ptr"
+    return "outval"
+
+
+CAPTURE_FIELD = {
+    "instr": "char c%d[HIP_GATE_STR_MAX]",
+    "outstr": "char c%d[HIP_GATE_STR_MAX]",
+    "outptr": "const void *c%d",
+    "outval": "uint64_t c%d[HIP_GATE_OUT_MAX / 8]",
+}
+
+
+def fmt_param(i, t, pname, ptrs):
+    """One line of the generated format function for parameter a<i> of type t. It reads only the
+    argument struct: what the pointers pointed to was captured into it (c<i>)."""
+    name = '"%s"' % pname
+    kind = param_kind(t, ptrs)
+    if kind == "val":
+        return "HIP_GATE_PUT_VAL(&f, %s, a->a%d);" % (name, i)
+    if kind == "ptr":
+        return "hip_gate_put_ptr(&f, %s, (const void *)(uintptr_t)a->a%d);" % (name, i)
+    if kind == "instr":
+        return "hip_gate_put_str(&f, %s, a->a%d ? a->c%d : NULL, 1);" % (name, i, i)
+    if kind == "outstr":  # hipDeviceGetName: the text once the call succeeded
+        return ("if (ok && a->a%d) hip_gate_put_str(&f, %s, a->c%d, 1); "
+                "else hip_gate_put_ptr(&f, %s, a->a%d);" % (i, name, i, name, i))
+    if kind == "outptr":
+        return "hip_gate_put_out_ptr(&f, %s, (const void *)a->a%d, a->c%d, ok);" % (name, i, i)
+    return "HIP_GATE_PUT_OUT_VAL(&f, %s, a->a%d, a->c%d, ok);" % (name, i, i)
+
+
+def captures(params, ptrs, after):
+    """The wrapper's lines that copy what the arguments point to into the struct `a`: input
+    strings before the call (after=False), outputs after a success (after=True)."""
+    out = []
+    for i, t in enumerate(params):
+        kind = param_kind(t, ptrs)
+        if not after and kind == "instr":
+            out.append("hip_gate_capture_str(a->c%d, a%d);" % (i, i))
+        elif after and kind == "outstr":
+            out.append("if (a%d) hip_gate_capture_str(a->c%d, a%d);" % (i, i, i))
+        elif after and kind == "outptr":
+            out.append("if (a%d) memcpy(&a->c%d, a%d, sizeof(a->c%d));" % (i, i, i, i))
+        elif after and kind == "outval":
+            out.append("if (a%d) memcpy(a->c%d, a%d, HIP_GATE_OUT_BYTES(a%d));" % (i, i, i, i))
+    return out
 
 
 def serial_kind(name):
@@ -167,16 +215,20 @@ def wrapper(idx, name, sig, stops, ptrs):
                      for i, t in enumerate(params)) or "void"
     args = ", ".join("a%d" % i for i in range(len(params)))
     impl = "hipkfd_impl_" + name
+    st = "gate_a_" + name
     out = ["/* %s */" % name, "hipError_t %s(%s);" % (impl, decl)]
     fields = "".join(" %s;" % (t.replace("(*)", "(*a%d)" % i) if "(*)" in t else "%s a%d" % (t, i))
                      for i, t in enumerate(params))
-    out.append("struct gate_a_%s { struct hip_gate_args h;%s };" % (name, fields))
+    fields += "".join(" %s;" % (CAPTURE_FIELD[param_kind(t, ptrs)] % i)
+                      for i, t in enumerate(params) if param_kind(t, ptrs) in CAPTURE_FIELD)
+    out.append("struct %s { struct hip_gate_args h;%s };" % (st, fields))
+    out.append("_Static_assert(_Alignof(struct %s) <= 8, \"a ring record is 8-byte aligned\");" % st)
     fmt = "NULL"
     if params:
         fmt = "gate_f_" + name
         out.append("static int %s(const void *p, char *buf, size_t size)" % fmt)
         out.append("{")
-        out.append("  const struct gate_a_%s *a = p;" % name)
+        out.append("  const struct %s *a = p;" % st)
         out.append("  struct hip_gate_fmt f = {buf, size, 0};")
         out.append("  int ok = a->h.done && a->h.result == hipSuccess;")
         out.append("  (void)ok;")
@@ -184,17 +236,46 @@ def wrapper(idx, name, sig, stops, ptrs):
             out.append("  " + fmt_param(i, t, pnames[i], ptrs))
         out.append("  return (int)f.len;")
         out.append("}")
+    before = captures(params, ptrs, False)
+    after = captures(params, ptrs, True)
+    kind = serial_kind(name)
+    stream = stream_arg(name, params) if kind != "0" else "NULL"
     out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s);" % (name, decl))
     out.append("HIP_GATE_SLOW hipError_t gate_s_%s(%s)" % (name, decl))
     out.append("{")
-    out.append("  struct gate_a_%s a = {{hipSuccess, 0, 0, 0}%s};" % (name, "".join(", a%d" % i for i in range(len(params)))))
-    out.append("  struct hip_api_call c = {.id = %d, .name = \"%s\", .args = &a, .format_args = %s};"
+    # Only the trace observes: the arguments go straight into the thread's ring.
+    out.append("  if (sizeof(struct %s) <= HIP_API_ARGS_MAX &&" % st)
+    out.append("      atomic_load_explicit(&hip_observe_flags, memory_order_relaxed) == HIP_OBSERVE_TRACE) {")
+    out.append("    struct hip_trace_frame t;")
+    out.append("    struct %s s, *a = hip_trace_call_begin(&t, %d, \"%s\", %s, sizeof(s), &s);"
+               % (st, idx, name, fmt))
+    out.append("    a->h = (struct hip_gate_args){hipSuccess, 0, 0, 0};")
+    out.extend("    a->a%d = a%d;" % (i, i) for i in range(len(params)))
+    out.extend("    " + l for l in before)
+    out.append("    hipError_t r = %s(%s);" % (impl, args))
+    out.append("    a->h.result = r;")
+    out.append("    a->h.done = 1;")
+    if after:
+        out.append("    if (r == hipSuccess) {")
+        out.extend("      " + l for l in after)
+        out.append("    }")
+    out.append("    hip_trace_call_end(&t);")
+    out.append("    return r;")
+    out.append("  }")
+    out.append("  struct %s v = {.h = {hipSuccess, 0, 0, 0}%s}, *a = &v;"
+               % (st, "".join(", .a%d = a%d" % (i, i) for i in range(len(params)))))
+    out.append("  (void)a;")
+    out.extend("  " + l for l in before)
+    out.append("  struct hip_api_call c = {.id = %d, .args_size = sizeof(v), .name = \"%s\", .args = &v, .format_args = %s};"
                % (idx, name, fmt))
-    kind = serial_kind(name)
-    out.append("  if (hip_gate_begin(&c, &a.h, %d, %s, %s))" % (stops, kind, stream_arg(name, params) if kind != "0" else "NULL"))
-    out.append("    return a.h.result;")
-    out.append("  a.h.result = %s(%s);" % (impl, args))
-    out.append("  return hip_gate_end(&c, &a.h, %s, %s);" % (kind, stream_arg(name, params) if kind != "0" else "NULL"))
+    out.append("  if (hip_gate_begin(&c, &v.h, %d, %s, %s))" % (stops, kind, stream))
+    out.append("    return v.h.result;")
+    out.append("  v.h.result = %s(%s);" % (impl, args))
+    if after:
+        out.append("  if (v.h.result == hipSuccess) {")
+        out.extend("    " + l for l in after)
+        out.append("  }")
+    out.append("  return hip_gate_end(&c, &v.h, %s, %s);" % (kind, stream))
     out.append("}")
     out.append("#ifdef HIP_GATE_ASM")
     out.append("HIP_GATE_ASM(%s)" % name)
@@ -286,7 +367,7 @@ def main():
     with open(opt.wrappers, "w", encoding="utf-8") as fh:
         fh.write("/* Generated by tools/gate/gen_gate.py from the API table and the headers. Do not\n"
                  " * edit. %d entry points; see src/runtime/observe.h. */\n" % len(names))
-        fh.write("#include <stdatomic.h>\n#include <stdint.h>\n#include <stddef.h>\n")
+        fh.write("#include <stdatomic.h>\n#include <stdint.h>\n#include <stddef.h>\n#include <string.h>\n")
         fh.write("#include <hip/hip_runtime_api.h>\n#include <hip/hip_ext.h>\n")
         fh.write("#include <hip/hip_gl_interop.h>\n#include <hip/hip_deprecated.h>\n")
         fh.write("#include \"runtime/observe.h\"\n\n")
