@@ -527,7 +527,7 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
   };
   int err = hip_stream_dispatch_reserve(s, &disp, &x);
   if (err)
-    return hip_error_from_errno(err);
+    return hip_gpu_error(err); /* a queue stopped by a fault: the sticky error */
   uint8_t *kernarg = x.slot.kernarg;
   lv.queue_va = x.slot.queue_va;
   image_copy(kernarg, p);

@@ -752,7 +752,9 @@ int hip_stream_dispatch_reserve(struct hip_stream *s, const struct aql_dispatch 
 
 fail:
 	hip_stream_abort(s, &x->deps);
-	return err;
+	/* A queue that stopped on a fault answers -EFAULT/-EIO: the context has failed, and the
+	 * launch reports that as the sticky error (not as an argument error). */
+	return hip_fault_note(err);
 }
 
 void hip_stream_dispatch_commit(struct hip_stream *s, const struct aql_dispatch *d,
