@@ -380,7 +380,10 @@ static hipError_t event_query(hipEvent_t event)
 			return ce;
 	}
 	struct ipc_event *ie = ipc_of(e);
-	if (ie ? ipc_event_done(ie) : event_done(e))
+	enum ipc_event_status st = ie ? ipc_event_status(ie) : IPC_EVENT_PENDING;
+	if (st == IPC_EVENT_ABANDONED)
+		return hipErrorInvalidHandle; /* its recorder is gone: it never completes */
+	if (ie ? st == IPC_EVENT_DONE : event_done(e))
 		return hipSuccess;
 	/* Unfinished: unless the context failed, and then it never finishes (a program polling
 	 * the query must hear so). */
@@ -402,14 +405,17 @@ hipError_t hipEventSynchronize(hipEvent_t event)
 	struct ipc_event *ie = ipc_of(e);
 	if (ie) {
 		/* The record's slot is cleared by whichever process's GPU ran it; if it was ours and
-		 * our context failed, never: a failed context ends the wait. (Another process's
-		 * failure is not visible here.) */
+		 * our context failed, never: a failed context ends the wait. Another process's fault is
+		 * not visible here, its death is: the record is abandoned (hipErrorInvalidHandle). */
 		int err = 0;
-		while (!ipc_event_done(ie) && !(err = hip_fault_poll())) {
+		enum ipc_event_status st;
+		while ((st = ipc_event_status(ie)) == IPC_EVENT_PENDING && !(err = hip_fault_poll())) {
 			struct timespec nap = {0, 100000};
 			nanosleep(&nap, NULL);
 		}
-		HIP_RETURN(err ? hip_gpu_error(err) : hipSuccess);
+		if (err)
+			HIP_RETURN(hip_gpu_error(err));
+		HIP_RETURN(st == IPC_EVENT_DONE ? hipSuccess : hipErrorInvalidHandle);
 	}
 	if (event_done(e))
 		HIP_RETURN(hipSuccess);

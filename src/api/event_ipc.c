@@ -20,6 +20,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +48,8 @@ struct ipc_event_area {
   _Atomic int32_t write_index;       /* records claimed */
   _Atomic int32_t read_index;        /* the latest published record, -1 before the first */
   uint32_t pad[3];
-  _Atomic uint32_t slot[IPC_EVENT_SLOTS]; /* 1 while a record is pending; the GPU writes 0 */
+  /* The recording process's pid while a record is pending; the GPU writes 0 when it is done. */
+  _Atomic uint32_t slot[IPC_EVENT_SLOTS];
 };
 #define IPC_EVENT_AREA_SIZE 4096u
 _Static_assert(sizeof(struct ipc_event_area) <= IPC_EVENT_AREA_SIZE, "one page");
@@ -237,6 +239,19 @@ static double now_seconds(void)
   return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Is the process that set a pending slot to [in] v gone? A pending record's GPU write comes from
+ * the recorder's own queues, which die with it (amdkfd destroys a process's queues when its file
+ * is released): a dead recorder's record never completes. A value that is no pid at all (0 is
+ * the done state; above the kernel's PID_MAX_LIMIT, 2^22) comes from an area no runtime wrote.
+ * kill(pid, 0) only asks whether the process exists: EPERM means it does. */
+#define IPC_EVENT_PID_MAX (1u << 22)
+static bool recorder_gone(uint32_t v)
+{
+  if (v == 0 || v > IPC_EVENT_PID_MAX)
+    return true;
+  return kill((pid_t)v, 0) != 0 && errno == ESRCH;
+}
+
 /* Waits until every record claimed before `index` is published, then publishes `index`: records
  * go out in claim order whoever (thread or process) claimed them. The area is memory another
  * process writes, so its indices are not trusted: more than a ring of unpublished records ahead
@@ -280,14 +295,16 @@ hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream)
   if ((uint32_t)index < IPC_EVENT_SLOTS && atomic_load(slot) != 0)
     return hipErrorInvalidHandle;
   /* The record that used this slot 32 records ago is still pending: its GPU write comes, unless
-   * the GPU work failed (then never: the fault's sticky error ends the wait). */
-  while (atomic_load_explicit(slot, memory_order_acquire) != 0) {
+   * the GPU work failed (then never: the fault's sticky error ends the wait) or its recorder
+   * died (then the slot is free to take). */
+  uint32_t v;
+  while ((v = atomic_load_explicit(slot, memory_order_acquire)) != 0 && !recorder_gone(v)) {
     int fault = hip_fault_poll();
     if (fault)
       return hip_gpu_error(fault);
     nap();
   }
-  atomic_store_explicit(slot, 1, memory_order_release);
+  atomic_store_explicit(slot, (uint32_t)getpid(), memory_order_release);
   hipError_t e = hipStreamWriteValue32(stream, (void *)slot, 0, 0);
   if (e) {
     atomic_store(slot, 0);
@@ -302,23 +319,20 @@ static const _Atomic uint32_t *latest(const struct ipc_event *ie)
   return r < 0 ? NULL : &ie->area->slot[(uint32_t)r % IPC_EVENT_SLOTS];
 }
 
-bool ipc_event_done(const struct ipc_event *ie)
+enum ipc_event_status ipc_event_status(const struct ipc_event *ie)
 {
   const _Atomic uint32_t *slot = latest(ie);
-  return !slot || atomic_load_explicit(slot, memory_order_acquire) == 0;
-}
-
-void ipc_event_wait(const struct ipc_event *ie)
-{
-  const _Atomic uint32_t *slot = latest(ie);
-  while (slot && atomic_load_explicit(slot, memory_order_acquire) != 0)
-    nap();
+  uint32_t v = slot ? atomic_load_explicit(slot, memory_order_acquire) : 0;
+  if (v == 0)
+    return IPC_EVENT_DONE;
+  return recorder_gone(v) ? IPC_EVENT_ABANDONED : IPC_EVENT_PENDING;
 }
 
 hipError_t ipc_event_stream_wait(const struct ipc_event *ie, hipStream_t stream)
 {
+  enum ipc_event_status st = ipc_event_status(ie);
+  if (st != IPC_EVENT_PENDING)
+    return st == IPC_EVENT_DONE ? hipSuccess : hipErrorInvalidHandle;
   const _Atomic uint32_t *slot = latest(ie);
-  if (!slot || atomic_load_explicit(slot, memory_order_acquire) == 0)
-    return hipSuccess;
   return hipStreamWaitValue32(stream, (void *)slot, 0, hipStreamWaitValueEq, 0xffffffffu);
 }

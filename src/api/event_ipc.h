@@ -27,11 +27,12 @@ void ipc_event_release(struct ipc_event *ie);
  * so far is done. Returns a hipError_t. */
 hipError_t ipc_event_record(struct ipc_event *ie, hipStream_t stream);
 
-/* The last published record (in any process) is complete, or there is none. */
-bool ipc_event_done(const struct ipc_event *ie);
-
-/* Waits on the host for the last published record. */
-void ipc_event_wait(const struct ipc_event *ie);
+/* The last published record (in any process): IPC_EVENT_DONE when it is complete or there is
+ * none, IPC_EVENT_PENDING while its GPU write is to come, IPC_EVENT_ABANDONED when the process
+ * that recorded it is gone (its queues went with it, so the write never comes) or the slot holds
+ * no process at all (an area no runtime wrote). */
+enum ipc_event_status { IPC_EVENT_ABANDONED = -1, IPC_EVENT_PENDING = 0, IPC_EVENT_DONE = 1 };
+enum ipc_event_status ipc_event_status(const struct ipc_event *ie);
 
 /* Makes [in] stream wait (on the GPU) for the last published record. Returns a hipError_t. */
 hipError_t ipc_event_stream_wait(const struct ipc_event *ie, hipStream_t stream);

@@ -539,3 +539,109 @@ Test(ipc_isolation, forged_event_area_record_fails, .timeout = 120)
 	cr_assert(write_full(c.to, "g", 1));
 	peer_finish(&c);
 }
+
+/* ---- records whose recorder is gone ------------------------------------------------------------ */
+
+/* A pending record's slot holds the recorder's pid until the recorder's GPU writes 0. A recorder
+ * that died never writes it (its queues died with it), so waiting for that record must end: the
+ * importer gets hipErrorInvalidHandle from the query, the synchronize and a stream wait, and a
+ * later record may take the slot. A slot holding no pid at all is a forged area. */
+enum { REC_DEAD, REC_NOPID, REC_LIVE, REC_REUSE, REC_COUNT };
+
+static uint32_t dead_pid(void)
+{
+	pid_t p = fork();
+	if (p == 0)
+		_exit(0);
+	int status;
+	return p > 0 && waitpid(p, &status, 0) == p ? (uint32_t)p : 0;
+}
+
+static void leave_pending(struct forged_area *a, int how, uint32_t dead)
+{
+	switch (how) {
+	case REC_DEAD: /* the latest record, pending, its recorder gone */
+		a->write_index = 1;
+		a->read_index = 0;
+		a->slot[0] = dead;
+		break;
+	case REC_NOPID: /* the latest record pending with a value that is no process */
+		a->write_index = 1;
+		a->read_index = 0;
+		a->slot[0] = 0xffffffffu;
+		break;
+	case REC_LIVE: /* pending while the child lives */
+		a->write_index = 1;
+		a->read_index = 0;
+		a->slot[0] = (uint32_t)getpid();
+		break;
+	case REC_REUSE: /* the next record's slot still held by a dead recorder 32 records ago */
+		a->write_index = 32;
+		a->read_index = 31;
+		a->slot[0] = dead;
+		break;
+	}
+}
+
+static int abandoned_event_child(int from, int to)
+{
+	hipEvent_t e[REC_COUNT];
+	hipIpcEventHandle_t h[REC_COUNT];
+	char ack;
+	uint32_t dead = dead_pid();
+	if (!dead)
+		return 1;
+	for (int i = 0; i < REC_COUNT; i++) {
+		if (hipEventCreateWithFlags(&e[i], hipEventInterprocess | hipEventDisableTiming) != hipSuccess ||
+		    hipIpcGetEventHandle(&h[i], e[i]) != hipSuccess)
+			return 2;
+		char name[sizeof(h[i].reserved) + 1] = {0};
+		memcpy(name, h[i].reserved, sizeof(h[i].reserved));
+		int fd = shm_open(name, O_RDWR, 0);
+		if (fd < 0)
+			return 3;
+		struct forged_area *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		close(fd);
+		if (a == MAP_FAILED)
+			return 4;
+		leave_pending(a, i, dead);
+		munmap(a, 4096);
+	}
+	if (!write_full(to, h, sizeof(h)) || !read_full(from, &ack, 1))
+		return 5;
+	for (int i = 0; i < REC_COUNT; i++)
+		if (hipEventDestroy(e[i]) != hipSuccess)
+			return 6;
+	return 0;
+}
+
+Test(ipc_isolation, a_record_whose_recorder_died_is_abandoned, .timeout = 120)
+{
+	struct peer c = peer_start(abandoned_event_child);
+	hipIpcEventHandle_t h[REC_COUNT];
+	hipEvent_t e[REC_COUNT];
+	hipStream_t s;
+	cr_assert(read_full(c.from, h, sizeof(h)));
+	cr_assert_eq(hipStreamCreate(&s), hipSuccess);
+	for (int i = 0; i < REC_COUNT; i++)
+		cr_assert_eq(hipIpcOpenEventHandle(&e[i], h[i]), hipSuccess, "area %d", i);
+	for (int i = REC_DEAD; i <= REC_NOPID; i++) {
+		cr_assert_eq(hipEventQuery(e[i]), hipErrorInvalidHandle, "area %d", i);
+		cr_assert_eq(hipEventSynchronize(e[i]), hipErrorInvalidHandle, "area %d", i);
+		cr_assert_eq(hipStreamWaitEvent(s, e[i], 0), hipErrorInvalidHandle, "area %d", i);
+	}
+	/* A live recorder's pending record is just not ready. */
+	cr_assert_eq(hipEventQuery(e[REC_LIVE]), hipErrorNotReady);
+	/* The dead recorder's slot is taken by the next record, which completes. */
+	cr_assert_eq(hipEventRecord(e[REC_REUSE], s), hipSuccess);
+	cr_assert_eq(hipEventSynchronize(e[REC_REUSE]), hipSuccess);
+	cr_assert_eq(hipEventQuery(e[REC_REUSE]), hipSuccess);
+	/* The child exits: its pending record is abandoned, and the wait for it ends. */
+	cr_assert(write_full(c.to, "g", 1));
+	peer_finish(&c);
+	cr_assert_eq(hipEventSynchronize(e[REC_LIVE]), hipErrorInvalidHandle);
+	cr_assert_eq(hipStreamSynchronize(s), hipSuccess);
+	for (int i = 0; i < REC_COUNT; i++)
+		cr_assert_eq(hipEventDestroy(e[i]), hipSuccess);
+	cr_assert_eq(hipStreamDestroy(s), hipSuccess);
+}
