@@ -476,24 +476,36 @@ static void forge(struct forged_area *a, int how)
 	}
 }
 
+/* An interprocess event of this process, its handle in [out] h and its shared area mapped
+ * writable in [out] area (as a hostile exporter can map it). 0, or the step that failed. */
+static int crafted_event(hipEvent_t *e, hipIpcEventHandle_t *h, struct forged_area **area)
+{
+	if (hipEventCreateWithFlags(e, hipEventInterprocess | hipEventDisableTiming) != hipSuccess ||
+	    hipIpcGetEventHandle(h, *e) != hipSuccess)
+		return 1;
+	char name[sizeof(h->reserved) + 1] = {0};
+	memcpy(name, h->reserved, sizeof(h->reserved));
+	int fd = shm_open(name, O_RDWR, 0);
+	if (fd < 0)
+		return 2;
+	void *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (a == MAP_FAILED)
+		return 3;
+	*area = a;
+	return 0;
+}
+
 static int forged_event_child(int from, int to)
 {
 	hipEvent_t e[FORGE_COUNT];
 	hipIpcEventHandle_t h[FORGE_COUNT];
 	char ack;
 	for (int i = 0; i < FORGE_COUNT; i++) {
-		if (hipEventCreateWithFlags(&e[i], hipEventInterprocess | hipEventDisableTiming) != hipSuccess ||
-		    hipIpcGetEventHandle(&h[i], e[i]) != hipSuccess)
-			return 1;
-		char name[sizeof(h[i].reserved) + 1] = {0};
-		memcpy(name, h[i].reserved, sizeof(h[i].reserved));
-		int fd = shm_open(name, O_RDWR, 0);
-		if (fd < 0)
-			return 2;
-		struct forged_area *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-		if (a == MAP_FAILED)
-			return 3;
+		struct forged_area *a;
+		int step = crafted_event(&e[i], &h[i], &a);
+		if (step)
+			return step;
 		forge(a, i);
 		munmap(a, 4096);
 	}
@@ -592,18 +604,10 @@ static int abandoned_event_child(int from, int to)
 	if (!dead)
 		return 1;
 	for (int i = 0; i < REC_COUNT; i++) {
-		if (hipEventCreateWithFlags(&e[i], hipEventInterprocess | hipEventDisableTiming) != hipSuccess ||
-		    hipIpcGetEventHandle(&h[i], e[i]) != hipSuccess)
-			return 2;
-		char name[sizeof(h[i].reserved) + 1] = {0};
-		memcpy(name, h[i].reserved, sizeof(h[i].reserved));
-		int fd = shm_open(name, O_RDWR, 0);
-		if (fd < 0)
-			return 3;
-		struct forged_area *a = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		close(fd);
-		if (a == MAP_FAILED)
-			return 4;
+		struct forged_area *a;
+		int step = crafted_event(&e[i], &h[i], &a);
+		if (step)
+			return 1 + step;
 		leave_pending(a, i, dead);
 		munmap(a, 4096);
 	}
