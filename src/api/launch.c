@@ -379,6 +379,26 @@ static uint32_t private_size(const struct hip_device *d, const struct loader_ker
   return size;
 }
 
+/* The dispatch packet's fields of a checked launch (global_size and validate passed: 3 dims,
+ * none 0, kernarg size and alignment), for the launch path and for a prepared graph launch. */
+static inline __attribute__((always_inline)) struct aql_dispatch
+dispatch_of(const struct hip_kernel_ref *ref, const struct hip_launch *l, const uint32_t global[3],
+            const struct hip_device *d)
+{
+  const struct loader_kernel *k = ref->kernel;
+  return (struct aql_dispatch){
+    .kernel_object = ref->kernel_object,
+    .kernarg_size = k->kernarg_segment_size,
+    .kernarg_align = k->kernarg_segment_align < 16 ? 16 : k->kernarg_segment_align,
+    .grid = {global[0], global[1], global[2]},
+    .block = {(uint16_t)l->block.x, (uint16_t)l->block.y, (uint16_t)l->block.z},
+    .dims = 3,
+    .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
+    .private_segment_size = private_size(d, k),
+    .checked = true,
+  };
+}
+
 /* The explicit arguments must all be readable before a queue slot is claimed (nothing may fail
  * once it is). */
 static hipError_t check_explicit(const struct loader_kernel *k, const struct hip_launch *l)
@@ -514,17 +534,7 @@ launch_on(const struct hip_launch *l, struct hip_stream *s, struct hip_device *d
     if (err)
       return hip_error_from_errno(err);
   }
-  struct aql_dispatch disp = {
-    .kernel_object = ref->kernel_object,
-    .kernarg_size = k->kernarg_segment_size,
-    .kernarg_align = k->kernarg_segment_align < 16 ? 16 : k->kernarg_segment_align,
-    .grid = {global[0], global[1], global[2]},
-    .block = {(uint16_t)l->block.x, (uint16_t)l->block.y, (uint16_t)l->block.z},
-    .dims = 3,
-    .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
-    .private_segment_size = private_size(d, k),
-    .checked = true, /* global_size and validate: 3 dims, none 0, kernarg size and alignment */
-  };
+  struct aql_dispatch disp = dispatch_of(ref, l, global, d);
   int err = hip_stream_dispatch_reserve(s, &disp, &x);
   if (err)
     return hip_gpu_error(err); /* a queue stopped by a fault: the sticky error */
@@ -663,17 +673,7 @@ hipError_t hip_launch_prepare(const struct hip_launch *l, struct hip_device *d, 
       fill_explicit(kernarg, k, l);
     fill_dynamic(kernarg, p, &lv, true);
     *image_size = p->image_size;
-    *out = (struct aql_dispatch){
-      .kernel_object = ref.kernel_object,
-      .kernarg_size = k->kernarg_segment_size,
-      .kernarg_align = k->kernarg_segment_align < 16 ? 16 : k->kernarg_segment_align,
-      .grid = {global[0], global[1], global[2]},
-      .block = {(uint16_t)l->block.x, (uint16_t)l->block.y, (uint16_t)l->block.z},
-      .dims = 3,
-      .group_segment_size = k->group_segment_fixed_size + l->shared_mem,
-      .private_segment_size = private_size(d, k),
-      .checked = true,
-    };
+    *out = dispatch_of(&ref, l, global, d);
   }
   if (owned)
     free(p);
