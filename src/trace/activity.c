@@ -34,6 +34,7 @@ struct pending {
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t retired = PTHREAD_COND_INITIALIZER; /* an entry left the list */
 static struct pending *head, **tailp = &head; /* protected by lock */
 static bool reaper_started;                   /* protected by lock */
 static _Atomic bool reaper_stop;
@@ -219,7 +220,9 @@ static void *reaper_main(void *arg)
 			finish(p);
 		pthread_mutex_lock(&lock);
 		pending_free(pending_pop());
+		pthread_cond_broadcast(&retired);
 	}
+	pthread_cond_broadcast(&retired);
 	pthread_mutex_unlock(&lock);
 	return NULL;
 }
@@ -331,6 +334,15 @@ void trace_activity_consumer(enum trace_consumer c, bool on)
 	atomic_store_explicit(&consumers, v, memory_order_release);
 	atomic_store_explicit(&hip_activity_hook, v ? &trace_ops : NULL, memory_order_release);
 	pthread_mutex_unlock(&consumer_lock);
+}
+
+void trace_activity_flush(void)
+{
+	pthread_mutex_lock(&lock);
+	while (head && reaper_started && !atomic_load_explicit(&reaper_stop, memory_order_acquire) &&
+	       hip_fence_done(head->fence))
+		pthread_cond_wait(&retired, &lock);
+	pthread_mutex_unlock(&lock);
 }
 
 void trace_activity_shutdown(void)

@@ -175,6 +175,7 @@ hipError_t hipProfilerStop(void)
 	if (trace_path[0]) {
 		pthread_mutex_lock(&timeline_lock);
 		timeline_stop_locked();
+		trace_activity_flush();
 		err = timeline_write();
 		pthread_mutex_unlock(&timeline_lock);
 	}

@@ -75,6 +75,9 @@ enum trace_consumer {
 
 /* Add or remove a consumer; the runtime's activity hook is installed while any is set. */
 void trace_activity_consumer(enum trace_consumer c, bool on);
+/* Wait until the reaper has retired the work that finished in issue order (the list up to its
+ * first unfinished entry): hipProfilerStop after a synchronize writes every kernel it waited for. */
+void trace_activity_flush(void);
 /* Stop the reaper (waiting for nothing more than the work already finished) and retire what is
  * finished: at exit, before the file is written. */
 void trace_activity_shutdown(void);
