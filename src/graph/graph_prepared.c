@@ -62,6 +62,7 @@ struct graph_prepared {
   bool stale;                   /* nodes changed since the packets were built */
   bool unfit;                   /* a node the fast path cannot take: replay */
   struct aql_queue *queue;      /* the graph's own ring (lazily, at the first build) */
+  uint32_t epoch;               /* dev->fault_epoch when the ring was made */
   uint32_t slots;               /* kernel nodes the ring was sized for */
   uint8_t *image;               /* HIP_BATCH_HEAD + slots packets, 64-byte aligned */
   struct hip_batch batch;
@@ -92,6 +93,7 @@ static int prep_queue(struct graph_prepared *p, size_t kernels)
     return err;
   }
   p->slots = (uint32_t)kernels;
+  p->epoch = atomic_load_explicit(&p->dev->fault_epoch, memory_order_acquire);
   p->batch = (struct hip_batch){.queue = p->queue, .packets = p->image + HIP_BATCH_HEAD * 64,
                                 .head = HIP_BATCH_HEAD};
   return 0;
@@ -225,12 +227,34 @@ void graph_prep_stale(struct graph_prepared *p)
   pthread_mutex_unlock(&p->lock);
 }
 
+/* A hipDeviceReset ended a fault since the ring was made: the ring may be stopped (a fault stops
+ * every queue of the process) and its last launches never complete. Abandon it with what those
+ * launches held (nothing reads them any more) and build anew on a fresh ring, as the reset did
+ * for the streams' queues. */
+static void prep_restart(struct graph_prepared *p)
+{
+  if (!p->queue ||
+      p->epoch == atomic_load_explicit(&p->dev->fault_epoch, memory_order_acquire))
+    return;
+  aql_queue_abandon(p->queue);
+  p->queue = NULL;
+  p->slots = 0;
+  hip_batch_holds_release(&p->batch.holds);
+  hip_fence_put(p->batch.last);
+  p->batch = (struct hip_batch){0};
+  retired_reap(p, true);
+  free(p->image);
+  p->image = NULL;
+  p->stale = true;
+}
+
 hipError_t graph_prep_launch(struct graph_prepared *p, struct hip_stream *s,
                              graph_prep_list_fn list, void *ctx)
 {
   if (!p || s->device != p->dev || hip_activity())
     return hipErrorNotSupported;
   pthread_mutex_lock(&p->lock);
+  prep_restart(p);
   if (p->stale)
     prep_build(p, list, ctx);
   hipError_t e = hipErrorNotSupported;
@@ -246,6 +270,7 @@ void graph_prep_destroy(struct graph_prepared *p)
 {
   if (!p)
     return;
+  prep_restart(p); /* a ring from before a reset: abandoned, nothing to wait for */
   bool dead = hip_fault_known() != 0;
   /* Launches in flight still read the ring and the kernarg blocks. A failed context's queues
    * never drain: abandon the ring (its buffers go, the struct stays) and keep the kernargs. */

@@ -755,6 +755,18 @@ int aql_queues_error(void)
   return err;
 }
 
+void aql_queues_forget_stopped(void)
+{
+  pthread_mutex_lock(&live_lock);
+  for (struct aql_queue **pp = &live_queues; *pp;) {
+    if (signal_load((*pp)->inactive))
+      *pp = (*pp)->next_live; /* its owner's destroy or abandon finds it unlinked: fine */
+    else
+      pp = &(*pp)->next_live;
+  }
+  pthread_mutex_unlock(&live_lock);
+}
+
 uint64_t aql_queue_va(const struct aql_queue *q)
 {
   return q ? (uint64_t)(uintptr_t)q->amd : 0;

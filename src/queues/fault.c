@@ -50,6 +50,7 @@ int queues_fault_poll(void)
 void queues_fault_forget(void)
 {
   event_exceptions_forget();
+  aql_queues_forget_stopped();
   atomic_store_explicit(&queues_polled_ns, 0, memory_order_relaxed);
   atomic_store_explicit(&fault_err, 0, memory_order_release);
 }

@@ -20,6 +20,10 @@ int queues_fault_known(void);
 /* The error of every queue alive now (aql.c): the first nonzero queue_inactive_signal, as
  * queues_fault_poll maps it. Takes the queue list's lock; no rate limit. */
 int aql_queues_error(void);
+/* Stop looking at the queues that stopped with an error: after a reset their owners (a graph
+ * kept across it) replace them when next used, and the process poll must not report the old
+ * failure again (queues_fault_forget). */
+void aql_queues_forget_stopped(void);
 
 /* Forget the failure (hipDeviceReset, after the failed queues were abandoned): the latch and the
  * exception events start over. */

@@ -73,4 +73,6 @@ void hip_device_fault_reset(struct hip_device *d)
 	d->sdma = NULL;
 	pthread_mutex_unlock(&d->sdma_lock);
 	queues_fault_forget();
+	/* Queues owned above the runtime (graph rings) see the new epoch and start over too. */
+	atomic_fetch_add_explicit(&d->fault_epoch, 1, memory_order_release);
 }

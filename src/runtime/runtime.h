@@ -54,6 +54,8 @@ struct hip_device {
 	struct hip_fence *fence_parked; /* unreferenced but still pending; protected by fence_lock */
 	pthread_mutex_t fence_lock;
 	void *loader_state;             /* owned by the loader (code objects loaded on this device) */
+	_Atomic uint32_t fault_epoch;   /* +1 at each hipDeviceReset that ended a fault: queues made
+					 * before it (the streams' are replaced) may be stopped */
 };
 
 /* A stream. Fields are private to src/runtime/stream*.c; the launch path uses the functions below. */

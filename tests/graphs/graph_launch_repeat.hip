@@ -222,7 +222,7 @@ __global__ void bad_store(int *p) { *p = 1; }
 
 // A kernel of a graph faults: the synchronize reports it, the next launch and every later wait
 // report the same sticky error, nothing hangs (destroying the graph included). Last: the context
-// stays failed.
+// stays failed until hipDeviceReset (after_reset).
 static void faulting_graph(int *dev)
 {
   enum { N = 40 };
@@ -250,6 +250,41 @@ static void faulting_graph(int *dev)
   hipGraphDestroy(g);
 }
 
+// After the fault, hipDeviceReset starts the device over: a graph instantiated before the fault
+// (its nodes pointed at new memory by an exec update) and a graph made after the reset both run
+// and compute right.
+static void after_reset(hipGraphExec_t before, hipGraphNode_t *nodes, int n)
+{
+  CHECK_HIP(hipDeviceReset());
+  int *dev;
+  CHECK_HIP(hipMalloc((void **)&dev, sizeof(int)));
+  CHECK_HIP(hipMemset(dev, 0, sizeof(int)));
+  int v = 2;
+  for (int i = 0; i < n; i++) {
+    void *args[] = {&dev, &v};
+    hipKernelNodeParams k = kp((void *)add_one, args);
+    CHECK_HIP(hipGraphExecKernelNodeSetParams(before, nodes[i], &k));
+  }
+  hipStream_t s;
+  CHECK_HIP(hipStreamCreate(&s));
+  CHECK_HIP(hipGraphLaunch(before, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  hipGraphNode_t fresh_nodes[40];
+  hipGraph_t g = add_chain(40, dev, 1, fresh_nodes);
+  hipGraphExec_t x;
+  CHECK_HIP(hipGraphInstantiate(&x, g, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(x, s));
+  CHECK_HIP(hipGraphLaunch(before, s));
+  CHECK_HIP(hipStreamSynchronize(s));
+  int h = 0;
+  CHECK_HIP(hipMemcpy(&h, dev, sizeof(h), hipMemcpyDeviceToHost));
+  CHECK(h == 2 * (2 * n) + 40);
+  CHECK_HIP(hipGraphExecDestroy(x));
+  CHECK_HIP(hipGraphDestroy(g));
+  CHECK_HIP(hipStreamDestroy(s));
+  CHECK_HIP(hipFree(dev));
+}
+
 int main(void)
 {
   // Every graph here takes the prepared path (by default only graphs of 32 kernels and more do);
@@ -262,7 +297,17 @@ int main(void)
   several_streams(dev);
   stream_order(dev);
   long_chain();
+  enum { KEPT = 40 };
+  hipGraphNode_t kept_nodes[KEPT];
+  hipGraph_t kept = add_chain(KEPT, dev, 1, kept_nodes);
+  hipGraphExec_t kept_x;
+  CHECK_HIP(hipGraphInstantiate(&kept_x, kept, NULL, NULL, 0));
+  CHECK_HIP(hipGraphLaunch(kept_x, 0));
+  CHECK_HIP(hipStreamSynchronize(0));
   faulting_graph(dev);
+  after_reset(kept_x, kept_nodes, KEPT);
+  CHECK_HIP(hipGraphExecDestroy(kept_x));
+  CHECK_HIP(hipGraphDestroy(kept));
   printf("PASSED\n");
   return 0;
 }
