@@ -490,6 +490,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->gpr_idx = 0;
     w->trapsts = 0;
     w->poll_pc = 0;
+    w->clock_reads = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
     /* The TLB is kept from the slot's earlier waves: it is the dispatch's page table
@@ -535,8 +536,19 @@ static bool wg_blocked(struct isa_worker *k)
 #define POLL_SPIN 4096
 #define POLL_SLEEP_MAX_NS 1000000L
 
+/* A slice that read the clock at least once per CLOCK_POLL_INSTS instructions also polls: a
+ * delay loop on clock64()/wall_clock64() (hip-tests' waitKernel, sqr_ker_func: some 10-150
+ * instructions a turn, no s_sleep) waits for time to pass. Run to completion one workgroup
+ * after another, 64 workgroups of a 2 s delay took 64 s on 2 threads; taking turns, as the
+ * resident workgroups of a GPU do, they all see the same 2 s go by. */
+#define CLOCK_POLL_INSTS 256
+
 static bool wave_polled(struct isa_wave *w, uint64_t insts)
 {
+  uint64_t reads = w->clock_reads;
+  w->clock_reads = 0;
+  if (reads && insts <= reads * CLOCK_POLL_INSTS)
+    return true;
   if (!w->yield || insts > POLL_INSTS) {
     w->poll_pc = 0;
     return false;

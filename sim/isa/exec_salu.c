@@ -552,6 +552,7 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_ATC_PROBE: case OP_S_ATC_PROBE_BUFFER:
     return 0;  /* the interpreter has no scalar cache */
   case OP_S_MEMTIME: {
+    w->clock_reads++;   /* a wave spinning on the clock polls (dispatch.c, wave_polled) */
     /* The shader clock (clock64() in HIP): ticks of the engine clock the device reports as its
      * clock rate, so a kernel that spins clockRate * 1000 ticks spins one second. */
     uint64_t ns = now_ns(CLOCK_MONOTONIC), mhz = w->ctx->d->shader_clock_mhz;
@@ -561,6 +562,7 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
     return 0;
   }
   case OP_S_MEMREALTIME:
+    w->clock_reads++;
     /* the "REFCLK" counter runs at 100 MHz on MI200/MI300 */
     sdst_write(w, in->dst, now_ns(CLOCK_MONOTONIC) / 10, 2);
     return 0;

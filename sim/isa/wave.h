@@ -66,6 +66,7 @@ struct isa_wave {
   uint64_t gws_gen;           /* WAVE_GWS: the GWS barrier generation it waits to see end */
   uint64_t poll_pc;           /* PC and length of its last time slice that ended at s_sleep */
   uint32_t poll_insts;        /* (dispatch.c, wave_polled) */
+  uint32_t clock_reads;       /* s_memtime/s_memrealtime run in the current time slice */
   unsigned id;                /* wave number inside the workgroup */
   uint32_t (*v)[WAVE_SIZE];   /* NUM_VREGS registers, lane-major inside a register */
   uint8_t *priv;              /* private memory, priv_bytes per lane */

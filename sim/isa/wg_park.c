@@ -163,6 +163,7 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     w->gws_gen = s->gws_gen;
     w->poll_pc = s->poll_pc;
     w->poll_insts = s->poll_insts;
+    w->clock_reads = 0;
     w->scc = s->scc;
     w->mode = s->mode;
     w->trapsts = s->trapsts;

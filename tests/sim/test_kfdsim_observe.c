@@ -247,8 +247,9 @@ Test(kfdsim_observe, stats_variable_writes_a_file_per_process)
 
 Test(kfdsim_observe, progress_shows_a_long_dispatch)
 {
-  /* 8 workgroups spinning 0.6 s each on at most 2 host threads: 2.4 s or more. */
-  const char *argv[] = {OBS_KFDSIM, "--progress", "--", OBS_PROG, "long", "600", NULL};
+  /* 8 workgroups spinning 2 s each: they take turns on the host threads as clock pollers
+   * (sim/isa/dispatch.c, wave_polled), so the dispatch lasts about 2 s, past the 1 s line. */
+  const char *argv[] = {OBS_KFDSIM, "--progress", "--", OBS_PROG, "long", "2000", NULL};
   struct run r;
   run(&r, argv, NULL);
   cr_assert(exited_ok(&r) && strstr(r.out, "PASSED"), "stderr:\n%s", r.err);
