@@ -18,7 +18,7 @@
  * hipErrorInvalidValue, mipmapped arrays -> hipErrorNotSupported (clr's ROCm backend), a 3D array
  * with linear filtering on gfx90a -> hipErrorNotSupported (clr), a device without image
  * instructions (gfx942) -> hipErrorNotSupported. sRGB reads are not modelled:
- * hipErrorNotSupported.
+ * hipErrorNotSupported, except on linear memory, where AMD refuses them (hipErrorInvalidValue).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -286,7 +286,7 @@ static unsigned sq_clamp(enum hipTextureAddressMode m, bool normalized)
 	}
 }
 
-static hipError_t tex_desc_check(const hipTextureDesc *t)
+static hipError_t tex_desc_check(const hipTextureDesc *t, hipResourceType type)
 {
 	for (int i = 0; i < 3; i++)
 		if ((unsigned)t->addressMode[i] > hipAddressModeBorder)
@@ -297,8 +297,11 @@ static hipError_t tex_desc_check(const hipTextureDesc *t)
 	/* clr does not program anisotropy or an LOD bias: it refuses them. */
 	if (t->maxAnisotropy != 0 || t->mipmapLevelBias != 0)
 		return hipErrorNotSupported;
+	/* A buffer (V#) read has no sRGB number format: clr's buffer image with an sRGB channel
+	 * order cannot be created and AMD returns hipErrorInvalidValue. Images could degamma, but
+	 * that is not modelled here. */
 	if (t->sRGB)
-		return hipErrorNotSupported;
+		return type == hipResourceTypeLinear ? hipErrorInvalidValue : hipErrorNotSupported;
 	return hipSuccess;
 }
 
@@ -405,7 +408,7 @@ static hipError_t tex_create(hipTextureObject_t *out, const hipResourceDesc *res
 		return hipErrorInvalidValue;
 	if (view && (err = view_check(res, view)) != hipSuccess)
 		return err;
-	if ((err = tex_desc_check(tex)) != hipSuccess || (err = geom_of(res, &g)) != hipSuccess)
+	if ((err = tex_desc_check(tex, res->resType)) != hipSuccess || (err = geom_of(res, &g)) != hipSuccess)
 		return err;
 	/* clr: "gfx90a doesn't support 3D linear filter" (clr tests depth > 0, which also refuses
 	 * layered arrays; only volumes are refused here). */

@@ -578,6 +578,19 @@ static void test_api() {
   rb.res.pitch2D.height = 4;
   rb.res.pitch2D.pitchInBytes = 100;  // not a multiple of texturePitchAlignment (256)
   EXPECT_ERR(hipCreateTextureObject(&o, &rb, &d, nullptr), hipErrorInvalidValue);
+  // sRGB: a buffer read cannot degamma, so linear memory is refused as AMD refuses it
+  // (hipErrorInvalidValue, which programs take as "skip"); images do not model it.
+  bad = d;
+  bad.sRGB = 1;
+  memset(&rb, 0, sizeof(rb));
+  rb.resType = hipResourceTypeLinear;
+  rb.res.linear.devPtr = mem;
+  rb.res.linear.desc = hipCreateChannelDesc(8, 8, 8, 8, hipChannelFormatKindUnsigned);
+  rb.res.linear.sizeInBytes = 1024;
+  o = (hipTextureObject_t)0x5e5e;
+  EXPECT_ERR(hipCreateTextureObject(&o, &rb, &bad, nullptr), hipErrorInvalidValue);
+  EXPECT(o == (hipTextureObject_t)0x5e5e, "failed sRGB create wrote its output\n");
+  EXPECT_ERR(hipCreateTextureObject(&o, &r, &bad, nullptr), hipErrorNotSupported);
 
   CHECK(hipCreateTextureObject(&o, &r, &d, nullptr));
   hipResourceDesc gr;
