@@ -482,6 +482,10 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
    * it runs dry, not per packet). */
   uint64_t wr = 0;
   for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
+    /* A queue of a higher pipe priority has a packet ready: stop between packets so that the
+     * worker defers to it (cp_sched.c, queue priority). */
+    if (n && cp_queue_outranked(q))
+      return aql_hand_back(&done, CP_DONE);
     enum cp_status reclaim = aql_scratch_reclaim_wait(q);
     if (reclaim != CP_DONE)
       return aql_hand_back(&done, reclaim);
