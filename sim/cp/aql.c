@@ -330,6 +330,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   if (watched) {
     cp_monitor_begin(&run, q, p->kernel_object, aql_wave_count(&d));
     d.waves_done = &run.waves_done;
+  } else {
+    d.waves_done = cp_queue_progress_counter(q); /* lower-priority queues watch it (cp_sched.c) */
   }
   isa_dispatch_run(&d, &r);
   bool hung = watched && cp_monitor_end(&run, &r);

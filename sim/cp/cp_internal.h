@@ -139,9 +139,11 @@ struct cp_gpu {
   struct sim_cp_queue *queues;/* protected by lock */
   unsigned nqueues;           /* protected by lock */
   /* Lock-free, for the per-packet priority check: AQL queues that have a packet they can run,
-   * per pipe priority class, and packets consumed by the queues of each class. */
+   * per pipe priority class, and the progress of each class's queues (packets consumed, and
+   * workgroups finished by the interpreter: a long dispatch is progress too). __atomic builtins,
+   * as the interpreter adds to it through isa_dispatch.waves_done. */
   atomic_uint contenders[CP_PRIO_CLASSES];
-  atomic_ullong progress[CP_PRIO_CLASSES];
+  uint64_t progress[CP_PRIO_CLASSES];
 };
 
 /* ---- cp_sched.c ---- */
@@ -157,6 +159,9 @@ bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries);
 /* True when an AQL queue of a higher pipe priority on the same GPU has a packet it can run:
  * the engine then stops between packets so that the worker defers (cp_sched.c). Lock-free. */
 bool cp_queue_outranked(struct sim_cp_queue *q);
+/* Where the interpreter counts the finished waves of the queue's dispatch as its class's
+ * progress (isa_dispatch.waves_done), or NULL when nothing defers to the queue. Worker only. */
+uint64_t *cp_queue_progress_counter(struct sim_cp_queue *q);
 uint64_t cp_now_ns(void);
 /* The ring as UPDATE_QUEUE last left it; false when the queue is inactive. */
 bool cp_queue_ring(struct sim_cp_queue *q, uint64_t *base, uint64_t *size);

@@ -285,20 +285,27 @@ bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries)
  *
  * Deferring forever could deadlock a program whose high-priority kernel spins on memory that a
  * lower-priority queue's work writes (on hardware the spinning waves leave CUs free for the other
- * queue). So a queue defers at most CP_PRIO_DEFER_MAX_NS while the higher classes complete
- * nothing; then it runs regardless until they complete a packet. */
+ * queue). So a queue defers at most CP_PRIO_DEFER_MAX_NS while the higher classes make no
+ * progress (no packet consumed, no workgroup finished); then it runs regardless until they do. */
 
 static unsigned pipe_class(uint32_t priority)
 {
   return priority >= 11 ? 2u : priority >= 7 ? 1u : 0u;
 }
 
-static uint64_t higher_progress(const struct cp_gpu *cg, unsigned mine)
+static uint64_t higher_progress(struct cp_gpu *cg, unsigned mine)
 {
   uint64_t sum = 0;
   for (unsigned c = mine + 1; c < CP_PRIO_CLASSES; c++)
-    sum += atomic_load_explicit(&cg->progress[c], memory_order_relaxed);
+    sum += __atomic_load_n(&cg->progress[c], __ATOMIC_RELAXED);
   return sum;
+}
+
+uint64_t *cp_queue_progress_counter(struct sim_cp_queue *q)
+{
+  if (q->desc.type != CP_QUEUE_TYPE_COMPUTE_AQL || !q->contending || !q->contend_class)
+    return NULL;
+  return &q->cg->progress[q->contend_class];
 }
 
 bool cp_queue_outranked(struct sim_cp_queue *q)
@@ -512,8 +519,8 @@ static void *worker_main(void *arg)
       cp_gate_leave();
     }
     if (q->consumed != consumed && q->contending)
-      atomic_fetch_add_explicit(&q->cg->progress[q->contend_class], q->consumed - consumed,
-                                memory_order_relaxed);
+      __atomic_fetch_add(&q->cg->progress[q->contend_class], q->consumed - consumed,
+                         __ATOMIC_RELAXED);
     if (q->consumed != consumed) {
       /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers if
        * one is backing off on memory (idle ones have nothing to gain from it). */
