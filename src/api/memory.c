@@ -72,6 +72,23 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags)
 	}
 }
 
+/* Managed memory may live wholly on the device, so AMD's runtime refuses more than the current
+ * device's free memory (hipMemGetInfo's figure) with hipErrorOutOfMemory; exactly all of it is
+ * allowed. Pages still appear only when touched (src/memory/register.c). */
+static hipError_t managed_fits(size_t size)
+{
+	struct hip_device *d = hip_device_current();
+	size_t free_b = 0, total_b = 0;
+	if (!d || mem_get_info(d->gpu, &free_b, &total_b) != 0)
+		return hipSuccess; /* malloc_kind reports the missing device */
+	if (size > free_b) {
+		hip_error_reason("%zu bytes of managed memory is more than the device's %zu free bytes",
+				 size, free_b);
+		return hipErrorOutOfMemory;
+	}
+	return hipSuccess;
+}
+
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
 	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
@@ -79,6 +96,7 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 		HIP_RETURN(hipErrorInvalidValue);
 	if (size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
 		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN_IF_ERROR(managed_fits(size));
 	HIP_RETURN(malloc_kind(ptr, size, MEM_MANAGED, 0));
 }
 
