@@ -187,13 +187,20 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDevicept
 	HIP_RETURN(hipSuccess);
 }
 
+/* Either output may be NULL: it is then not written, as CUDA answers (cudaMemGetInfo succeeds),
+ * and as AMD's tests call it (hipMemGetInfo(&free, nullptr)); AMD's runtime dereferences it. */
 hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
-	if (!free_bytes || !total_bytes)
-		HIP_RETURN(hipErrorInvalidValue);
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	int err = mem_get_info(d->gpu, free_bytes, total_bytes);
-	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+	size_t free_b = 0, total_b = 0;
+	int err = mem_get_info(d->gpu, &free_b, &total_b);
+	if (err)
+		HIP_RETURN(hip_error_from_errno(err));
+	if (free_bytes)
+		*free_bytes = free_b;
+	if (total_bytes)
+		*total_bytes = total_b;
+	HIP_RETURN(hipSuccess);
 }
