@@ -330,6 +330,8 @@ static enum cp_status aql_dispatch(struct sim_cp_queue *q, const struct aql_kern
   if (watched) {
     cp_monitor_begin(&run, q, p->kernel_object, aql_wave_count(&d));
     d.waves_done = &run.waves_done;
+  } else {
+    d.waves_done = cp_queue_progress_counter(q); /* lower-priority queues watch it (cp_sched.c) */
   }
   isa_dispatch_run(&d, &r);
   bool hung = watched && cp_monitor_end(&run, &r);
@@ -482,6 +484,10 @@ enum cp_status cp_aql_run(struct sim_cp_queue *q)
    * it runs dry, not per packet). */
   uint64_t wr = 0;
   for (unsigned n = 0; n < AQL_MAX_BATCH; n++) {
+    /* A queue of a higher pipe priority has a packet ready: stop between packets so that the
+     * worker defers to it (cp_sched.c, queue priority). */
+    if (n && cp_queue_outranked(q))
+      return aql_hand_back(&done, CP_DONE);
     enum cp_status reclaim = aql_scratch_reclaim_wait(q);
     if (reclaim != CP_DONE)
       return aql_hand_back(&done, reclaim);

@@ -111,7 +111,22 @@ struct sim_cp_queue {
   bool scratch_requested;     /* AQL: "insufficient scratch" raised, waiting for the reply */
   bool scratch_reclaiming;    /* AQL: "scratch reclaim" raised, waiting for the reply */
   uint64_t sdma_poll_tries;   /* SDMA: POLL_REGMEM retries of the current packet */
+
+  /* Priority (cp_sched.c, AQL queues only). */
+  atomic_uint prio_class;     /* pipe priority class of desc.priority: set at creation and by
+                               * UPDATE_QUEUE, read by the worker */
+  bool contending;            /* worker-private: counted in cg->contenders[contend_class] */
+  unsigned contend_class;     /* worker-private: the class it was counted in */
+  bool prio_starved;          /* worker-private: higher classes made no progress for
+                               * CP_PRIO_DEFER_MAX_NS; run regardless until they do */
+  uint64_t starved_progress;  /* worker-private: their progress when that was decided */
 };
+
+/* Pipe priority classes (kfd_mqd_manager.c pipe_priority_map: LOW, MEDIUM, HIGH). */
+#define CP_PRIO_CLASSES 3u
+/* The longest a queue defers to higher-priority queues that complete nothing meanwhile (a
+ * high-priority kernel spinning on memory that a lower-priority queue's work will write). */
+#define CP_PRIO_DEFER_MAX_NS 200000000ull
 
 /* Per-GPU command processor state. */
 struct cp_gpu {
@@ -123,6 +138,12 @@ struct cp_gpu {
                                * poll, scratch answer), which a completion may release */
   struct sim_cp_queue *queues;/* protected by lock */
   unsigned nqueues;           /* protected by lock */
+  /* Lock-free, for the per-packet priority check: AQL queues that have a packet they can run,
+   * per pipe priority class, and the progress of each class's queues (packets consumed, and
+   * workgroups finished by the interpreter: a long dispatch is progress too). __atomic builtins,
+   * as the interpreter adds to it through isa_dispatch.waves_done. */
+  atomic_uint contenders[CP_PRIO_CLASSES];
+  uint64_t progress[CP_PRIO_CLASSES];
 };
 
 /* ---- cp_sched.c ---- */
@@ -135,6 +156,12 @@ bool cp_queue_stopping(struct sim_cp_queue *q);
 bool cp_queue_wait(struct sim_cp_queue *q, uint64_t timeout_ns);
 /* Back-off for a worker blocked on memory: `tries` counts consecutive blocked attempts. */
 bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries);
+/* True when an AQL queue of a higher pipe priority on the same GPU has a packet it can run:
+ * the engine then stops between packets so that the worker defers (cp_sched.c). Lock-free. */
+bool cp_queue_outranked(struct sim_cp_queue *q);
+/* Where the interpreter counts the finished waves of the queue's dispatch as its class's
+ * progress (isa_dispatch.waves_done), or NULL when nothing defers to the queue. Worker only. */
+uint64_t *cp_queue_progress_counter(struct sim_cp_queue *q);
 uint64_t cp_now_ns(void);
 /* The ring as UPDATE_QUEUE last left it; false when the queue is inactive. */
 bool cp_queue_ring(struct sim_cp_queue *q, uint64_t *base, uint64_t *size);

@@ -272,6 +272,102 @@ bool cp_queue_backoff(struct sim_cp_queue *q, unsigned tries)
   return cp_queue_wait(q, ns);
 }
 
+/* ---- queue priority ----
+ *
+ * amdkfd writes a compute queue's priority (0-15, kfd_ioctl.h) into its MQD twice:
+ * cp_hqd_queue_priority as given and cp_hqd_pipe_priority = pipe_priority_map[priority]
+ * (kfd_mqd_manager.c: 0-6 LOW, 7-10 MEDIUM, 11-15 HIGH), and the hardware launches the waves of
+ * higher-priority pipes first. kfdsim's workers arbitrate the same way between packets: a queue
+ * whose next packet is ready defers while a queue of a higher class on its GPU has one ready or
+ * running, and its engine stops between packets when one appears. A dispatch already running is
+ * not preempted (the hardware does not take back waves it launched either). Queues of one class
+ * run side by side as before, so streams of default priority are unaffected.
+ *
+ * Deferring forever could deadlock a program whose high-priority kernel spins on memory that a
+ * lower-priority queue's work writes (on hardware the spinning waves leave CUs free for the other
+ * queue). So a queue defers at most CP_PRIO_DEFER_MAX_NS while the higher classes make no
+ * progress (no packet consumed, no workgroup finished); then it runs regardless until they do. */
+
+static unsigned pipe_class(uint32_t priority)
+{
+  return priority >= 11 ? 2u : priority >= 7 ? 1u : 0u;
+}
+
+static uint64_t higher_progress(struct cp_gpu *cg, unsigned mine)
+{
+  uint64_t sum = 0;
+  for (unsigned c = mine + 1; c < CP_PRIO_CLASSES; c++)
+    sum += __atomic_load_n(&cg->progress[c], __ATOMIC_RELAXED);
+  return sum;
+}
+
+uint64_t *cp_queue_progress_counter(struct sim_cp_queue *q)
+{
+  if (q->desc.type != CP_QUEUE_TYPE_COMPUTE_AQL || !q->contending || !q->contend_class)
+    return NULL;
+  return &q->cg->progress[q->contend_class];
+}
+
+bool cp_queue_outranked(struct sim_cp_queue *q)
+{
+  if (q->desc.type != CP_QUEUE_TYPE_COMPUTE_AQL || !q->contending)
+    return false;
+  unsigned mine = q->contend_class;
+  bool higher = false;
+  for (unsigned c = mine + 1; c < CP_PRIO_CLASSES && !higher; c++)
+    higher = atomic_load_explicit(&q->cg->contenders[c], memory_order_acquire) != 0;
+  if (!higher)
+    return false;
+  if (q->prio_starved && higher_progress(q->cg, mine) == q->starved_progress)
+    return false;
+  q->prio_starved = false;
+  return true;
+}
+
+/* Count the worker in (or out of) its class's contenders. Leaving wakes deferring workers. */
+static void queue_contend(struct sim_cp_queue *q, bool on)
+{
+  if (q->desc.type != CP_QUEUE_TYPE_COMPUTE_AQL || q->contending == on)
+    return;
+  struct cp_gpu *cg = q->cg;
+  q->contending = on;
+  if (on) {
+    q->contend_class = atomic_load(&q->prio_class);
+    atomic_fetch_add(&cg->contenders[q->contend_class], 1);
+    return;
+  }
+  atomic_fetch_sub(&cg->contenders[q->contend_class], 1);
+  if (q->contend_class == 0)
+    return;
+  pthread_mutex_lock(&cg->lock);
+  if (cg->blocked)
+    cg_broadcast_locked(cg);
+  pthread_mutex_unlock(&cg->lock);
+}
+
+/* Wait while outranked, within the bound above. Returns false when the queue must stop. */
+static bool queue_defer(struct sim_cp_queue *q)
+{
+  if (!cp_queue_outranked(q))
+    return true;
+  uint64_t start = cp_now_ns(), seen = higher_progress(q->cg, q->contend_class);
+  while (cp_queue_outranked(q)) {
+    uint64_t now = cp_now_ns(), progress = higher_progress(q->cg, q->contend_class);
+    if (progress != seen) {
+      seen = progress;
+      start = now;
+    } else if (now - start >= CP_PRIO_DEFER_MAX_NS) {
+      q->prio_starved = true;
+      q->starved_progress = progress;
+      return true;
+    }
+    /* Completions and queues leaving contention broadcast; the timeout is a safety net. */
+    if (!cp_queue_wait(q, 1000000ull))
+      return false;
+  }
+  return true;
+}
+
 /* ---- the worker ---- */
 
 static bool queue_is_aql(const struct sim_cp_queue *q)
@@ -415,10 +511,16 @@ static void *worker_main(void *arg)
     enum cp_status st = CP_DONE;
     uint64_t consumed = q->consumed;
     if (queue_has_work(q)) {
+      queue_contend(q, true);
+      if (!queue_defer(q))
+        break;
       cp_gate_enter();
       st = queue_is_aql(q) ? cp_aql_run(q) : cp_sdma_run(q);
       cp_gate_leave();
     }
+    if (q->consumed != consumed && q->contending)
+      __atomic_fetch_add(&q->cg->progress[q->contend_class], q->consumed - consumed,
+                         __ATOMIC_RELAXED);
     if (q->consumed != consumed) {
       /* Completions may satisfy another queue's barrier or poll: wake the GPU's workers if
        * one is backing off on memory (idle ones have nothing to gain from it). */
@@ -431,6 +533,7 @@ static void *worker_main(void *arg)
       break; /* destroyed while running: the queue's memory may already be gone */
 
     if (st == CP_BLOCKED) {
+      queue_contend(q, false); /* parked on memory: it launches nothing meanwhile */
       if (!cp_queue_backoff(q, tries++))
         break;
       continue;
@@ -439,6 +542,7 @@ static void *worker_main(void *arg)
     uint64_t db = doorbell_read(q); /* before the ring is found empty: see the sleep below */
     if (queue_has_work(q))
       continue;
+    queue_contend(q, false);
     /* Linger only when the ring just emptied after work: a worker woken for nothing (a kick
      * meant for another queue, the safety timeout) goes back to sleep at once. */
     bool worked = q->consumed != consumed;
@@ -457,6 +561,7 @@ static void *worker_main(void *arg)
     q->waiting = false;
     pthread_mutex_unlock(&q->cg->lock);
   }
+  queue_contend(q, false);
   pthread_mutex_lock(&q->cg->lock);
   q->exited = true;
   bool detached = q->detached;
@@ -536,6 +641,7 @@ int sim_cp_queue_create(struct sim_gpu *gpu, const struct sim_queue_desc *desc,
   if (desc->type == CP_QUEUE_TYPE_COMPUTE_AQL)
     q->amd_queue_va = aql_find_amd_queue(desc);
   q->seen_doorbell = doorbell_read(q);
+  atomic_init(&q->prio_class, pipe_class(desc->priority));
 
   pthread_mutex_lock(&g_lock);
   q->fork_generation = g_fork_generation;
@@ -585,6 +691,7 @@ int sim_cp_queue_update(struct sim_cp_queue *q, uint64_t ring_base, uint64_t rin
   q->desc.ring_size = ring_size;
   q->desc.percentage = percentage;
   q->desc.priority = priority;
+  atomic_store(&q->prio_class, pipe_class(priority)); /* counted so from its next run */
   cg_broadcast_locked(q->cg);
   pthread_mutex_unlock(&q->cg->lock);
   return 0;

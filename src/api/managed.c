@@ -119,12 +119,17 @@ static bool advice_known(hipMemoryAdvise advice)
 }
 
 /* The advice is checked before the device: an unknown advice is hipErrorInvalidValue whatever
- * the device argument holds (clr's order). */
+ * the device argument holds (clr's order). The device is then checked for every advice, also
+ * those that do not use it (read-mostly, coarse grain, unset preferred location): AMD's runtime
+ * refuses an ordinal that is neither a device nor hipCpuDeviceId whatever the advice. */
 static hipError_t advise(const void *ptr, size_t count, hipMemoryAdvise advice, int device)
 {
 	struct svm_span sp;
 	hipError_t err = advice_known(advice) ? managed_span(ptr, count, &sp) : hipErrorInvalidValue;
 
+	if (err != hipSuccess)
+		return err;
+	uint32_t id = location_id(device, &err);
 	if (err != hipSuccess)
 		return err;
 	switch (advice) {
@@ -141,9 +146,6 @@ static hipError_t advise(const void *ptr, size_t count, hipMemoryAdvise advice, 
 	default:
 		break;
 	}
-	uint32_t id = location_id(device, &err);
-	if (err != hipSuccess)
-		return err;
 	switch (advice) {
 	case hipMemAdviseSetPreferredLocation:
 		return svm_set(&sp, KFD_IOCTL_SVM_ATTR_PREFERRED_LOC, id);

@@ -72,6 +72,23 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t size, unsigned int flags)
 	}
 }
 
+/* Managed memory may live wholly on the device, so AMD's runtime refuses more than the current
+ * device's free memory (hipMemGetInfo's figure) with hipErrorOutOfMemory; exactly all of it is
+ * allowed. Pages still appear only when touched (src/memory/register.c). */
+static hipError_t managed_fits(size_t size)
+{
+	struct hip_device *d = hip_device_current();
+	size_t free_b = 0, total_b = 0;
+	if (!d || mem_get_info(d->gpu, &free_b, &total_b) != 0)
+		return hipSuccess; /* malloc_kind reports the missing device */
+	if (size > free_b) {
+		hip_error_reason("%zu bytes of managed memory is more than the device's %zu free bytes",
+				 size, free_b);
+		return hipErrorOutOfMemory;
+	}
+	return hipSuccess;
+}
+
 hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 {
 	HIP_RETURN_IF_ERROR(hip_capture_unsafe_check());
@@ -79,6 +96,7 @@ hipError_t hipMallocManaged(void **ptr, size_t size, unsigned int flags)
 		HIP_RETURN(hipErrorInvalidValue);
 	if (size == 0 || (flags != hipMemAttachGlobal && flags != hipMemAttachHost))
 		HIP_RETURN(hipErrorInvalidValue);
+	HIP_RETURN_IF_ERROR(managed_fits(size));
 	HIP_RETURN(malloc_kind(ptr, size, MEM_MANAGED, 0));
 }
 
@@ -169,13 +187,20 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *base, size_t *size, hipDevicept
 	HIP_RETURN(hipSuccess);
 }
 
+/* Either output may be NULL: it is then not written, as CUDA answers (cudaMemGetInfo succeeds),
+ * and as AMD's tests call it (hipMemGetInfo(&free, nullptr)); AMD's runtime dereferences it. */
 hipError_t hipMemGetInfo(size_t *free_bytes, size_t *total_bytes)
 {
-	if (!free_bytes || !total_bytes)
-		HIP_RETURN(hipErrorInvalidValue);
 	struct hip_device *d = hip_device_current();
 	if (!d)
 		HIP_RETURN(hip_init_error() ?: hipErrorInvalidDevice);
-	int err = mem_get_info(d->gpu, free_bytes, total_bytes);
-	HIP_RETURN(err ? hip_error_from_errno(err) : hipSuccess);
+	size_t free_b = 0, total_b = 0;
+	int err = mem_get_info(d->gpu, &free_b, &total_b);
+	if (err)
+		HIP_RETURN(hip_error_from_errno(err));
+	if (free_bytes)
+		*free_bytes = free_b;
+	if (total_bytes)
+		*total_bytes = total_b;
+	HIP_RETURN(hipSuccess);
 }

@@ -11,6 +11,7 @@
 #include "../runtime/error.h"
 #include "../runtime/abi.h"
 #include "../runtime/internal.h"
+#include "array.h"
 #include "pointer.h"
 
 static int ordinal_of(const struct mem_info *info)
@@ -134,6 +135,25 @@ static bool attribute_default(void *data, hipPointer_attribute attribute)
 	return true;
 }
 
+/* A hipArray handle passed where a device pointer goes: AMD's runtime answers its memory type
+ * (Array) and device, as the driver API does for a CUarray. Other attributes: not an array's. */
+static bool array_attribute(void *data, hipPointer_attribute attribute, const void *ptr)
+{
+	const struct hipArray *arr = hip_array_find(ptr);
+	if (!arr)
+		return false;
+	switch (attribute) {
+	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(uint32_t *)data = hip_abi_memory_type(hipMemoryTypeArray);
+		return true;
+	case HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = arr->device;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* One attribute of a pointer. The width written is clr's (hip_memory.cpp
  * ihipPointerGetAttributes), which HIP programs are written against: pointers are 8 bytes; the
  * memory type, ordinal, buffer id and range size 4 (AMD's tests read the last two into an
@@ -159,6 +179,8 @@ static hipError_t pointer_attribute(void *data, hipPointer_attribute attribute, 
 	hipPointerAttribute_t a;
 	if (known)
 		fill_attributes(&a, &info, ptr);
+	else if (array_attribute(data, attribute, ptr))
+		return hipSuccess;
 
 	switch (attribute) {
 	case HIP_POINTER_ATTRIBUTE_MEMORY_TYPE:

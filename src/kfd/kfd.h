@@ -343,6 +343,8 @@ int kfd_import_dmabuf(struct kfd_gpu *gpu, int dmabuf_fd, uint64_t va, uint64_t 
  * [out] enabled: whether recoverable page faults (XNACK) are on for this process.
  * Returns 0 or -errno (-ENOSYS if the driver is too old). */
 int kfd_xnack_mode(bool *enabled);
+/* SET_XNACK_MODE to [in] enable: the driver refuses (-EBUSY) once the process has queues. */
+int kfd_set_xnack_mode(bool enable);
 
 /* RUNTIME_ENABLE (KFD >= 1.13): tell the driver a runtime owns the process (debugger
  * handshake). [in] r_debug: address of _r_debug; [in] enable. Returns 0 or -errno. */

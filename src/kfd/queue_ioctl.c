@@ -85,3 +85,12 @@ int kfd_xnack_mode(bool *enabled)
     *enabled = args.xnack_enabled > 0;
   return err;
 }
+
+int kfd_set_xnack_mode(bool enable)
+{
+  struct kfd_ioctl_set_xnack_mode_args args = {.xnack_enabled = enable ? 1 : 0};
+
+  if (!kfd_version_at_least(1, 6))
+    return -ENOSYS;
+  return kfd_ioctl(AMDKFD_IOC_SET_XNACK_MODE, &args);
+}

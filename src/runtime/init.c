@@ -170,6 +170,20 @@ out:
 	free(sel);
 }
 
+/* HSA_XNACK=1 or 0 turns recoverable GPU page faults on or off for the process before it has any
+ * queue, as ROCr does at start-up (its flag HSA_XNACK, then hsaKmtSetXNACKMode): with XNACK on,
+ * kernels reach any system memory (malloc, aligned_alloc) through the SVM ranges amdkfd makes
+ * accessible to every GPU. Unset: the driver's default stays. */
+static void xnack_setting(void)
+{
+	const char *v = getenv("HSA_XNACK");
+	if (!v || (strcmp(v, "0") != 0 && strcmp(v, "1") != 0))
+		return;
+	int err = kfd_set_xnack_mode(v[0] == '1');
+	if (err)
+		hip_log(1, "HSA_XNACK=%s: the driver refused: %s", v, strerror(-err));
+}
+
 /* Set (release) once runtime_init_once has run: later calls skip pthread_once. */
 static _Atomic bool init_done;
 
@@ -191,6 +205,7 @@ static void runtime_init_body(void)
 		init_result = -ENODEV;
 		return;
 	}
+	xnack_setting();
 	apply_visible_devices();
 	init_result = kfd_gpu_count() > 0 ? 0 : -ENODEV;
 	if (init_result == 0)

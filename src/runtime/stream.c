@@ -602,9 +602,11 @@ struct aql_queue *hip_stream_queue(struct hip_stream *s, int *err)
 	*err = 0;
 	if (s->queue)
 		return s->queue;
-	/* HIP priorities: -1 high, 0 normal, 1 low; the queue layer's: 1 high, -1 low. */
+	/* HIP priorities: -1 high, 0 normal, 1 low. The queue layer takes HSA's -3..3 (3 high), and
+	 * ROCr maps HSA_AMD_QUEUE_PRIORITY_HIGH/NORMAL/LOW to HSA_QUEUE_PRIORITY_MAXIMUM/NORMAL/MINIMUM
+	 * (KFD 15, 7, 0): one per pipe priority class of amdkfd (HIGH, MEDIUM, LOW). */
 	struct aql_queue *q;
-	*err = aql_queue_create(s->device->gpu, STREAM_QUEUE_PACKETS, -s->priority, &q);
+	*err = aql_queue_create(s->device->gpu, STREAM_QUEUE_PACKETS, -s->priority * 3, &q);
 	if (*err)
 		return NULL;
 	__atomic_store_n(&s->queue, q, __ATOMIC_RELEASE);

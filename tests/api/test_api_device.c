@@ -243,7 +243,8 @@ Test(device, mem_get_info)
 	cr_assert_eq(hipMemGetInfo(&free_b, &total), hipSuccess);
 	cr_assert_gt(total, 0u);
 	cr_assert_leq(free_b, total);
-	cr_assert_eq(hipMemGetInfo(NULL, &total), hipErrorInvalidValue);
+	cr_assert_eq(hipMemGetInfo(NULL, &total), hipSuccess); /* CUDA's answer: NULL is skipped */
+	cr_assert_gt(total, 0u);
 }
 
 Test(device, versions)

@@ -363,3 +363,33 @@ Test(array, parameter_block_unified_side)
 	cr_assert_eq(hipFreeArray(a), hipSuccess);
 	cr_assert_eq(hipFree(m), hipSuccess);
 }
+
+/* An array handle passed to hipPointerGetAttribute reads as array memory of its device, as on
+ * AMD's runtime; once freed it is memory nobody registered. */
+Test(array, pointer_attribute_of_handle)
+{
+	hipChannelFormatDesc desc = {32, 0, 0, 0, hipChannelFormatKindFloat};
+	hipArray_t arr = NULL;
+	cr_assert_eq(hipMallocArray(&arr, &desc, 10, 10, hipArrayDefault), hipSuccess);
+	unsigned type = 77;
+	int ordinal = 77;
+	cr_assert_eq(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					    (hipDeviceptr_t)arr), hipSuccess);
+	cr_expect_eq(type, (unsigned)hipMemoryTypeArray);
+	cr_assert_eq(hipPointerGetAttribute(&ordinal, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+					    (hipDeviceptr_t)arr), hipSuccess);
+	cr_expect_eq(ordinal, 0);
+	hipArray_t arr3 = NULL;
+	cr_assert_eq(hipMalloc3DArray(&arr3, &desc, make_hipExtent(4, 4, 4), hipArrayDefault),
+		     hipSuccess);
+	type = 77;
+	cr_assert_eq(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					    (hipDeviceptr_t)arr3), hipSuccess);
+	cr_expect_eq(type, (unsigned)hipMemoryTypeArray);
+	cr_assert_eq(hipFreeArray(arr3), hipSuccess);
+	cr_assert_eq(hipFreeArray(arr), hipSuccess);
+	/* unknown memory: ROCm 6+ answers success and Unregistered */
+	cr_expect_eq(hipPointerGetAttribute(&type, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE,
+					    (hipDeviceptr_t)arr), hipSuccess);
+	cr_expect_eq(type, (unsigned)hipMemoryTypeUnregistered);
+}

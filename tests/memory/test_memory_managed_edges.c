@@ -1,5 +1,5 @@
 /* Managed and system memory at the edges AMD's runtime accepts: a managed allocation of the
- * device's whole free memory, a prefetch of a range that is neither page-aligned nor page-sized,
+ * device's whole free memory (one byte more is hipErrorOutOfMemory), a prefetch of a range that is neither page-aligned nor page-sized,
  * and hints on plain system memory (aligned_alloc) under HMM. */
 #define _GNU_SOURCE
 #include <criterion/criterion.h>
@@ -32,6 +32,21 @@ Test(managed_edges, whole_free_device_memory)
 	cr_expect_eq(m[0], 0x11);
 	cr_expect_eq(m[free_b - 1], 0x22);
 	cr_assert_eq(hipFree(m), hipSuccess);
+}
+
+/* One byte more than the device has free is refused, as AMD's runtime does, and the output is
+ * left alone. */
+Test(managed_edges, more_than_free_device_memory)
+{
+	size_t free_b = 0, total = 0;
+	cr_assert_eq(hipMemGetInfo(&free_b, &total), hipSuccess);
+	void *m = (void *)0x5151;
+	cr_expect_eq(hipMallocManaged(&m, free_b + 1, hipMemAttachGlobal), hipErrorOutOfMemory);
+	cr_expect_eq(hipMallocManaged(&m, total + 4096, hipMemAttachHost), hipErrorOutOfMemory);
+	cr_expect_eq(m, (void *)0x5151);
+	size_t after = 0;
+	cr_assert_eq(hipMemGetInfo(&after, &total), hipSuccess);
+	cr_expect_eq(after, free_b);
 }
 
 /* A prefetch covers the pages the range touches; the bytes around it are unchanged and the

@@ -131,6 +131,11 @@ Test(managed, errors)
 	cr_assert_eq(hipMemAdvise(m, SIZE + 1, hipMemAdviseSetReadMostly, 0), hipErrorInvalidValue);
 	cr_assert_eq(hipMemAdvise(m, SIZE, (hipMemoryAdvise)42, 0), hipErrorInvalidValue);
 	cr_assert_eq(hipMemAdvise(m, SIZE, hipMemAdviseSetPreferredLocation, 7), hipErrorInvalidDevice);
+	/* The device is checked for advice that does not use it too (AMD's answer). */
+	cr_assert_eq(hipMemAdvise(m, SIZE, hipMemAdviseSetReadMostly, 99), hipErrorInvalidDevice);
+	cr_assert_eq(hipMemAdvise(m, SIZE, hipMemAdviseUnsetReadMostly, -12), hipErrorInvalidDevice);
+	cr_assert_eq(hipMemAdvise(m, SIZE, hipMemAdviseSetCoarseGrain, 5), hipErrorInvalidDevice);
+	cr_assert_eq(hipMemAdvise(m, SIZE, hipMemAdviseSetReadMostly, hipCpuDeviceId), hipSuccess);
 	hipMemLocation bad = {hipMemLocationTypeHostNuma, 0};
 	cr_assert_eq(hipMemAdvise_v2(m, SIZE, hipMemAdviseSetPreferredLocation, bad),
 		     hipErrorInvalidValue);
