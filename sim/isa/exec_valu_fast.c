@@ -1235,6 +1235,54 @@ static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* v_cmp_{lt,eq,le,gt,ne,ge}_{i32,u32} without modifiers (bounds checks, the commonest
+ * compares): bound per predicate and signedness, so that neither the compare table
+ * (valu_cmp_lookup) nor fast_run's class switch is consulted per execution. The same bits as
+ * compare(): the lanes' results under EXEC to VCC (VOPC) or the VOP3 destination. */
+static inline __attribute__((always_inline)) int cmp32_run(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           unsigned pred, bool sign)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  lane32_t buf[2];
+  const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
+  uint64_t res = cmp_i32(pred, sign, a, b) & wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  return 0;
+}
+
+#define CMP32_HANDLER(P, S)                                                                 \
+  static int valu_cmp32_##P##_##S(struct isa_wave *w, const struct isa_inst *in)            \
+  {                                                                                         \
+    return cmp32_run(w, in, P, S);                                                          \
+  }
+#define CMP32_HANDLERS(P) CMP32_HANDLER(P, 0) CMP32_HANDLER(P, 1)
+CMP32_HANDLERS(1) CMP32_HANDLERS(2) CMP32_HANDLERS(3)
+CMP32_HANDLERS(4) CMP32_HANDLERS(5) CMP32_HANDLERS(6)
+#undef CMP32_HANDLERS
+#undef CMP32_HANDLER
+
+/* [signed][predicate]: predicates 1..6 as valu_cmp_lookup numbers them (lt eq le gt ne ge) */
+static const valu_exec_fn cmp32_handlers[2][7] = {
+  {NULL, valu_cmp32_1_0, valu_cmp32_2_0, valu_cmp32_3_0, valu_cmp32_4_0, valu_cmp32_5_0,
+   valu_cmp32_6_0},
+  {NULL, valu_cmp32_1_1, valu_cmp32_2_1, valu_cmp32_3_1, valu_cmp32_4_1, valu_cmp32_5_1,
+   valu_cmp32_6_1},
+};
+
+/* The bound compare handler of `in` (a FAST_CMP instruction without modifiers), or NULL: v_cmpx
+ * (it also writes EXEC), the other types and predicates keep exec_valu_bound. */
+static valu_exec_fn cmp32_bind(const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || x || (type != CT_I32 && type != CT_U32) ||
+      pred < 1 || pred > 6 || in->src_w[0] > 1 || in->src_w[1] > 1 || in->nsrc < 2)
+    return NULL;
+  return cmp32_handlers[type == CT_I32][pred];
+}
+
 #ifdef VALU_FAST_VECTORS
 /* v_lshlrev_b64 and v_lshl_add_u64 whose shift is a scalar (address arithmetic): straight to
  * shift64_uniform; with VGPR indexing, or if that declines, exec_valu_bound's path. */
@@ -1259,6 +1307,8 @@ valu_exec_fn valu_bind(struct isa_inst *in)
                                  (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR)))
     return valu_shift64;
 #endif
+  if (in->fast == FAST_CMP && !mods && cmp32_bind(in))
+    return cmp32_bind(in);
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
 #ifdef VALU_FAST_VECTORS
