@@ -593,7 +593,19 @@ static int smem_load_bound(struct isa_wave *w, const struct isa_inst *in)
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (in->soffset != OPD_NONE)
     off += w->s[in->soffset & 127];
-  return smem_move(w, in, (wave_sreg64(w, in->addr) + off) & ~3ull, in->fast, false);
+  uint64_t va = (wave_sreg64(w, in->addr) + off) & ~3ull;
+  const struct isa_ctx *c = w->ctx;
+  unsigned n = in->fast;
+  /* The kernel arguments into SGPRs that all exist (most waves' first loads): smem_move's
+   * kernarg case without its per-dword checks. */
+  if (va - c->karg_va < c->karg_len && c->karg_len - (va - c->karg_va) >= n * 4u &&
+      in->dst + n <= 128) {
+    const uint8_t *p = c->karg_host + (va - c->karg_va);
+    for (unsigned i = 0; i < n; i++)
+      memcpy(&w->s[in->dst + i], p + 4 * i, 4);
+    return 0;
+  }
+  return smem_move(w, in, va, n, false);
 }
 
 isa_exec_fn smem_bind(struct isa_inst *in)

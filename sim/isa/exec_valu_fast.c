@@ -1235,6 +1235,54 @@ static int valu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* v_cmp_{lt,eq,le,gt,ne,ge}_{i32,u32} without modifiers (bounds checks, the commonest
+ * compares): bound per predicate and signedness, so that neither the compare table
+ * (valu_cmp_lookup) nor fast_run's class switch is consulted per execution. The same bits as
+ * compare(): the lanes' results under EXEC to VCC (VOPC) or the VOP3 destination. */
+static inline __attribute__((always_inline)) int cmp32_run(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           unsigned pred, bool sign)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  lane32_t buf[2];
+  const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
+  uint64_t res = cmp_i32(pred, sign, a, b) & wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  return 0;
+}
+
+#define CMP32_HANDLER(P, S)                                                                 \
+  static int valu_cmp32_##P##_##S(struct isa_wave *w, const struct isa_inst *in)            \
+  {                                                                                         \
+    return cmp32_run(w, in, P, S);                                                          \
+  }
+#define CMP32_HANDLERS(P) CMP32_HANDLER(P, 0) CMP32_HANDLER(P, 1)
+CMP32_HANDLERS(1) CMP32_HANDLERS(2) CMP32_HANDLERS(3)
+CMP32_HANDLERS(4) CMP32_HANDLERS(5) CMP32_HANDLERS(6)
+#undef CMP32_HANDLERS
+#undef CMP32_HANDLER
+
+/* [signed][predicate]: predicates 1..6 as valu_cmp_lookup numbers them (lt eq le gt ne ge) */
+static const valu_exec_fn cmp32_handlers[2][7] = {
+  {NULL, valu_cmp32_1_0, valu_cmp32_2_0, valu_cmp32_3_0, valu_cmp32_4_0, valu_cmp32_5_0,
+   valu_cmp32_6_0},
+  {NULL, valu_cmp32_1_1, valu_cmp32_2_1, valu_cmp32_3_1, valu_cmp32_4_1, valu_cmp32_5_1,
+   valu_cmp32_6_1},
+};
+
+/* The bound compare handler of `in` (a FAST_CMP instruction without modifiers), or NULL: v_cmpx
+ * (it also writes EXEC), the other types and predicates keep exec_valu_bound. */
+static valu_exec_fn cmp32_bind(const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || x || (type != CT_I32 && type != CT_U32) ||
+      pred < 1 || pred > 6 || in->src_w[0] > 1 || in->src_w[1] > 1 || in->nsrc < 2)
+    return NULL;
+  return cmp32_handlers[type == CT_I32][pred];
+}
+
 #ifdef VALU_FAST_VECTORS
 /* v_lshlrev_b64 and v_lshl_add_u64 whose shift is a scalar (address arithmetic): straight to
  * shift64_uniform; with VGPR indexing, or if that declines, exec_valu_bound's path. */
@@ -1243,6 +1291,69 @@ static int valu_shift64(struct isa_wave *w, const struct isa_inst *in)
   if (!(w->gpr_idx >> 31) && !shift64_uniform(w, in, wave_exec(w)))
     return 0;
   return exec_valu_bound(w, in);
+}
+
+/* k + y on 64 lanes of 64-bit values held as low and high dwords, k a wave-uniform value; eight
+ * lanes a step, each step's inputs read before its results are stored (the destination may be
+ * the source pair, or overlap it), so the same bits as shl64_add with a zero shift. */
+VALU_FAST_CLONES
+static void add64_uniform(uint32_t *rlo, uint32_t *rhi, uint64_t k, const uint32_t *ylo,
+                          const uint32_t *yhi)
+{
+  uint32_t a = (uint32_t)k, b = (uint32_t)(k >> 32);
+  const v8u32 kl = {a, a, a, a, a, a, a, a}, kh = {b, b, b, b, b, b, b, b};
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 yl, yh;
+    memcpy(&yl, ylo + l, sizeof(yl));
+    memcpy(&yh, yhi + l, sizeof(yh));
+    v8u32 rl = yl + kl;
+    yh = yh + kh - (v8u32)(rl < yl);   /* the carry: a true compare is all ones (-1) */
+    memcpy(rlo + l, &rl, sizeof(rl));
+    memcpy(rhi + l, &yh, sizeof(yh));
+  }
+}
+
+/* x << s on 64 lanes of 64-bit values held as low and high dwords, s in 1..31; eight lanes a
+ * step, as add64_uniform (the destination may be the source pair). */
+VALU_FAST_CLONES
+static void shl64_small(uint32_t *rlo, uint32_t *rhi, const uint32_t *xlo, const uint32_t *xhi,
+                        unsigned s)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 xl, xh;
+    memcpy(&xl, xlo + l, sizeof(xl));
+    memcpy(&xh, xhi + l, sizeof(xh));
+    xh = (xh << s) | (xl >> (32 - s));
+    xl = xl << s;
+    memcpy(rlo + l, &xl, sizeof(xl));
+    memcpy(rhi + l, &xh, sizeof(xh));
+  }
+}
+
+/* v_lshlrev_b64 vD, k, vX with an inline constant k in 1..31 (an index scaled to a byte
+ * offset): with every lane active straight to the destination; otherwise valu_shift64's
+ * path. */
+static int valu_shl64_small(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || wave_exec(w) != ~0ull)
+    return valu_shift64(w, in);
+  unsigned x = in->src[1];
+  shl64_small(wave_vreg(w, in->dst), wave_vreg(w, in->dst + 1), wave_vreg(w, x),
+              wave_vreg(w, x + 1), in->src[0] - 128u);
+  return 0;
+}
+
+/* v_lshl_add_u64 vD, sBase, 0, vOffset: a scalar base plus per-lane offsets, how clang forms
+ * the address of nearly every global access. With every lane active straight to the
+ * destination, no operand kinds to sort out per execution; otherwise valu_shift64's path. */
+static int valu_add64_uniform(struct isa_wave *w, const struct isa_inst *in)
+{
+  if ((w->gpr_idx >> 31) || wave_exec(w) != ~0ull)
+    return valu_shift64(w, in);
+  unsigned y = in->src[2];
+  add64_uniform(wave_vreg(w, in->dst), wave_vreg(w, in->dst + 1),
+                wave_scalar_src(w, in, in->src[0], 2), wave_vreg(w, y), wave_vreg(w, y + 1));
+  return 0;
 }
 #endif
 
@@ -1255,10 +1366,20 @@ valu_exec_fn valu_bind(struct isa_inst *in)
   if (in->fast == FAST_F32 && !mods && f32_vop2_form(in))
     return valu_f32_vop2;
 #ifdef VALU_FAST_VECTORS
+  /* inline constant 0 (code 128) as the shift, a scalar base and a VGPR pair of offsets */
+  if (in->fast == FAST_INT64 && !mods && in->op == OP_V_LSHL_ADD_U64 && in->src[1] == 128 &&
+      in->src[0] < OPD_VGPR && in->src[2] >= OPD_VGPR && in->src[2] != OPD_NONE)
+    return valu_add64_uniform;
+  /* inline constants 1..31 (codes 129..159) as the shift of a VGPR pair */
+  if (in->fast == FAST_INT64 && !mods && in->op == OP_V_LSHLREV_B64 && in->src[0] >= 129 &&
+      in->src[0] <= 159 && in->src[1] >= OPD_VGPR && in->src[1] != OPD_NONE)
+    return valu_shl64_small;
   if (in->fast == FAST_INT64 && ((in->op == OP_V_LSHLREV_B64 && in->src[0] < OPD_VGPR) ||
                                  (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR)))
     return valu_shift64;
 #endif
+  if (in->fast == FAST_CMP && !mods && cmp32_bind(in))
+    return cmp32_bind(in);
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
 #ifdef VALU_FAST_VECTORS
