@@ -545,6 +545,18 @@ static int smem_move(struct isa_wave *w, const struct isa_inst *in, uint64_t va,
   return 0;
 }
 
+/* A wave that keeps reading the clock is likely waiting for time to pass (a clock64() delay
+ * loop): after CLOCK_READS_PER_SLICE reads its time slice ends, so the workgroups taking turns
+ * (dispatch.c, wave_polled) each get round again soon. Long slices made every round of 64
+ * waiting workgroups take seconds on a loaded 2-core machine, well past the delay itself. */
+#define CLOCK_READS_PER_SLICE 64
+
+static void clock_read(struct isa_wave *w)
+{
+  if (++w->clock_reads >= CLOCK_READS_PER_SLICE)
+    w->yield = true;
+}
+
 int exec_smem(struct isa_wave *w, const struct isa_inst *in)
 {
   switch (in->op) {
@@ -552,7 +564,7 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_ATC_PROBE: case OP_S_ATC_PROBE_BUFFER:
     return 0;  /* the interpreter has no scalar cache */
   case OP_S_MEMTIME: {
-    w->clock_reads++;   /* a wave spinning on the clock polls (dispatch.c, wave_polled) */
+    clock_read(w);
     /* The shader clock (clock64() in HIP): ticks of the engine clock the device reports as its
      * clock rate, so a kernel that spins clockRate * 1000 ticks spins one second. */
     uint64_t ns = now_ns(CLOCK_MONOTONIC), mhz = w->ctx->d->shader_clock_mhz;
@@ -562,7 +574,7 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
     return 0;
   }
   case OP_S_MEMREALTIME:
-    w->clock_reads++;
+    clock_read(w);
     /* the "REFCLK" counter runs at 100 MHz on MI200/MI300 */
     sdst_write(w, in->dst, now_ns(CLOCK_MONOTONIC) / 10, 2);
     return 0;
