@@ -295,10 +295,14 @@ static uint32_t ds_addresses(const uint32_t *restrict va, uint32_t off, uint64_t
                              uint32_t *restrict a)
 {
   uint32_t mx = 0;
-  LANES a[l] = va[l] + off;
   if (exec == ~0ull) {
-    LANES mx = a[l] > mx ? a[l] : mx;
+    /* one pass: each address and the running maximum (a single vectorised loop) */
+    LANES {
+      a[l] = va[l] + off;
+      mx = a[l] > mx ? a[l] : mx;
+    }
   } else {
+    LANES a[l] = va[l] + off;
     for (uint64_t m = exec; m; m &= m - 1) {
       uint32_t x = a[__builtin_ctzll(m)];
       mx = x > mx ? x : mx;

@@ -831,6 +831,27 @@ static void pk_f32_lanes(unsigned op, const uint32_t *const restrict lo[3],
   }
 }
 
+/* v_pk_add_f32 (mul false) or v_pk_mul_f32 with every lane active, straight to the
+ * destination pair: eight lanes a step, each step's inputs (both halves of both sources) read
+ * before its results are stored, so a destination pair that is, or overlaps, a source pair
+ * reads the old values as through pk_f32_lanes' temporaries. The same IEEE operations. */
+VALU_FAST_CLONES
+static void pk_f32_whole(bool mul, uint32_t *rlo, uint32_t *rhi, const uint32_t *const lo[3],
+                         const uint32_t *const hi[3])
+{
+  typedef float f32x8 __attribute__((vector_size(32)));
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    f32x8 a0, b0, a1, b1;
+    memcpy(&a0, lo[0] + l, sizeof(a0));
+    memcpy(&b0, lo[1] + l, sizeof(b0));
+    memcpy(&a1, hi[0] + l, sizeof(a1));
+    memcpy(&b1, hi[1] + l, sizeof(b1));
+    f32x8 r0 = mul ? a0 * b0 : a0 + b0, r1 = mul ? a1 * b1 : a1 + b1;
+    memcpy(rlo + l, &r0, sizeof(r0));
+    memcpy(rhi + l, &r1, sizeof(r1));
+  }
+}
+
 /* Each half of the result from the same half of every source (op_sel 0, op_sel_hi 1), no
  * negation, VGPR sources only (a scalar or constant operand has its own packing rules, kept in
  * exec_valu.c), f32 denormals kept. Returns 1 otherwise. */
@@ -848,9 +869,14 @@ static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
     lo[i] = wave_vreg(w, in->src[i]);
     hi[i] = wave_vreg(w, in->src[i] + 1);
   }
+  uint64_t exec = wave_exec(w);
+  if (exec == ~0ull && n == 2) {
+    pk_f32_whole(in->op == OP_V_PK_MUL_F32, wave_vreg(w, in->dst), wave_vreg(w, in->dst + 1),
+                 lo, hi);
+    return 0;
+  }
   lane32_t rlo, rhi;
   pk_f32_lanes(in->op, lo, hi, rlo, rhi);
-  uint64_t exec = wave_exec(w);
   store(w, in->dst, rlo, exec);
   store(w, in->dst + 1, rhi, exec);
   return 0;

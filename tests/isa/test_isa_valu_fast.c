@@ -280,3 +280,33 @@ Test(isa_valu_fast, address_arithmetic_in_place_matches_the_general_path)
   free(b.v);
   free(c.v);
 }
+
+/* v_pk_add_f32 / v_pk_mul_f32 with every lane active write their destination pair directly:
+ * the same registers as the general path when that pair is, or overlaps, a source pair. */
+Test(isa_valu_fast, packed_f32_in_place_matches_the_general_path)
+{
+  static const unsigned ops[] = {OP_V_PK_ADD_F32, OP_V_PK_MUL_F32};
+  static const unsigned dsts[] = {OPD_VGPR + 10, OPD_VGPR + 1, OPD_VGPR + 2, OPD_VGPR + 3,
+                                  OPD_VGPR + 0};
+  struct wave_copy b, c;
+  wave_init(&b);
+  wave_init(&c);
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned d = 0; d < sizeof(dsts) / sizeof(dsts[0]); d++)
+      for (unsigned e = 0; e < 2; e++) {
+        const struct isa_opinfo *row = row_of(ops[o], ENC_VOP3P);
+        cr_assert_not_null(row);
+        struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);   /* sources v[1:2], v[2:3] */
+        in.dst = (uint16_t)dsts[d];
+        uint64_t exec = e ? 0x0f0f0f0f0f0f0f0full : ~0ull;
+        wave_fill(&c, exec, 0xf0);
+        wave_clone(&b, &c);
+        cr_assert_eq(exec_valu_general(&b.w, &in), 0);
+        struct isa_inst bound = in;
+        valu_exec_fn fn = valu_bind(&bound);
+        cr_assert_eq(fn(&c.w, &bound), 0);
+        same_waves(&c, &b, &in, exec, 0xf0);
+      }
+  free(b.v);
+  free(c.v);
+}
