@@ -337,7 +337,10 @@ static void queue_contend(struct sim_cp_queue *q, bool on)
     return;
   }
   atomic_fetch_sub(&cg->contenders[q->contend_class], 1);
-  if (q->contend_class == 0)
+  bool lower = false; /* only a lower class's worker can be deferring to this one */
+  for (unsigned c = 0; c < q->contend_class && !lower; c++)
+    lower = atomic_load(&cg->contenders[c]) != 0;
+  if (!lower)
     return;
   pthread_mutex_lock(&cg->lock);
   if (cg->blocked)

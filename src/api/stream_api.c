@@ -81,6 +81,14 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
+	/* A blocking stream waits for the legacy null stream's earlier work (clr's getStream makes
+	 * it wait before finishing it), so synchronizing one waits for that work too. */
+	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
+	if (!s->is_null && !(s->flags & hipStreamNonBlocking) && ns && !hip_stream_known_idle(ns)) {
+		int nerr = hip_stream_sync(ns);
+		if (nerr)
+			HIP_RETURN(hip_gpu_error(nerr));
+	}
 	/* Idle fast path (hip_stream_sync's own first check, inline); the null stream must also
 	 * look at the blocking streams. */
 	if (!s->is_null && hip_stream_known_idle(s))
