@@ -13,7 +13,8 @@
  * block).
  *
  * Memory goes back to the device in hipMemPoolTrimTo, and when a pool must grow while it holds
- * more than its release threshold: then completed free blocks are released first. CUDA releases
+ * more than its release threshold: then completed free blocks are released, once the new block
+ * is made (so that it never takes over a refused block's address). CUDA releases
  * above the threshold at synchronisation points; this runtime's synchronisation calls do not call
  * into the pool, so it happens at the next allocation instead.
  *
@@ -284,8 +285,6 @@ static int pool_grow(struct hip_pool *p, size_t size, struct pool_block **out)
 		pool_trim_locked(p, p->props.maxSize - size);
 	if (p->props.maxSize && p->reserved + size > p->props.maxSize)
 		return -ENOMEM;
-	if (p->reserved + size > p->release_threshold)
-		pool_trim_locked(p, p->release_threshold > size ? p->release_threshold - size : 0);
 	struct pool_block *b = calloc(1, sizeof(*b));
 	if (!b)
 		return -ENOMEM;
@@ -309,6 +308,12 @@ static int pool_grow(struct hip_pool *p, size_t size, struct pool_block **out)
 	p->reserved += size;
 	if (p->reserved > p->reserved_high)
 		p->reserved_high = p->reserved;
+	/* Above the release threshold, completed free blocks go back only now that the new block
+	 * exists: released first, the device would hand their address straight back, and a block
+	 * that the reuse rules refused (another stream's free, opportunistic reuse off) would come
+	 * back under the same pointer. */
+	if (p->reserved > p->release_threshold)
+		pool_trim_locked(p, p->release_threshold);
 	*out = b;
 	return 0;
 }
