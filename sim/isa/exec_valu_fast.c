@@ -1404,8 +1404,9 @@ valu_exec_fn valu_bind(struct isa_inst *in)
                                  (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR)))
     return valu_shift64;
 #endif
-  if (in->fast == FAST_CMP && !mods && cmp32_bind(in))
-    return cmp32_bind(in);
+  valu_exec_fn cmp = in->fast == FAST_CMP && !mods ? cmp32_bind(in) : NULL;
+  if (cmp)
+    return cmp;
   if (in->fast == FAST_F32 && !mods)
     return valu_f32_plain;
 #ifdef VALU_FAST_VECTORS

@@ -73,6 +73,16 @@ hipError_t hipStreamDestroy(hipStream_t stream)
 	HIP_RETURN(hipSuccess);
 }
 
+/* The legacy null stream that blocking stream [in] s implicitly waits for, when it may still have
+ * work (clr makes a blocking stream wait for it before a query or a synchronize); else NULL. */
+static struct hip_stream *null_stream_ahead(const struct hip_stream *s)
+{
+	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
+	if (s->is_null || (s->flags & hipStreamNonBlocking) || !ns || hip_stream_known_idle(ns))
+		return NULL;
+	return ns;
+}
+
 hipError_t hipStreamSynchronize(hipStream_t stream)
 {
 	if (hip_capture_any())
@@ -81,10 +91,10 @@ hipError_t hipStreamSynchronize(hipStream_t stream)
 	struct hip_stream *s = hip_stream_from_api_live(stream, &herr);
 	if (!s)
 		HIP_RETURN(herr);
-	/* A blocking stream waits for the legacy null stream's earlier work (clr's getStream makes
-	 * it wait before finishing it), so synchronizing one waits for that work too. */
-	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
-	if (!s->is_null && !(s->flags & hipStreamNonBlocking) && ns && !hip_stream_known_idle(ns)) {
+	/* A blocking stream waits for the legacy null stream's earlier work, so synchronizing one
+	 * waits for that work too. */
+	struct hip_stream *ns = null_stream_ahead(s);
+	if (ns) {
 		int nerr = hip_stream_sync(ns);
 		if (nerr)
 			HIP_RETURN(hip_gpu_error(nerr));
@@ -124,10 +134,9 @@ hipError_t hipStreamQuery(hipStream_t stream)
 	 * idle while they are not (clr: getStream(nullptr, wait) before the query). */
 	if (s->is_null && !hip_device_blocking_streams_idle(s->device))
 		HIP_RETURN(not_ready());
-	/* And a blocking stream waits for the null stream (clr makes it wait before the query). */
-	struct hip_stream *ns = __atomic_load_n(&s->device->null_stream, __ATOMIC_ACQUIRE);
-	if (!s->is_null && !(s->flags & hipStreamNonBlocking) && ns && !hip_stream_known_idle(ns) &&
-	    !hip_stream_idle(ns))
+	/* And a blocking stream waits for the null stream. */
+	struct hip_stream *ns = null_stream_ahead(s);
+	if (ns && !hip_stream_idle(ns))
 		HIP_RETURN(not_ready());
 	if (hip_stream_known_idle(s))
 		HIP_RETURN(hipSuccess);
