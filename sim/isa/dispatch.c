@@ -127,7 +127,8 @@ static bool icache_live(const struct isa_worker *k, uint64_t key)
 }
 
 /* Rebuild the table without earlier dispatches' entries: twice the size when the live ones
- * fill a quarter of it, else the same size (stale entries alone never grow it). */
+ * fill a quarter of it, else the same size (stale entries alone never grow it). The blocks
+ * (and the front table pointing at them) do not move. */
 static int icache_grow(struct isa_worker *k)
 {
   unsigned live = 0;
@@ -154,15 +155,89 @@ static int icache_grow(struct isa_worker *k)
   k->icache = n;
   k->icache_cap = cap;
   k->icache_used = used;
-  memset(k->l0, 0, sizeof(k->l0));
   return 0;
 }
 
-/* Forget every decoded instruction: the next dispatch may run other code at the same
+/* ---- decoded blocks ----
+ *
+ * run_wave executes straight-line runs of decoded instructions (blocks) with no cache lookup,
+ * budget or state check between them. A block starts at a PC the wave reached and ends after
+ * the first instruction that may change the PC, read it, stop the wave or end its time slice,
+ * or write EXEC (block_ends), or after BLOCK_MAX instructions, or before an instruction that
+ * cannot be fetched or decoded (the wave faults when it gets there, as before). Its other
+ * instructions therefore run one after another whatever they compute, and see the EXEC the
+ * block started with (one lane count per block). The instructions are copies of the icache's
+ * entries, so a block sees the words the icache decoded; its lookahead reads the words of a
+ * straight-line run when the run is entered, as the hardware's instruction prefetch does.
+ * Blocks live for one dispatch of one worker (blocks_reset at icache_invalidate). */
+
+#define BLOCK_MAX 64          /* instructions of one block */
+#define BLK_CHUNK (64 * 1024) /* bytes of block storage allocated at a time */
+
+struct blk_slot {
+  struct isa_inst in;         /* first: the executor gets &slot->in */
+  uint64_t pc;
+  uint32_t ord;               /* instructions of the block up to this one (folded ones too) */
+  uint32_t valu_ord;          /* VALU instructions up to this one */
+};
+
+struct isa_block {
+  uint64_t end_pc;            /* the address after the last instruction */
+  uint32_t n;                 /* slots */
+  uint32_t ninsts;            /* instructions, with s_nop/s_waitcnt (no slot) and fused pairs as 1 */
+  uint32_t nvalu;             /* VALU instructions (lane operations: nvalu x active lanes) */
+  struct blk_slot slot[];
+};
+
+struct blk_chunk {
+  struct blk_chunk *prev;
+  size_t used;
+  _Alignas(16) unsigned char data[BLK_CHUNK];
+};
+
+static void *blk_alloc(struct isa_worker *k, size_t bytes)
+{
+  struct blk_chunk *c = k->blk_chunks;
+  bytes = (bytes + 15) & ~(size_t)15;
+  if (!c || c->used + bytes > BLK_CHUNK) {
+    struct blk_chunk *n = malloc(sizeof(*n));
+    if (!n)
+      return NULL;
+    n->prev = c;
+    n->used = 0;
+    k->blk_chunks = c = n;
+  }
+  void *p = c->data + c->used;
+  c->used += bytes;
+  return p;
+}
+
+static void blk_free_chain(struct blk_chunk *c)
+{
+  while (c) {
+    struct blk_chunk *p = c->prev;
+    free(c);
+    c = p;
+  }
+}
+
+/* Drop every block (a new dispatch): the newest chunk is kept for the next blocks. */
+static void blocks_reset(struct isa_worker *k)
+{
+  struct blk_chunk *c = k->blk_chunks;
+  if (!c)
+    return;
+  blk_free_chain(c->prev);
+  c->prev = NULL;
+  c->used = 0;
+}
+
+/* Forget every decoded instruction and block: the next dispatch may run other code at the same
  * addresses (a module unloaded and another loaded in its place). One store, except when the
  * 16-bit generation wraps, which clears the table for real. The entries stay in their slots
- * (icache_used counts them) as stale ones: fetch_miss reuses one whose instruction words are
- * still those in memory instead of decoding them again. */
+ * (icache_used counts them) as stale ones: icache_get reuses one whose instruction words are
+ * still those in memory instead of decoding them again. Blocks are decoded again (their later
+ * instructions may have changed). */
 static void icache_invalidate(struct isa_worker *k)
 {
   uint64_t next = (k->icache_tag >> ICACHE_TAG_SHIFT) + 1;
@@ -173,6 +248,7 @@ static void icache_invalidate(struct isa_worker *k)
     next = 1;
   }
   k->icache_tag = next << ICACHE_TAG_SHIFT;
+  blocks_reset(k);
 }
 
 static void bind_executor(struct isa_inst *in);
@@ -180,22 +256,20 @@ static void bind_executor(struct isa_inst *in);
 /* A one-dword SALU compare or s_and_saveexec_b64 whose next word is the conditional branch on
  * its result runs with that branch as one handler (exec_salu_fast.c, salu_fuse). The branch's
  * word is the second of the two this entry was decoded from, so the cache's reuse test (both
- * words unchanged) covers it. */
-static void fuse_branch(enum isa_target t, struct isa_inst *in, uint32_t next_word)
+ * words unchanged) covers it. Returns true when fused. */
+static bool fuse_branch(enum isa_target t, struct isa_inst *in, uint32_t next_word)
 {
   if ((in->enc != ENC_SOPC && in->enc != ENC_SOP1) || in->size != 4)
-    return;
+    return false;
   struct isa_inst next;
   char msg[8];
   if (isa_decode(t, &next_word, 1, &next, msg, sizeof(msg)))
-    return;
+    return false;
   isa_exec_fn f = salu_fuse(in, in->exec, &next);
   if (f)
     in->exec = f;
+  return f != NULL;
 }
-
-/* The decoded instruction at the wave's PC when the direct-mapped front (run_wave) misses. */
-static const struct isa_inst *fetch_miss(struct isa_wave *w);
 
 /* The slot of `pc` in k's table (an entry of any generation), or of the empty slot that
  * ends its probe sequence. Entries are never removed, only replaced, so a probe that meets an
@@ -210,13 +284,14 @@ static uint64_t icache_slot(const struct isa_worker *k, uint64_t pc)
 }
 
 /* The instruction words at pc: [out] words, their number (2, or 1 when pc + 4 is not mapped),
- * 0 on a fault (reported). */
-static unsigned fetch_words(struct isa_wave *w, uint64_t pc, uint32_t words[2])
+ * 0 when pc is not mapped (a fault of the wave when `report`). */
+static unsigned fetch_words(struct isa_wave *w, uint64_t pc, uint32_t words[2], bool report)
 {
   const struct isa_dispatch *d = w->ctx->d;
   const uint32_t *p0 = d->translate(d->mem_ctx, pc, 4, false);
   if (!p0) {
-    wave_page_fault(w, pc, false);
+    if (report)
+      wave_page_fault(w, pc, false);
     return 0;
   }
   words[0] = *p0;
@@ -225,49 +300,55 @@ static unsigned fetch_words(struct isa_wave *w, uint64_t pc, uint32_t words[2])
   return p1 ? 2 : 1;
 }
 
-__attribute__((noinline)) static const struct isa_inst *fetch_miss(struct isa_wave *w)
+/* The current dispatch's entry for the instruction at pc, fetched, decoded and bound on a
+ * miss. NULL when there is none: a fault or illegal instruction of the wave when `report`
+ * (w->cur_pc is pc, w->cur NULL), else nothing is reported (a block's lookahead stops there). */
+static struct icache_entry *icache_get(struct isa_wave *w, uint64_t pc, bool report)
 {
   struct isa_worker *k = w->worker;
-  uint64_t pc = w->pc;
   uint64_t key = pc | k->icache_tag;
-  struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
-  w->cur_pc = pc;
-  w->cur = NULL;
+  if (report) {
+    w->cur_pc = pc;
+    w->cur = NULL;
+  }
   if ((pc & 3) || pc == 0) {
-    wave_fail(w, ISA_ILLEGAL_INSTR, "misaligned or null pc 0x%llx", (unsigned long long)pc);
+    if (report)
+      wave_fail(w, ISA_ILLEGAL_INSTR, "misaligned or null pc 0x%llx", (unsigned long long)pc);
     return NULL;
   }
   if (pc & ~ICACHE_PC_MASK) {
-    wave_page_fault(w, pc, false);   /* wider than a GPU VA */
+    if (report)
+      wave_page_fault(w, pc, false);   /* wider than a GPU VA */
     return NULL;
   }
-  uint64_t h = icache_slot(k, pc);
-  struct icache_entry *e = &k->icache[h];
+  struct icache_entry *e = &k->icache[icache_slot(k, pc)];
   if (e->key == key)
-    goto hit;
+    return e;
   uint32_t words[2];
-  unsigned n = fetch_words(w, pc, words);
+  unsigned n = fetch_words(w, pc, words, report);
   if (!n)
     return NULL;
   if (e->key && e->nwords == n && e->target == w->ctx->target && e->words[0] == words[0] &&
       e->words[1] == words[1]) {
     e->key = key;   /* an earlier dispatch's decoding of the same words */
-    goto hit;
+    e->blk = NULL;
+    return e;
   }
   struct isa_inst in;
   char msg[96];
   if (isa_decode(w->ctx->target, words, n, &in, msg, sizeof(msg))) {
-    wave_fail(w, ISA_ILLEGAL_INSTR, "illegal instruction at pc 0x%llx: %s",
-              (unsigned long long)pc, msg);
+    if (report)
+      wave_fail(w, ISA_ILLEGAL_INSTR, "illegal instruction at pc 0x%llx: %s",
+                (unsigned long long)pc, msg);
     return NULL;
   }
   bind_executor(&in);
-  if (n == 2)
-    fuse_branch(w->ctx->target, &in, words[1]);
+  bool fused = n == 2 && fuse_branch(w->ctx->target, &in, words[1]);
   if (!e->key) {
     if ((k->icache_used + 1) * 2 > k->icache_cap) {
       if (icache_grow(k)) {
-        wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
+        if (report)
+          wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
         return NULL;
       }
       e = &k->icache[icache_slot(k, pc)];
@@ -280,10 +361,9 @@ __attribute__((noinline)) static const struct isa_inst *fetch_miss(struct isa_wa
   e->words[1] = words[1];
   e->nwords = (uint8_t)n;
   e->target = (uint8_t)w->ctx->target;
-hit:
-  front->key = key;
-  front->inst = &e->inst;
-  return front->inst;
+  e->fused = fused;
+  e->blk = NULL;
+  return e;
 }
 
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
@@ -319,11 +399,149 @@ static void bind_executor(struct isa_inst *in)
   }
 }
 
+static bool is_valu(const struct isa_inst *in)
+{
+  return (unsigned)in->enc - ENC_VOP1 <= ENC_VOP3P - ENC_VOP1;
+}
+
+/* A scalar destination of `width` dwords (0: unknown, taken as 2) that covers EXEC. */
+static bool covers_exec(unsigned code, unsigned width)
+{
+  return code < 128 && code + (width ? width : 2) > OPD_EXEC;
+}
+
+/* Whether the instruction of `e` ends its block (see "decoded blocks"). Decided by name where
+ * a class of instructions shares a behaviour across encodings: branches, calls and PC moves
+ * (s_getpc reads the PC, which only a block's last instruction sees), the end of the program,
+ * barriers and GWS (they stop the wave), s_sleep and the clock reads (they end the time slice:
+ * exec_salu.c), traps and messages, and EXEC writers (v_cmpx, *saveexec*, s_movreld, any
+ * scalar destination covering EXEC). A SOPP that is no no-op ends it too, whatever it is. */
+static bool block_ends(const struct icache_entry *e)
+{
+  static const char *const ends[] = {
+    "branch", "call", "pc_b64", "rfe", "endpgm", "barrier", "gws", "sleep", "memtime",
+    "memrealtime", "trap", "halt", "sendmsg", "fork", "join", "exec", "cmpx", "movreld",
+  };
+  const struct isa_inst *in = &e->inst;
+  if (e->fused)
+    return true;
+  if (in->enc == ENC_SOPP && !salu_is_nop(in->exec) && in->op != OP_S_SET_GPR_IDX_OFF &&
+      in->op != OP_S_SET_GPR_IDX_MODE)
+    return true;
+  const char *name = isa_op_name(in->op);
+  for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
+    if (strstr(name, ends[i]))
+      return true;
+  return covers_exec(in->dst, in->dst_w) || covers_exec(in->sdst, 2);
+}
+
+/* Decode the block at pc (its first instruction must exist: a fault is reported otherwise)
+ * and record it in the icache entry of pc. NULL when the wave stopped. */
+static const struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
+{
+  struct isa_worker *k = w->worker;
+  struct blk_slot slot[BLOCK_MAX];
+  unsigned n = 0, ninsts = 0, nvalu = 0;
+  uint64_t at = pc;
+  while (ninsts < BLOCK_MAX) {
+    const struct icache_entry *e = icache_get(w, at, ninsts == 0);
+    if (!e) {
+      if (!ninsts)
+        return NULL;
+      break;
+    }
+    ninsts++;
+    bool end = block_ends(e);
+    /* a no-op is counted (and the PC moves past it) but has no slot */
+    if (!end && salu_is_nop(e->inst.exec)) {
+      at += e->inst.size;
+      continue;
+    }
+    struct blk_slot *s = &slot[n++];
+    nvalu += is_valu(&e->inst);
+    s->in = e->inst;
+    s->pc = at;
+    s->ord = ninsts;
+    s->valu_ord = nvalu;
+    at += e->inst.size;
+    if (end)
+      break;
+  }
+  struct isa_block *b = blk_alloc(k, sizeof(*b) + n * sizeof(slot[0]));
+  if (!b) {
+    w->cur_pc = pc;
+    w->cur = NULL;
+    wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
+    return NULL;
+  }
+  b->end_pc = at;
+  b->n = n;
+  b->ninsts = ninsts;
+  b->nvalu = nvalu;
+  memcpy(b->slot, slot, n * sizeof(slot[0]));
+  /* pc's entry is live (its fetch above succeeded) and stays where icache_slot finds it */
+  k->icache[icache_slot(k, pc)].blk = b;
+  return b;
+}
+
+/* The block at the wave's PC when the front table (run_wave) misses: the icache's, or a new
+ * one. NULL when the wave stopped (fault or illegal instruction at the PC). */
+__attribute__((noinline)) static const struct isa_block *block_get(struct isa_wave *w)
+{
+  struct isa_worker *k = w->worker;
+  uint64_t pc = w->pc, key = pc | k->icache_tag;
+  const struct isa_block *b = NULL;
+  if (!(pc & 3) && pc && !(pc & ~ICACHE_PC_MASK)) {
+    const struct icache_entry *e = &k->icache[icache_slot(k, pc)];
+    if (e->key == key)
+      b = e->blk;
+  }
+  if (!b && !(b = block_build(w, pc)))
+    return NULL;
+  struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  front->key = key;
+  front->blk = b;
+  return b;
+}
+
+static void inst_failed(struct isa_wave *w, const struct isa_inst *in, uint64_t pc)
+{
+  if (w->state != WAVE_DONE)
+    wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx", isa_op_name(in->op),
+              (unsigned long long)pc);
+}
+
+/* Up to `budget` instructions one at a time: the end of a time slice that falls inside a
+ * block, where the per-instruction loop blocks replaced would have ended it. */
+static void run_single(struct isa_wave *w, unsigned budget, uint64_t *insts, uint64_t *lane_ops)
+{
+  while (w->state == WAVE_RUN && budget-- && !w->yield) {
+    uint64_t pc = w->pc;
+    const struct icache_entry *e = icache_get(w, pc, true);
+    if (!e)
+      break;
+    const struct isa_inst *in = &e->inst;
+    w->cur_pc = pc;
+    w->cur = in;
+    w->pc = pc + in->size;   /* branches are relative to the next instruction */
+    (*insts)++;
+    if (is_valu(in)) {
+      uint64_t m = wave_exec(w);
+      *lane_ops += m == ~0ull ? WAVE_SIZE : bit_count64(m);
+    }
+    if (in->exec(w, in)) {
+      inst_failed(w, in, pc);
+      break;
+    }
+  }
+}
+
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
  * instruction and lane-operation counts are kept in locals for the slice and added to the wave
  * once at its end: the one place to count more per wave cheaply. The cache's generation tag
- * and front table stay in registers for the slice: only worker_prepare changes the tag, and a
- * miss that rebuilds the table keeps the front's address. */
+ * and front table stay in registers for the slice: only worker_prepare changes the tag. Inside
+ * a block, an instruction costs the loop two stores (w->cur, w->cur_pc: fault messages and
+ * the handlers that read the instruction's address) and the call. */
 __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
   uint64_t insts = 0, lane_ops = 0;
@@ -331,30 +549,44 @@ __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budg
   const uint64_t tag = k->icache_tag;
   const struct icache_front *l0 = k->l0;
   w->yield = false;
-  while (w->state == WAVE_RUN && budget-- && !w->yield) {
+  while (w->state == WAVE_RUN && !w->yield && budget) {
     uint64_t pc = w->pc;
     const struct icache_front *front = &l0[(pc >> 2) & (ICACHE_L0 - 1)];
-    const struct isa_inst *in = front->inst;
-    /* a PC wider than a GPU VA never matches a key (fetch_miss reports it) */
+    const struct isa_block *b = front->blk;
+    /* a PC wider than a GPU VA never matches a key (icache_get reports it) */
     if (__builtin_expect(front->key != (pc | tag) || (pc & ~ICACHE_PC_MASK), 0)) {
-      in = fetch_miss(w);
-      if (!in)
+      b = block_get(w);
+      if (!b)
         break;
     }
-    w->cur_pc = pc;
-    w->cur = in;
-    w->pc = pc + in->size;   /* branches are relative to the next instruction */
-    insts++;
-    if ((unsigned)in->enc - ENC_VOP1 <= ENC_VOP3P - ENC_VOP1) {
-      uint64_t e = wave_exec(w);
-      lane_ops += e == ~0ull ? WAVE_SIZE : bit_count64(e);
-    }
-    if (__builtin_expect(in->exec(w, in), 0)) {
-      if (w->state != WAVE_DONE)
-        wave_fail(w, ISA_ILLEGAL_INSTR, "instruction %s failed at pc 0x%llx",
-                  isa_op_name(in->op), (unsigned long long)pc);
+    if (__builtin_expect(b->ninsts > budget, 0)) {
+      run_single(w, budget, &insts, &lane_ops);
       break;
     }
+    budget -= b->ninsts;
+    uint64_t lanes = 0;
+    if (b->nvalu) {
+      uint64_t m = wave_exec(w);
+      lanes = m == ~0ull ? WAVE_SIZE : bit_count64(m);
+    }
+    /* only the last instruction may read or move the PC: it sees the one after it */
+    w->pc = b->end_pc;
+    const struct blk_slot *s = b->slot, *end = s + b->n;
+    for (; s != end; s++) {
+      w->cur = &s->in;
+      w->cur_pc = s->pc;
+      if (__builtin_expect(s->in.exec(w, &s->in), 0))
+        break;
+    }
+    if (__builtin_expect(s != end, 0)) {
+      insts += s->ord;
+      lane_ops += s->valu_ord * lanes;
+      w->pc = s->pc + s->in.size;
+      inst_failed(w, &s->in, s->pc);
+      break;
+    }
+    insts += b->ninsts;
+    lane_ops += b->nvalu * lanes;
   }
   w->insts += insts;
   w->lane_ops += lane_ops;
@@ -834,6 +1066,7 @@ static void worker_free(struct isa_worker *k)
   free(k->vregs);
   free(k->priv);
   free(k->icache);
+  blk_free_chain(k->blk_chunks);
   free(k);
 }
 

@@ -252,6 +252,13 @@ isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst
   return r;
 }
 
+/* Whether fn is the handler of the instructions that do nothing here (s_nop, s_waitcnt and the
+ * other hints salu_bind gives salu_nop): run_wave's blocks leave them out (dispatch.c). */
+bool salu_is_nop(isa_exec_fn fn)
+{
+  return fn == salu_nop;
+}
+
 /* The handler of a decoded SALU instruction: one of the above, else exec_salu. The 64-bit
  * handlers read their sources as 64 bits, as exec_salu does when the opcode table says so. */
 isa_exec_fn salu_bind(const struct isa_inst *in)

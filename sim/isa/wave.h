@@ -40,17 +40,24 @@ struct isa_parked;
 /* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
  * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
  * current one is empty, so a new dispatch invalidates the whole cache by changing the tag. */
+struct isa_block;
 struct icache_entry {
   uint64_t key;
   struct isa_inst inst;
   uint32_t words[2];           /* the instruction words decoded, and how many were readable */
   uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
+  uint8_t fused;               /* inst.exec also runs the branch in words[1] (fuse_branch) */
+  /* The decoded block starting here (dispatch.c, block_get): valid while `key` carries the
+   * current tag; every (re)tagging of the entry clears it. */
+  const struct isa_block *blk;
 };
 
 struct icache_front {
   uint64_t key;                /* as icache_entry's; 0: empty */
-  const struct isa_inst *inst;
+  const struct isa_block *blk;
 };
+
+struct blk_chunk;
 
 struct isa_wave {
   uint32_t s[128];            /* scalar operand space 0..127: SGPRs, VCC, M0, EXEC, ... */
@@ -98,9 +105,10 @@ struct isa_worker {
   struct icache_entry *icache;
   unsigned icache_cap, icache_used;
   uint64_t icache_tag;        /* generation in bits 63..48, never 0; see icache_entry */
-  /* Direct-mapped front of the icache by PC: one compare for the common hit. Entries point
-   * into `icache`, so a grow (which moves it) clears them; keys carry the generation tag. */
+  /* Direct-mapped table of decoded blocks by their first PC: one compare for the common hit.
+   * Keys carry the generation tag, so a new dispatch empties it. */
   struct icache_front l0[ICACHE_L0];
+  struct blk_chunk *blk_chunks;   /* where this dispatch's decoded blocks live (dispatch.c) */
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
@@ -270,5 +278,6 @@ isa_exec_fn ds_bind(struct isa_inst *in);
 isa_exec_fn smem_bind(struct isa_inst *in);   /* exec_salu.c: s_load_dword* */
 isa_exec_fn salu_bind(const struct isa_inst *in);   /* exec_salu_fast.c: the commonest SALU */
 isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next);
+bool salu_is_nop(isa_exec_fn fn);   /* exec_salu_fast.c: fn does nothing (s_nop, s_waitcnt) */
 
 #endif
