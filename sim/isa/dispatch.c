@@ -181,11 +181,28 @@ struct blk_slot {
   uint32_t valu_ord;          /* VALU instructions up to this one */
 };
 
+/* How a block's next PC is found: BR_NONE, w->pc after its last instruction (which may have
+ * moved it); else the block ends with that branch (no slot: run_wave evaluates it). */
+enum blk_branch {
+  BR_NONE, BR_ALWAYS, BR_SCC0, BR_SCC1, BR_VCCZ, BR_VCCNZ, BR_EXECZ, BR_EXECNZ,
+};
+
+struct blk_next {
+  uint64_t pc;
+  struct isa_block *blk;
+};
+
 struct isa_block {
   uint64_t end_pc;            /* the address after the last instruction */
+  uint64_t target;            /* the branch's target (br != BR_NONE) */
+  /* The blocks last run after this one (the fall-through and the branch target, most
+   * often), so that the next one is found without the front table. Both start as this block
+   * itself: a true pair whatever the PC. */
+  struct blk_next next[2];
   uint32_t n;                 /* slots */
   uint32_t ninsts;            /* instructions, with s_nop/s_waitcnt (no slot) and fused pairs as 1 */
   uint32_t nvalu;             /* VALU instructions (lane operations: nvalu x active lanes) */
+  uint8_t br;                 /* enum blk_branch */
   struct blk_slot slot[];
 };
 
@@ -435,14 +452,32 @@ static bool block_ends(const struct icache_entry *e)
   return covers_exec(in->dst, in->dst_w) || covers_exec(in->sdst, 2);
 }
 
+/* The branch kind of a plain (unfused) branch instruction, else BR_NONE. */
+static enum blk_branch branch_kind(const struct icache_entry *e)
+{
+  if (e->inst.enc != ENC_SOPP || e->fused)
+    return BR_NONE;
+  switch (e->inst.op) {
+  case OP_S_BRANCH: return BR_ALWAYS;
+  case OP_S_CBRANCH_SCC0: return BR_SCC0;
+  case OP_S_CBRANCH_SCC1: return BR_SCC1;
+  case OP_S_CBRANCH_VCCZ: return BR_VCCZ;
+  case OP_S_CBRANCH_VCCNZ: return BR_VCCNZ;
+  case OP_S_CBRANCH_EXECZ: return BR_EXECZ;
+  case OP_S_CBRANCH_EXECNZ: return BR_EXECNZ;
+  default: return BR_NONE;
+  }
+}
+
 /* Decode the block at pc (its first instruction must exist: a fault is reported otherwise)
  * and record it in the icache entry of pc. NULL when the wave stopped. */
-static const struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
+static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
 {
   struct isa_worker *k = w->worker;
   struct blk_slot slot[BLOCK_MAX];
   unsigned n = 0, ninsts = 0, nvalu = 0;
-  uint64_t at = pc;
+  enum blk_branch br = BR_NONE;
+  uint64_t at = pc, target = 0;
   while (ninsts < BLOCK_MAX) {
     const struct icache_entry *e = icache_get(w, at, ninsts == 0);
     if (!e) {
@@ -451,6 +486,12 @@ static const struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
       break;
     }
     ninsts++;
+    /* a branch is evaluated by run_wave: relative to the instruction after it */
+    if ((br = branch_kind(e)) != BR_NONE) {
+      at += e->inst.size;
+      target = at + (uint64_t)((int64_t)e->inst.simm16 * 4);
+      break;
+    }
     bool end = block_ends(e);
     /* a no-op is counted (and the PC moves past it) but has no slot */
     if (!end && salu_is_nop(e->inst.exec)) {
@@ -475,9 +516,12 @@ static const struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
     return NULL;
   }
   b->end_pc = at;
+  b->target = target;
+  b->next[0] = b->next[1] = (struct blk_next){pc, b};
   b->n = n;
   b->ninsts = ninsts;
   b->nvalu = nvalu;
+  b->br = (uint8_t)br;
   memcpy(b->slot, slot, n * sizeof(slot[0]));
   /* pc's entry is live (its fetch above succeeded) and stays where icache_slot finds it */
   k->icache[icache_slot(k, pc)].blk = b;
@@ -486,11 +530,11 @@ static const struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
 
 /* The block at the wave's PC when the front table (run_wave) misses: the icache's, or a new
  * one. NULL when the wave stopped (fault or illegal instruction at the PC). */
-__attribute__((noinline)) static const struct isa_block *block_get(struct isa_wave *w)
+__attribute__((noinline)) static struct isa_block *block_get(struct isa_wave *w)
 {
   struct isa_worker *k = w->worker;
   uint64_t pc = w->pc, key = pc | k->icache_tag;
-  const struct isa_block *b = NULL;
+  struct isa_block *b = NULL;
   if (!(pc & 3) && pc && !(pc & ~ICACHE_PC_MASK)) {
     const struct icache_entry *e = &k->icache[icache_slot(k, pc)];
     if (e->key == key)
@@ -536,29 +580,50 @@ static void run_single(struct isa_wave *w, unsigned budget, uint64_t *insts, uin
   }
 }
 
+/* The PC after block b, whose slots have run (w->pc is b->end_pc or where its last
+ * instruction moved it). */
+static inline uint64_t block_next_pc(const struct isa_wave *w, const struct isa_block *b)
+{
+  bool taken;
+  switch (b->br) {
+  case BR_ALWAYS: return b->target;
+  case BR_SCC0: taken = !w->scc; break;
+  case BR_SCC1: taken = w->scc; break;
+  case BR_VCCZ: taken = !wave_sreg64(w, OPD_VCC); break;
+  case BR_VCCNZ: taken = wave_sreg64(w, OPD_VCC) != 0; break;
+  case BR_EXECZ: taken = !wave_exec(w); break;
+  case BR_EXECNZ: taken = wave_exec(w) != 0; break;
+  default: return w->pc;
+  }
+  return taken ? b->target : b->end_pc;
+}
+
+/* The block at pc: the front table's, else block_get's (NULL: the wave stopped). */
+static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
+{
+  struct isa_worker *k = w->worker;
+  const struct icache_front *front = &k->l0[(pc >> 2) & (ICACHE_L0 - 1)];
+  /* a PC wider than a GPU VA never matches a key (icache_get reports it) */
+  if (__builtin_expect(front->key == (pc | k->icache_tag) && !(pc & ~ICACHE_PC_MASK), 1))
+    return front->blk;
+  return block_get(w);
+}
+
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
  * instruction and lane-operation counts are kept in locals for the slice and added to the wave
- * once at its end: the one place to count more per wave cheaply. The cache's generation tag
- * and front table stay in registers for the slice: only worker_prepare changes the tag. Inside
- * a block, an instruction costs the loop two stores (w->cur, w->cur_pc: fault messages and
- * the handlers that read the instruction's address) and the call. */
+ * once at its end: the one place to count more per wave cheaply. Inside a block, an
+ * instruction costs the loop two stores (w->cur, w->cur_pc: fault messages and the handlers
+ * that read the instruction's address) and the call; between blocks, the next one is most
+ * often one of the two this block was last followed by. */
 __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
   uint64_t insts = 0, lane_ops = 0;
-  struct isa_worker *k = w->worker;
-  const uint64_t tag = k->icache_tag;
-  const struct icache_front *l0 = k->l0;
   w->yield = false;
-  while (w->state == WAVE_RUN && !w->yield && budget) {
-    uint64_t pc = w->pc;
-    const struct icache_front *front = &l0[(pc >> 2) & (ICACHE_L0 - 1)];
-    const struct isa_block *b = front->blk;
-    /* a PC wider than a GPU VA never matches a key (icache_get reports it) */
-    if (__builtin_expect(front->key != (pc | tag) || (pc & ~ICACHE_PC_MASK), 0)) {
-      b = block_get(w);
-      if (!b)
-        break;
-    }
+  if (w->state != WAVE_RUN || !budget)
+    return;
+  uint64_t pc = w->pc;
+  struct isa_block *b = block_at(w, pc);
+  while (b) {
     if (__builtin_expect(b->ninsts > budget, 0)) {
       run_single(w, budget, &insts, &lane_ops);
       break;
@@ -587,6 +652,19 @@ __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budg
     }
     insts += b->ninsts;
     lane_ops += b->nvalu * lanes;
+    w->pc = pc = block_next_pc(w, b);
+    if (w->state != WAVE_RUN || w->yield || !budget)
+      break;
+    if (pc == b->next[0].pc) {
+      b = b->next[0].blk;
+    } else if (pc == b->next[1].pc) {
+      b = b->next[1].blk;
+    } else {
+      struct isa_block *nb = block_at(w, pc);
+      if (nb)
+        b->next[pc != b->end_pc] = (struct blk_next){pc, nb};
+      b = nb;
+    }
   }
   w->insts += insts;
   w->lane_ops += lane_ops;
