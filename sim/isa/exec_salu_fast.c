@@ -84,15 +84,34 @@ BRANCH(salu_cbranch_execnz, wave_exec(w))
 
 /* ---- SOPC: 32-bit compares, alone or fused with the branch on SCC that follows ---- */
 
+/* Operand forms of the 32-bit SOPC/SOP2 handlers (salu_specialize): any sources through src32;
+ * SS: two SGPRs read in place; SK: an SGPR and a constant (an integer inline constant or the
+ * literal) that salu_specialize leaves in in->literal. SS and SK also write an SGPR
+ * destination without checking it. */
+#define SRC_A_G src32(w, in, 0)
+#define SRC_B_G src32(w, in, 1)
+#define SRC_A_S w->s[in->src[0]]
+#define SRC_B_S w->s[in->src[1]]
+#define SRC_B_K in->literal
+
+/* The fused branch: one more instruction executed, taken when `taken`. */
+static inline void fused_branch(struct isa_wave *w, const struct isa_inst *in, bool taken)
+{
+  w->insts++;
+  w->pc += 4;
+  if (taken)
+    w->pc += (uint64_t)((int64_t)in->simm16 * 4);
+}
+
 /* A compare and the s_cbranch_scc0/scc1 right after it (the end of nearly every compiled loop
  * and `if`) run as one handler: salu_fuse binds it when it decodes the compare and finds the
  * branch in the next word; in->simm16 then holds the branch's offset. The branch counts as an
  * executed instruction (w->insts; run_wave adds its own count to that) and is relative to the
  * instruction after it, 4 bytes past w->pc. A jump to the branch itself decodes it alone. */
-#define CMP32(NAME, EXPR)                                                   \
+#define CMP32_FORM(NAME, EXPR, A, B)                                        \
   static inline uint32_t NAME##_scc(struct isa_wave *w, const struct isa_inst *in) \
   {                                                                         \
-    uint32_t a = src32(w, in, 0), b = src32(w, in, 1);                      \
+    uint32_t a = (A), b = (B);                                              \
     int32_t ai = (int32_t)a, bi = (int32_t)b;                               \
     (void)ai;                                                               \
     (void)bi;                                                               \
@@ -115,15 +134,10 @@ BRANCH(salu_cbranch_execnz, wave_exec(w))
     fused_branch(w, in, w->scc);                                            \
     return 0;                                                               \
   }
-
-/* The fused branch: one more instruction executed, taken when `taken`. */
-static inline void fused_branch(struct isa_wave *w, const struct isa_inst *in, bool taken)
-{
-  w->insts++;
-  w->pc += 4;
-  if (taken)
-    w->pc += (uint64_t)((int64_t)in->simm16 * 4);
-}
+#define CMP32(NAME, EXPR)                                                   \
+  CMP32_FORM(NAME, EXPR, SRC_A_G, SRC_B_G)                                  \
+  CMP32_FORM(NAME##_ss, EXPR, SRC_A_S, SRC_B_S)                             \
+  CMP32_FORM(NAME##_sk, EXPR, SRC_A_S, SRC_B_K)
 
 CMP32(salu_cmp_eq, a == b)
 CMP32(salu_cmp_lg, a != b)
@@ -136,24 +150,29 @@ CMP32(salu_cmp_ge_u32, a >= b)
 CMP32(salu_cmp_lt_u32, a < b)
 CMP32(salu_cmp_le_u32, a <= b)
 #undef CMP32
+#undef CMP32_FORM
 
 /* ---- SOP2 ---- */
 
 /* A 32-bit operation: r from a and b (and SCC), which may also set SCC; SETS_SCC: SCC = r != 0
  * afterwards (the logical operations and shifts). */
-#define OP32(NAME, SETS_SCC, BODY)                                          \
+#define OP32_FORM(NAME, SETS_SCC, BODY, A, B, DST)                          \
   static int NAME(struct isa_wave *w, const struct isa_inst *in)            \
   {                                                                         \
-    uint32_t a = src32(w, in, 0), b = src32(w, in, 1), r;                   \
+    uint32_t a = (A), b = (B), r;                                           \
     int32_t ai = (int32_t)a, bi = (int32_t)b;                               \
     (void)ai;                                                               \
     (void)bi;                                                               \
     BODY;                                                                   \
     if (SETS_SCC)                                                           \
       w->scc = r != 0;                                                      \
-    dst32(w, in, r);                                                        \
+    DST;                                                                    \
     return 0;                                                               \
   }
+#define OP32(NAME, SETS_SCC, BODY)                                          \
+  OP32_FORM(NAME, SETS_SCC, BODY, SRC_A_G, SRC_B_G, dst32(w, in, r))        \
+  OP32_FORM(NAME##_ss, SETS_SCC, BODY, SRC_A_S, SRC_B_S, w->s[in->dst] = r) \
+  OP32_FORM(NAME##_sk, SETS_SCC, BODY, SRC_A_S, SRC_B_K, w->s[in->dst] = r)
 OP32(salu_add_u32, 0, { uint64_t t = (uint64_t)a + b; w->scc = (uint32_t)(t >> 32); r = (uint32_t)t; })
 OP32(salu_addc_u32, 0, { uint64_t t = (uint64_t)a + b + w->scc; w->scc = (uint32_t)(t >> 32); r = (uint32_t)t; })
 OP32(salu_sub_u32, 0, { r = a - b; w->scc = b > a; })
@@ -176,6 +195,7 @@ OP32(salu_lshr_b32, 1, { r = a >> (b & 31); })
 OP32(salu_ashr_i32, 1, { r = (uint32_t)(ai >> (b & 31)); })
 OP32(salu_cselect_b32, 0, { r = w->scc ? a : b; })
 #undef OP32
+#undef OP32_FORM
 
 /* A 64-bit logical operation: SCC = r != 0. */
 #define OP64(NAME, EXPR)                                                    \
@@ -225,31 +245,88 @@ static int salu_and_saveexec_b64_execz(struct isa_wave *w, const struct isa_inst
   return 0;
 }
 
+/* The compare handlers in their three operand forms: alone, then fused with s_cbranch_scc0
+ * and with s_cbranch_scc1. */
+#define F(N) {N, N##_br0, N##_br1}, {N##_ss, N##_ss_br0, N##_ss_br1}, {N##_sk, N##_sk_br0, N##_sk_br1}
+static const struct {
+  isa_exec_fn alone, br0, br1;
+} cmp_fused[] = {
+    F(salu_cmp_eq), F(salu_cmp_lg), F(salu_cmp_gt_i32), F(salu_cmp_ge_i32), F(salu_cmp_lt_i32),
+    F(salu_cmp_le_i32), F(salu_cmp_gt_u32), F(salu_cmp_ge_u32), F(salu_cmp_lt_u32),
+    F(salu_cmp_le_u32),
+};
+#undef F
+
 /* A compare or s_and_saveexec_b64 (bound by salu_bind to its handler `fn`) followed by the
  * conditional branch `next` (decoded): the fused handler, with the branch's offset in
  * in->simm16, or NULL when the pair has none. */
 isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next)
 {
-  static const struct {
-    isa_exec_fn alone, br0, br1;
-  } cmp[] = {
-#define F(N) {N, N##_br0, N##_br1}
-      F(salu_cmp_eq), F(salu_cmp_lg), F(salu_cmp_gt_i32), F(salu_cmp_ge_i32), F(salu_cmp_lt_i32),
-      F(salu_cmp_le_i32), F(salu_cmp_gt_u32), F(salu_cmp_ge_u32), F(salu_cmp_lt_u32),
-      F(salu_cmp_le_u32),
-#undef F
-  };
   if (next->enc != ENC_SOPP || in->size != 4)
     return NULL;
   isa_exec_fn r = NULL;
   if (fn == salu_and_saveexec_b64 && next->op == OP_S_CBRANCH_EXECZ)
     r = salu_and_saveexec_b64_execz;
-  for (size_t i = 0; i < sizeof(cmp) / sizeof(cmp[0]) && !r; i++)
-    if (fn == cmp[i].alone)
-      r = next->op == OP_S_CBRANCH_SCC0 ? cmp[i].br0 : next->op == OP_S_CBRANCH_SCC1 ? cmp[i].br1 : NULL;
+  for (size_t i = 0; i < sizeof(cmp_fused) / sizeof(cmp_fused[0]) && !r; i++)
+    if (fn == cmp_fused[i].alone)
+      r = next->op == OP_S_CBRANCH_SCC0   ? cmp_fused[i].br0
+          : next->op == OP_S_CBRANCH_SCC1 ? cmp_fused[i].br1
+                                          : NULL;
   if (r)
     in->simm16 = next->simm16;
   return r;
+}
+
+/* The 32-bit SOP2/SOPC handlers in their generic, SS and SK forms (SRC_A_G above). */
+#define V(N) {N, N##_ss, N##_sk}
+static const struct {
+  isa_exec_fn g, ss, sk;
+} forms[] = {
+    V(salu_cmp_eq), V(salu_cmp_lg), V(salu_cmp_gt_i32), V(salu_cmp_ge_i32), V(salu_cmp_lt_i32),
+    V(salu_cmp_le_i32), V(salu_cmp_gt_u32), V(salu_cmp_ge_u32), V(salu_cmp_lt_u32),
+    V(salu_cmp_le_u32), V(salu_add_u32), V(salu_addc_u32), V(salu_sub_u32), V(salu_add_i32),
+    V(salu_sub_i32), V(salu_mul_i32), V(salu_and_b32), V(salu_or_b32), V(salu_xor_b32),
+    V(salu_lshl_b32), V(salu_lshr_b32), V(salu_ashr_i32), V(salu_cselect_b32),
+};
+#undef V
+
+/* The 32-bit value of an integer inline constant or literal source code, as src32 reads it;
+ * false for any other code. */
+static bool const32(const struct isa_inst *in, unsigned code, uint32_t *v)
+{
+  if (code >= 128 && code <= 192)
+    *v = code - 128;
+  else if (code >= 193 && code <= 208)
+    *v = 192u - code;
+  else if (code == OPD_LITERAL)
+    *v = in->literal;
+  else
+    return false;
+  return true;
+}
+
+/* fn (a generic handler of `forms`) in the form for in's operands: SS for two SGPR sources,
+ * SK for an SGPR and a constant (which goes to in->literal, where the SK forms read it: an
+ * instruction with an inline constant has no literal of its own), both with an SGPR
+ * destination or none written by the opcode (compares). Else fn. */
+static isa_exec_fn salu_specialize(struct isa_inst *in, isa_exec_fn fn)
+{
+  bool dst_ok = in->enc == ENC_SOPC || in->dst < 128;
+  uint32_t k;
+  if (!dst_ok || in->src[0] >= 128 || in->src_w[0] > 1 || in->src_w[1] > 1)
+    return fn;
+  for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+    if (forms[i].g != fn)
+      continue;
+    if (in->src[1] < 128)
+      return forms[i].ss;
+    if (const32(in, in->src[1], &k)) {
+      in->literal = k;
+      return forms[i].sk;
+    }
+    return fn;
+  }
+  return fn;
 }
 
 /* Whether fn is the handler of the instructions that do nothing here (s_nop, s_waitcnt and the
@@ -261,7 +338,7 @@ bool salu_is_nop(isa_exec_fn fn)
 
 /* The handler of a decoded SALU instruction: one of the above, else exec_salu. The 64-bit
  * handlers read their sources as 64 bits, as exec_salu does when the opcode table says so. */
-isa_exec_fn salu_bind(const struct isa_inst *in)
+static isa_exec_fn salu_bind_generic(const struct isa_inst *in)
 {
   bool wide0 = in->src_w[0] == 2, wide01 = wide0 && in->src_w[1] == 2;
   switch (in->op) {
@@ -310,4 +387,10 @@ isa_exec_fn salu_bind(const struct isa_inst *in)
   default:
     return exec_salu;
   }
+}
+
+/* The handler of a decoded SALU instruction, in the form for its operands. */
+isa_exec_fn salu_bind(struct isa_inst *in)
+{
+  return salu_specialize(in, salu_bind_generic(in));
 }

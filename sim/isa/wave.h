@@ -49,12 +49,12 @@ struct icache_entry {
   uint8_t fused;               /* inst.exec also runs the branch in words[1] (fuse_branch) */
   /* The decoded block starting here (dispatch.c, block_get): valid while `key` carries the
    * current tag; every (re)tagging of the entry clears it. */
-  const struct isa_block *blk;
+  struct isa_block *blk;
 };
 
 struct icache_front {
   uint64_t key;                /* as icache_entry's; 0: empty */
-  const struct isa_block *blk;
+  struct isa_block *blk;
 };
 
 struct blk_chunk;
@@ -276,7 +276,7 @@ typedef int (*isa_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
 isa_exec_fn vmem_bind(struct isa_inst *in);
 isa_exec_fn ds_bind(struct isa_inst *in);
 isa_exec_fn smem_bind(struct isa_inst *in);   /* exec_salu.c: s_load_dword* */
-isa_exec_fn salu_bind(const struct isa_inst *in);   /* exec_salu_fast.c: the commonest SALU */
+isa_exec_fn salu_bind(struct isa_inst *in);   /* exec_salu_fast.c: the commonest SALU */
 isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst *next);
 bool salu_is_nop(isa_exec_fn fn);   /* exec_salu_fast.c: fn does nothing (s_nop, s_waitcnt) */
 
