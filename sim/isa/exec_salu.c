@@ -599,26 +599,35 @@ int exec_smem(struct isa_wave *w, const struct isa_inst *in)
 }
 
 /* s_load_dword..x16 (not the buffer forms): exec_smem's path without classifying the opcode
- * again; in->fast holds the dword count (smem_bind). */
-static int smem_load_bound(struct isa_wave *w, const struct isa_inst *in)
+ * again, one handler per dword count N (smem_bind; in->fast holds N for smem_move). The kernel
+ * arguments into SGPRs that all exist (most waves' first loads) are copied with one
+ * fixed-size memcpy (a few moves): smem_move's kernarg case without its per-dword checks. */
+static inline int smem_load_n(struct isa_wave *w, const struct isa_inst *in, unsigned n)
 {
   uint64_t off = (uint64_t)(int64_t)in->offset;
   if (in->soffset != OPD_NONE)
     off += w->s[in->soffset & 127];
   uint64_t va = (wave_sreg64(w, in->addr) + off) & ~3ull;
   const struct isa_ctx *c = w->ctx;
-  unsigned n = in->fast;
-  /* The kernel arguments into SGPRs that all exist (most waves' first loads): smem_move's
-   * kernarg case without its per-dword checks. */
-  if (va - c->karg_va < c->karg_len && c->karg_len - (va - c->karg_va) >= n * 4u &&
-      in->dst + n <= 128) {
-    const uint8_t *p = c->karg_host + (va - c->karg_va);
-    for (unsigned i = 0; i < n; i++)
-      memcpy(&w->s[in->dst + i], p + 4 * i, 4);
+  uint64_t rel = va - c->karg_va;
+  if (rel < c->karg_len && c->karg_len - rel >= n * 4u && in->dst + n <= 128) {
+    memcpy(&w->s[in->dst], c->karg_host + rel, 4 * n);
     return 0;
   }
   return smem_move(w, in, va, n, false);
 }
+
+#define SMEM_LOAD(N)                                                        \
+  static int smem_load_##N(struct isa_wave *w, const struct isa_inst *in)   \
+  {                                                                         \
+    return smem_load_n(w, in, N);                                           \
+  }
+SMEM_LOAD(1)
+SMEM_LOAD(2)
+SMEM_LOAD(4)
+SMEM_LOAD(8)
+SMEM_LOAD(16)
+#undef SMEM_LOAD
 
 isa_exec_fn smem_bind(struct isa_inst *in)
 {
@@ -626,5 +635,12 @@ isa_exec_fn smem_bind(struct isa_inst *in)
   if (smem_kind[in->op] != SMEM_LOAD)
     return exec_smem;
   in->fast = (uint8_t)smem_dwords(in->op);
-  return smem_load_bound;
+  switch (in->fast) {
+  case 1: return smem_load_1;
+  case 2: return smem_load_2;
+  case 4: return smem_load_4;
+  case 8: return smem_load_8;
+  case 16: return smem_load_16;
+  default: return exec_smem;
+  }
 }
