@@ -106,6 +106,55 @@ static void code_replaced_case(enum isa_target t)
 Test(isa_control, code_replaced_between_dispatches_gfx90a) { code_replaced_case(ISA_GFX90A); }
 Test(isa_control, code_replaced_between_dispatches_gfx942) { code_replaced_case(ISA_GFX942); }
 
+/* Lane operations count the lanes active when each vector instruction starts, EXEC changing
+ * between them (c_exec_steps: v_cmpx, s_mov_b32 exec_lo, v_readfirstlane_b32 exec_lo). */
+static void exec_steps_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_exec_steps", args, 64);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  for (unsigned i = 0; i < 64; i++) {
+    uint32_t want = i < 2 ? 15 : i < 8 ? 7 : i < 16 ? 5 : 4;
+    cr_expect_eq(out[i], want, "lane %u: %u, want %u", i, out[i], want);
+  }
+  /* frame: v_and, v_lshlrev (64 lanes each); body: 64 x 3, 16, 8, 8, 2, 64 */
+  cr_expect_eq(r.lane_ops, 128 + 192 + 16 + 8 + 8 + 2 + 64, "lane_ops %llu",
+               (unsigned long long)r.lane_ops);
+  /* frame 4, body 11, s_endpgm */
+  cr_expect_eq(r.instructions_executed, 16, "instructions %llu",
+               (unsigned long long)r.instructions_executed);
+  harness_close(&h);
+}
+Test(isa_control, lane_ops_follow_exec_gfx90a) { exec_steps_case(ISA_GFX90A); }
+Test(isa_control, lane_ops_follow_exec_gfx942) { exec_steps_case(ISA_GFX942); }
+
+/* Waves of 320,010 instructions (several time slices each, 4 waves taking turns) give exact
+ * results and counts wherever their slices end. */
+static void long_loops_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256 * 4);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_long_loops", args, 256);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  for (unsigned i = 0; i < 256; i++)
+    cr_expect_eq(out[i], 6 * 30000 + 20000 + 4, "lane %u: %u", i, out[i]);
+  /* per wave: frame 4, 2, loop 1 8 x 30000, 2, loop 2 4 x 20000, 4 + store, s_endpgm */
+  uint64_t insts = 4 + 2 + 8 * 30000 + 2 + 4 * 20000 + 5 + 1;
+  cr_expect_eq(r.instructions_executed, 4 * insts, "instructions %llu",
+               (unsigned long long)r.instructions_executed);
+  /* per wave: frame 128, v_mov 64, 3 x 64 x 30000, 64 x 20000, v_add 64 */
+  uint64_t ops = 128 + 64 + 3ull * 64 * 30000 + 64ull * 20000 + 64;
+  cr_expect_eq(r.lane_ops, 4 * ops, "lane_ops %llu", (unsigned long long)r.lane_ops);
+  harness_close(&h);
+}
+Test(isa_control, long_loops_gfx90a) { long_loops_case(ISA_GFX90A); }
+Test(isa_control, long_loops_gfx942) { long_loops_case(ISA_GFX942); }
+
 static void fault_case(enum isa_target t)
 {
   struct harness h;

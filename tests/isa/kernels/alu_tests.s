@@ -292,6 +292,53 @@ CBEGIN c_memrealtime
   global_store_dwordx4 v6, v[2:5], s[10:11]
 KEND c_memrealtime
 
+// EXEC changed in the middle of straight-line code, by a VALU compare, a SALU move and a VALU
+// read into exec_lo: each vector instruction counts the lanes active when it starts
+// (test_isa_control.c, lane_ops_follow_exec). v2 per lane: 15 (lanes 0-1), 7 (2-7), 5 (8-15), 4.
+CBEGIN c_exec_steps
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 3
+  v_cmpx_gt_u32 vcc, 16, v0
+  v_add_u32 v2, 1, v2
+  s_mov_b32 exec_lo, 0xff
+  v_add_u32 v2, 2, v2
+  v_readfirstlane_b32 exec_lo, v3
+  v_add_u32 v2, 8, v2
+  s_mov_b64 exec, -1
+  v_add_u32 v2, 4, v2
+  global_store_dword v1, v2, s[10:11]
+KEND c_exec_steps
+
+// Long loops (320,010 instructions a wave): time slices end inside straight-line runs and
+// resume there. The first loop has s_nop / s_waitcnt and a compare with a literal, the second
+// a compare fused with its branch. v2 = 6 x 30000 + 20000; s_getpc_b64 twice in a row give
+// PCs 4 apart (s14 - s12 added too).
+CBEGIN c_long_loops
+  s_mov_b32 s16, 0
+  v_mov_b32 v2, 0
+.Lc_long_loop1:
+  v_add_u32 v2, 1, v2
+  s_nop 0
+  v_add_u32 v2, 2, v2
+  s_waitcnt lgkmcnt(0)
+  s_add_u32 s16, s16, 1
+  v_add_u32 v2, 3, v2
+  s_cmp_lt_u32 s16, 30000
+  s_cbranch_scc1 .Lc_long_loop1
+  s_mov_b32 s17, 0
+  s_mov_b32 s18, 20000
+.Lc_long_loop2:
+  s_add_u32 s17, s17, 1
+  v_add_u32 v2, 1, v2
+  s_cmp_lg_u32 s17, s18
+  s_cbranch_scc1 .Lc_long_loop2
+  s_getpc_b64 s[12:13]
+  s_getpc_b64 s[14:15]
+  s_sub_u32 s14, s14, s12
+  v_add_u32 v2, s14, v2
+  global_store_dword v1, v2, s[10:11]
+KEND c_long_loops
+
 // flat access to the private aperture: store lane id to private offset 16, read it back through
 // scratch_load (both reach the same per-lane private memory)
 CBEGIN c_flat_private
