@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,6 +155,99 @@ static void long_loops_case(enum isa_target t)
 }
 Test(isa_control, long_loops_gfx90a) { long_loops_case(ISA_GFX90A); }
 Test(isa_control, long_loops_gfx942) { long_loops_case(ISA_GFX942); }
+
+/* c_salu_forms's SOP2 operations (in its order): result and SCC of a op b with SCC 1 before
+ * (ISA guide, SOP2: carry out of the unsigned add/sub, signed overflow of s_add_i32/s_sub_i32,
+ * result != 0 for the logical operations and shifts; s_mul_i32 and s_cselect_b32 leave SCC). */
+static void sop2_ref(unsigned op, uint32_t a, uint32_t b, uint32_t *r, uint32_t *scc)
+{
+  int32_t ai = (int32_t)a, bi = (int32_t)b, s;
+  uint64_t t;
+  *scc = 1;
+  switch (op) {
+  case 0: t = (uint64_t)a + b; *r = (uint32_t)t; *scc = (uint32_t)(t >> 32); break;
+  case 1: t = (uint64_t)a + b + 1; *r = (uint32_t)t; *scc = (uint32_t)(t >> 32); break;
+  case 2: *r = a - b; *scc = b > a; break;
+  case 3:
+    s = (int32_t)(a + b);
+    *r = (uint32_t)s;
+    *scc = (ai >= 0) == (bi >= 0) && (s >= 0) != (ai >= 0);
+    break;
+  case 4:
+    s = (int32_t)(a - b);
+    *r = (uint32_t)s;
+    *scc = (ai >= 0) != (bi >= 0) && (s >= 0) != (ai >= 0);
+    break;
+  case 5: *r = a * b; break;
+  case 6: *r = a & b; *scc = *r != 0; break;
+  case 7: *r = a | b; *scc = *r != 0; break;
+  case 8: *r = a ^ b; *scc = *r != 0; break;
+  case 9: *r = a << (b & 31); *scc = *r != 0; break;
+  case 10: *r = a >> (b & 31); *scc = *r != 0; break;
+  case 11: *r = (uint32_t)(ai >> (b & 31)); *scc = *r != 0; break;
+  default: *r = a; break;   /* s_cselect_b32 with SCC 1 */
+  }
+}
+
+/* c_salu_forms's compares (eq, lg, then gt, ge, lt, le signed and unsigned). */
+static uint32_t cmp_ref(unsigned op, uint32_t a, uint32_t b)
+{
+  int32_t ai = (int32_t)a, bi = (int32_t)b;
+  switch (op) {
+  case 0: return a == b;
+  case 1: return a != b;
+  case 2: return ai > bi;
+  case 3: return ai >= bi;
+  case 4: return ai < bi;
+  case 5: return ai <= bi;
+  case 6: return a > b;
+  case 7: return a >= b;
+  case 8: return a < b;
+  default: return a <= b;
+  }
+}
+
+/* Every operand form of the specialised scalar handlers against the ISA's definitions, for a
+ * few pairs of values (signs, carries, shift counts past 31). */
+static void salu_forms_case(enum isa_target t)
+{
+  static const uint32_t pairs[][2] = {
+      {0xfffffff0u, 0x80000001u}, {5, 0x7fffffffu}, {0x12345678u, 0x12345678u}, {0, 33},
+      {0x80000000u, 0xfffffff9u},
+  };
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *a = harness_alloc(&h, 256), *out = harness_alloc(&h, 1024);
+  void *args[4] = {a, a, a, out};
+  for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+    uint32_t x = pairs[p][0], y = pairs[p][1];
+    a[0] = x;
+    a[1] = y;
+    memset(out, 0xee, 1024);
+    struct isa_result r = run(&h, "c_salu_forms", args, 64);
+    cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+    unsigned i = 0;
+    for (unsigned op = 0; op < 13; op++) {
+      const uint32_t src[4][2] = {{x, (uint32_t)-7}, {x, 0x12345678u}, {x, y}, {9, x}};
+      for (unsigned f = 0; f < 4; f++, i++) {
+        uint32_t want, scc;
+        sop2_ref(op, src[f][0], src[f][1], &want, &scc);
+        cr_expect(out[2 * i] == want && out[2 * i + 1] == scc,
+                  "pair %zu op %u form %u: %08x scc %u, want %08x scc %u", p, op, f, out[2 * i],
+                  out[2 * i + 1], want, scc);
+      }
+    }
+    for (unsigned op = 0; op < 10; op++) {
+      const uint32_t src[4][2] = {{x, (uint32_t)-7}, {x, y}, {x, 3}, {x, y}};
+      for (unsigned f = 0; f < 4; f++, i++)
+        cr_expect_eq(out[2 * i + 1], cmp_ref(op, src[f][0], src[f][1]),
+                     "pair %zu compare %u form %u: scc %u", p, op, f, out[2 * i + 1]);
+    }
+  }
+  harness_close(&h);
+}
+Test(isa_control, salu_forms_gfx90a) { salu_forms_case(ISA_GFX90A); }
+Test(isa_control, salu_forms_gfx942) { salu_forms_case(ISA_GFX942); }
 
 static void fault_case(enum isa_target t)
 {

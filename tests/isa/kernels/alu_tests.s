@@ -339,6 +339,138 @@ CBEGIN c_long_loops
   global_store_dword v1, v2, s[10:11]
 KEND c_long_loops
 
+// The scalar operations run by operand-specialised handlers (exec_salu_fast.c): each 32-bit
+// SOP2 with an SGPR and an inline constant, an SGPR and a literal, two SGPRs and a constant
+// first; each compare with an SGPR and a constant, two SGPRs, and fused with its branch.
+// Result and SCC of each go to out[2i], out[2i+1] (test_isa_control.c, salu_forms); SCC is 1
+// before each SOP2, so s_addc_u32 adds it and s_cselect_b32 picks its first source.
+.macro SF op, a, b
+  s_cmp_eq_u32 s12, s12
+  \op s14, \a, \b
+  s_cselect_b32 s15, 1, 0
+  v_mov_b32 v2, s14
+  v_mov_b32 v3, s15
+  global_store_dwordx2 v4, v[2:3], s[10:11] offset:SFSLOT*8
+  .set SFSLOT, SFSLOT+1
+.endm
+.macro SC op, a, b
+  \op \a, \b
+  s_cselect_b32 s15, 1, 0
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, s15
+  global_store_dwordx2 v4, v[2:3], s[10:11] offset:SFSLOT*8
+  .set SFSLOT, SFSLOT+1
+.endm
+.macro SB op, a, b
+  s_mov_b32 s15, 0
+  \op \a, \b
+  s_cbranch_scc0 .Lsb\@
+  s_mov_b32 s15, 1
+.Lsb\@:
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, s15
+  global_store_dwordx2 v4, v[2:3], s[10:11] offset:SFSLOT*8
+  .set SFSLOT, SFSLOT+1
+.endm
+CBEGIN c_salu_forms
+  s_load_dwordx2 s[12:13], s[4:5], 0x0
+  v_mov_b32 v4, 0
+  s_waitcnt lgkmcnt(0)
+  .set SFSLOT, 0
+  SF s_add_u32, s12, -7
+  SF s_add_u32, s12, 0x12345678
+  SF s_add_u32, s12, s13
+  SF s_add_u32, 9, s12
+  SF s_addc_u32, s12, -7
+  SF s_addc_u32, s12, 0x12345678
+  SF s_addc_u32, s12, s13
+  SF s_addc_u32, 9, s12
+  SF s_sub_u32, s12, -7
+  SF s_sub_u32, s12, 0x12345678
+  SF s_sub_u32, s12, s13
+  SF s_sub_u32, 9, s12
+  SF s_add_i32, s12, -7
+  SF s_add_i32, s12, 0x12345678
+  SF s_add_i32, s12, s13
+  SF s_add_i32, 9, s12
+  SF s_sub_i32, s12, -7
+  SF s_sub_i32, s12, 0x12345678
+  SF s_sub_i32, s12, s13
+  SF s_sub_i32, 9, s12
+  SF s_mul_i32, s12, -7
+  SF s_mul_i32, s12, 0x12345678
+  SF s_mul_i32, s12, s13
+  SF s_mul_i32, 9, s12
+  SF s_and_b32, s12, -7
+  SF s_and_b32, s12, 0x12345678
+  SF s_and_b32, s12, s13
+  SF s_and_b32, 9, s12
+  SF s_or_b32, s12, -7
+  SF s_or_b32, s12, 0x12345678
+  SF s_or_b32, s12, s13
+  SF s_or_b32, 9, s12
+  SF s_xor_b32, s12, -7
+  SF s_xor_b32, s12, 0x12345678
+  SF s_xor_b32, s12, s13
+  SF s_xor_b32, 9, s12
+  SF s_lshl_b32, s12, -7
+  SF s_lshl_b32, s12, 0x12345678
+  SF s_lshl_b32, s12, s13
+  SF s_lshl_b32, 9, s12
+  SF s_lshr_b32, s12, -7
+  SF s_lshr_b32, s12, 0x12345678
+  SF s_lshr_b32, s12, s13
+  SF s_lshr_b32, 9, s12
+  SF s_ashr_i32, s12, -7
+  SF s_ashr_i32, s12, 0x12345678
+  SF s_ashr_i32, s12, s13
+  SF s_ashr_i32, 9, s12
+  SF s_cselect_b32, s12, -7
+  SF s_cselect_b32, s12, 0x12345678
+  SF s_cselect_b32, s12, s13
+  SF s_cselect_b32, 9, s12
+  SC s_cmp_eq_u32, s12, -7
+  SC s_cmp_eq_u32, s12, s13
+  SB s_cmp_eq_u32, s12, 3
+  SB s_cmp_eq_u32, s12, s13
+  SC s_cmp_lg_u32, s12, -7
+  SC s_cmp_lg_u32, s12, s13
+  SB s_cmp_lg_u32, s12, 3
+  SB s_cmp_lg_u32, s12, s13
+  SC s_cmp_gt_i32, s12, -7
+  SC s_cmp_gt_i32, s12, s13
+  SB s_cmp_gt_i32, s12, 3
+  SB s_cmp_gt_i32, s12, s13
+  SC s_cmp_ge_i32, s12, -7
+  SC s_cmp_ge_i32, s12, s13
+  SB s_cmp_ge_i32, s12, 3
+  SB s_cmp_ge_i32, s12, s13
+  SC s_cmp_lt_i32, s12, -7
+  SC s_cmp_lt_i32, s12, s13
+  SB s_cmp_lt_i32, s12, 3
+  SB s_cmp_lt_i32, s12, s13
+  SC s_cmp_le_i32, s12, -7
+  SC s_cmp_le_i32, s12, s13
+  SB s_cmp_le_i32, s12, 3
+  SB s_cmp_le_i32, s12, s13
+  SC s_cmp_gt_u32, s12, -7
+  SC s_cmp_gt_u32, s12, s13
+  SB s_cmp_gt_u32, s12, 3
+  SB s_cmp_gt_u32, s12, s13
+  SC s_cmp_ge_u32, s12, -7
+  SC s_cmp_ge_u32, s12, s13
+  SB s_cmp_ge_u32, s12, 3
+  SB s_cmp_ge_u32, s12, s13
+  SC s_cmp_lt_u32, s12, -7
+  SC s_cmp_lt_u32, s12, s13
+  SB s_cmp_lt_u32, s12, 3
+  SB s_cmp_lt_u32, s12, s13
+  SC s_cmp_le_u32, s12, -7
+  SC s_cmp_le_u32, s12, s13
+  SB s_cmp_le_u32, s12, 3
+  SB s_cmp_le_u32, s12, s13
+KEND c_salu_forms
+
 // flat access to the private aperture: store lane id to private offset 16, read it back through
 // scratch_load (both reach the same per-lane private memory)
 CBEGIN c_flat_private
