@@ -43,7 +43,7 @@ void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
   if (!c->failed) {
     c->failed = true;
     c->result->status = st;
-    c->result->pc = w->cur_pc;
+    c->result->pc = wave_cur_pc(w);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->result->message, sizeof(c->result->message), fmt, ap);
@@ -62,13 +62,13 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
   if (!c->failed) {
     c->failed = true;
     c->result->status = ISA_PAGE_FAULT;
-    c->result->pc = w->cur_pc;
+    c->result->pc = wave_cur_pc(w);
     c->result->fault_va = va;
     c->result->fault_write = write;
     snprintf(c->result->message, sizeof(c->result->message),
              "page fault: %s of 0x%llx by %s at pc 0x%llx", write ? "write" : "read",
              (unsigned long long)va, w->cur ? isa_op_name(w->cur->op) : "instruction fetch",
-             (unsigned long long)w->cur_pc);
+             (unsigned long long)wave_cur_pc(w));
   }
   atomic_store(&c->abort, true);
   pthread_cond_broadcast(&c->gws_cv);   /* wake waves parked in ds_gws_barrier */
@@ -175,8 +175,7 @@ static int icache_grow(struct isa_worker *k)
 #define BLK_CHUNK (64 * 1024) /* bytes of block storage allocated at a time */
 
 struct blk_slot {
-  struct isa_inst in;         /* first: the executor gets &slot->in */
-  uint64_t pc;
+  struct isa_inst_at at;      /* the executor gets &at.in; w->cur points there */
   uint32_t ord;               /* instructions of the block up to this one (folded ones too) */
   uint32_t valu_ord;          /* VALU instructions up to this one */
 };
@@ -319,13 +318,13 @@ static unsigned fetch_words(struct isa_wave *w, uint64_t pc, uint32_t words[2], 
 
 /* The current dispatch's entry for the instruction at pc, fetched, decoded and bound on a
  * miss. NULL when there is none: a fault or illegal instruction of the wave when `report`
- * (w->cur_pc is pc, w->cur NULL), else nothing is reported (a block's lookahead stops there). */
+ * (w->fetch_pc is pc, w->cur NULL), else nothing is reported (a block's lookahead stops there). */
 static struct icache_entry *icache_get(struct isa_wave *w, uint64_t pc, bool report)
 {
   struct isa_worker *k = w->worker;
   uint64_t key = pc | k->icache_tag;
   if (report) {
-    w->cur_pc = pc;
+    w->fetch_pc = pc;
     w->cur = NULL;
   }
   if ((pc & 3) || pc == 0) {
@@ -373,7 +372,8 @@ static struct icache_entry *icache_get(struct isa_wave *w, uint64_t pc, bool rep
     k->icache_used++;
   }
   e->key = key;
-  e->inst = in;
+  e->inst.in = in;
+  e->inst.pc = pc;
   e->words[0] = words[0];
   e->words[1] = words[1];
   e->nwords = (uint8_t)n;
@@ -386,7 +386,7 @@ static struct icache_entry *icache_get(struct isa_wave *w, uint64_t pc, bool rep
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in)
 {
   wave_fail(w, ISA_ILLEGAL_INSTR, "unimplemented instruction %s at pc 0x%llx",
-            isa_op_name(in->op), (unsigned long long)w->cur_pc);
+            isa_op_name(in->op), (unsigned long long)wave_cur_pc(w));
   return -1;
 }
 
@@ -439,7 +439,7 @@ static bool block_ends(const struct icache_entry *e)
     "branch", "call", "pc_b64", "rfe", "endpgm", "barrier", "gws", "sleep", "memtime",
     "memrealtime", "trap", "halt", "sendmsg", "fork", "join", "exec", "cmpx", "movreld",
   };
-  const struct isa_inst *in = &e->inst;
+  const struct isa_inst *in = &e->inst.in;
   if (e->fused)
     return true;
   if (in->enc == ENC_SOPP && !salu_is_nop(in->exec) && in->op != OP_S_SET_GPR_IDX_OFF &&
@@ -455,9 +455,9 @@ static bool block_ends(const struct icache_entry *e)
 /* The branch kind of a plain (unfused) branch instruction, else BR_NONE. */
 static enum blk_branch branch_kind(const struct icache_entry *e)
 {
-  if (e->inst.enc != ENC_SOPP || e->fused)
+  if (e->inst.in.enc != ENC_SOPP || e->fused)
     return BR_NONE;
-  switch (e->inst.op) {
+  switch (e->inst.in.op) {
   case OP_S_BRANCH: return BR_ALWAYS;
   case OP_S_CBRANCH_SCC0: return BR_SCC0;
   case OP_S_CBRANCH_SCC1: return BR_SCC1;
@@ -488,29 +488,28 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
     ninsts++;
     /* a branch is evaluated by run_wave: relative to the instruction after it */
     if ((br = branch_kind(e)) != BR_NONE) {
-      at += e->inst.size;
-      target = at + (uint64_t)((int64_t)e->inst.simm16 * 4);
+      at += e->inst.in.size;
+      target = at + (uint64_t)((int64_t)e->inst.in.simm16 * 4);
       break;
     }
     bool end = block_ends(e);
     /* a no-op is counted (and the PC moves past it) but has no slot */
-    if (!end && salu_is_nop(e->inst.exec)) {
-      at += e->inst.size;
+    if (!end && salu_is_nop(e->inst.in.exec)) {
+      at += e->inst.in.size;
       continue;
     }
     struct blk_slot *s = &slot[n++];
-    nvalu += is_valu(&e->inst);
-    s->in = e->inst;
-    s->pc = at;
+    nvalu += is_valu(&e->inst.in);
+    s->at = e->inst;
     s->ord = ninsts;
     s->valu_ord = nvalu;
-    at += e->inst.size;
+    at += e->inst.in.size;
     if (end)
       break;
   }
   struct isa_block *b = blk_alloc(k, sizeof(*b) + n * sizeof(slot[0]));
   if (!b) {
-    w->cur_pc = pc;
+    w->fetch_pc = pc;
     w->cur = NULL;
     wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
     return NULL;
@@ -564,8 +563,7 @@ static void run_single(struct isa_wave *w, unsigned budget, uint64_t *insts, uin
     const struct icache_entry *e = icache_get(w, pc, true);
     if (!e)
       break;
-    const struct isa_inst *in = &e->inst;
-    w->cur_pc = pc;
+    const struct isa_inst *in = &e->inst.in;
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
     (*insts)++;
@@ -612,8 +610,8 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
  * instruction and lane-operation counts are kept in locals for the slice and added to the wave
  * once at its end: the one place to count more per wave cheaply. Inside a block, an
- * instruction costs the loop two stores (w->cur, w->cur_pc: fault messages and the handlers
- * that read the instruction's address) and the call; between blocks, the next one is most
+ * instruction costs the loop one store (w->cur, from which fault messages and the handlers
+ * that need it take the instruction's address) and the call; between blocks, the next one is most
  * often one of the two this block was last followed by. */
 __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
@@ -638,16 +636,15 @@ __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budg
     w->pc = b->end_pc;
     const struct blk_slot *s = b->slot, *end = s + b->n;
     for (; s != end; s++) {
-      w->cur = &s->in;
-      w->cur_pc = s->pc;
-      if (__builtin_expect(s->in.exec(w, &s->in), 0))
+      w->cur = &s->at.in;
+      if (__builtin_expect(s->at.in.exec(w, &s->at.in), 0))
         break;
     }
     if (__builtin_expect(s != end, 0)) {
       insts += s->ord;
       lane_ops += s->valu_ord * lanes;
-      w->pc = s->pc + s->in.size;
-      inst_failed(w, &s->in, s->pc);
+      w->pc = s->at.pc + s->at.in.size;
+      inst_failed(w, &s->at.in, s->at.pc);
       break;
     }
     insts += b->ninsts;

@@ -99,7 +99,7 @@ static int tsharp_decode(struct isa_wave *w, const struct isa_inst *in, struct t
   t->levels = last_level >= base_level ? last_level - base_level + 1 : 1;
   if (!texfmt_of(dfmt, nfmt, &t->f)) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: image DATA_FORMAT %u NUM_FORMAT %u is not "
-              "modelled", isa_mimg_name((unsigned)in->simm16), (unsigned long long)w->cur_pc,
+              "modelled", isa_mimg_name((unsigned)in->simm16), (unsigned long long)wave_cur_pc(w),
               dfmt, nfmt);
     return -1;
   }
@@ -116,7 +116,7 @@ static int tsharp_decode(struct isa_wave *w, const struct isa_inst *in, struct t
 bad:
   wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: image resource (type %u, SW_MODE %u, levels %u)"
             " is not a linear single-level 1D/2D/3D/array image kfdsim models",
-            isa_mimg_name((unsigned)in->simm16), (unsigned long long)w->cur_pc, r[3] >> 28,
+            isa_mimg_name((unsigned)in->simm16), (unsigned long long)wave_cur_pc(w), r[3] >> 28,
             r[3] >> 20 & 0x1f, ((r[3] >> 16 & 0xf) - (r[3] >> 12 & 0xf) + 1) & 0xf);
   return -1;
 }
@@ -190,7 +190,7 @@ static int ssharp_decode(struct isa_wave *w, const struct isa_inst *in, struct s
   if (s->border == 3) {
     /* BORDER_COLOR_REGISTER reads a palette the interpreter has no model of. */
     wave_fail(w, ISA_ILLEGAL_INSTR, "image_sample at pc 0x%llx: border colour palette "
-              "(BORDER_COLOR_TYPE 3) is not modelled", (unsigned long long)w->cur_pc);
+              "(BORDER_COLOR_TYPE 3) is not modelled", (unsigned long long)wave_cur_pc(w));
     return -1;
   }
   return 0;
@@ -359,7 +359,7 @@ static int exec_load_store(struct isa_wave *w, const struct isa_inst *in, const 
   bool store = op == MIMG_STORE || op == MIMG_STORE_MIP, mip = op & 1;
   if (store && (t->f.nfmt == NF_USCALED || t->f.nfmt == NF_SSCALED)) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: stores to SCALED image formats are not "
-              "modelled", isa_mimg_name(op), (unsigned long long)w->cur_pc);
+              "modelled", isa_mimg_name(op), (unsigned long long)wave_cur_pc(w));
     return -1;
   }
   FOR_LANES(wave_exec(w)) {
@@ -418,7 +418,7 @@ int exec_image(struct isa_wave *w, const struct isa_inst *in)
   struct tsharp t;
   if (MIMG_A16(in) || MIMG_LWE(in) || MIMG_TFE(in)) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "%s at pc 0x%llx: A16/LWE/TFE are not modelled",
-              isa_mimg_name((unsigned)in->simm16), (unsigned long long)w->cur_pc);
+              isa_mimg_name((unsigned)in->simm16), (unsigned long long)wave_cur_pc(w));
     return -1;
   }
   if (tsharp_decode(w, in, &t))

@@ -258,7 +258,7 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
 {
   unsigned dfmt = v[3] >> 15 & 0xf, nfmt = v[3] >> 12 & 7;
   if (in->enc == ENC_MTBUF) {
-    const uint8_t *iw = wave_mem(w, w->cur_pc, 4, false);
+    const uint8_t *iw = wave_mem(w, wave_cur_pc(w), 4, false);
     if (!iw)
       return -1;
     uint32_t word;
@@ -572,11 +572,11 @@ static int gws(struct isa_wave *w, const struct isa_inst *in)
   uint64_t waves = c->total_wgs * ((c->group_size + WAVE_SIZE - 1) / WAVE_SIZE);
   if ((uint64_t)val + 1 > waves) {
     wave_fail(w, ISA_ILLEGAL_INSTR, "ds_gws_barrier at pc 0x%llx waits for %llu waves; the dispatch has %llu",
-              (unsigned long long)w->cur_pc, (unsigned long long)val + 1, (unsigned long long)waves);
+              (unsigned long long)wave_cur_pc(w), (unsigned long long)val + 1, (unsigned long long)waves);
     return -1;
   }
   pthread_mutex_lock(&c->lock);
-  c->gws_pc = w->cur_pc;
+  c->gws_pc = wave_cur_pc(w);
   if (++c->gws_arrived >= val + 1) {
     c->gws_arrived = 0;
     wg_release_gws(c);

@@ -168,11 +168,11 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
     return 0;
   case OP_S_TRAP:
     wave_fail(w, ISA_TRAP, "s_trap %u at pc 0x%llx (device-side abort or trap)",
-              (unsigned)(in->simm16 & 0xff), (unsigned long long)w->cur_pc);
+              (unsigned)(in->simm16 & 0xff), (unsigned long long)wave_cur_pc(w));
     return -1;
   case OP_S_SETHALT:
     if (in->simm16 & 1) {
-      wave_fail(w, ISA_TRAP, "s_sethalt at pc 0x%llx", (unsigned long long)w->cur_pc);
+      wave_fail(w, ISA_TRAP, "s_sethalt at pc 0x%llx", (unsigned long long)wave_cur_pc(w));
       return -1;
     }
     return 0;

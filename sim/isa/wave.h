@@ -40,10 +40,18 @@ struct isa_parked;
 /* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
  * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
  * current one is empty, so a new dispatch invalidates the whole cache by changing the tag. */
+/* A decoded instruction and its address, as run_wave executes it (dispatch.c: icache entries
+ * and block slots): w->cur points at `in`, so its address follows without a store per
+ * instruction (wave_cur_pc). */
+struct isa_inst_at {
+  struct isa_inst in;          /* first: a pointer to it is one to the whole */
+  uint64_t pc;
+};
+
 struct isa_block;
 struct icache_entry {
   uint64_t key;
-  struct isa_inst inst;
+  struct isa_inst_at inst;     /* inst.pc: the key's PC */
   uint32_t words[2];           /* the instruction words decoded, and how many were readable */
   uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
   uint8_t fused;               /* inst.exec also runs the branch in words[1] (fuse_branch) */
@@ -63,8 +71,10 @@ struct isa_wave {
   uint32_t s[128];            /* scalar operand space 0..127: SGPRs, VCC, M0, EXEC, ... */
   uint32_t scc;
   uint64_t pc;
-  uint64_t cur_pc;             /* address of the instruction being executed */
-  const struct isa_inst *cur;  /* and its decoded form (for fault messages) */
+  /* The instruction being executed, always the `in` of a struct isa_inst_at (its address:
+   * wave_cur_pc), or NULL while the instruction at fetch_pc is fetched. */
+  const struct isa_inst *cur;
+  uint64_t fetch_pc;
   uint32_t mode;              /* HW_REG_MODE */
   uint32_t trapsts;
   uint32_t gpr_idx;           /* bit 31: VGPR indexing on (s_set_gpr_idx_on); index and mode live in M0 */
@@ -203,6 +213,13 @@ static inline unsigned bit_count64(uint64_t v)
   v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
   return (unsigned)((v * 0x0101010101010101ull) >> 56);
 #endif
+}
+
+/* The address of the instruction being executed (or fetched): for fault messages and the
+ * handlers that read their own instruction word. */
+static inline uint64_t wave_cur_pc(const struct isa_wave *w)
+{
+  return w->cur ? ((const struct isa_inst_at *)(const void *)w->cur)->pc : w->fetch_pc;
 }
 
 static inline uint64_t wave_exec(const struct isa_wave *w)

@@ -91,7 +91,7 @@ static void copy_reset(struct copy *c)
   c->w.priv = c->priv;
   c->w.priv_bytes = PRIV_BYTES;
   c->w.state = WAVE_RUN;
-  c->w.cur_pc = 0x1000;
+  c->w.fetch_pc = 0x1000;
 }
 
 static void copy_clone(struct copy *dst, const struct copy *src)
