@@ -192,8 +192,10 @@ struct blk_next {
 };
 
 struct isa_block {
+  uint64_t pc;                /* of its first instruction */
   uint64_t end_pc;            /* the address after the last instruction */
   uint64_t target;            /* the branch's target (br != BR_NONE) */
+  const struct blk_slot *end; /* slot + n */
   /* The blocks last run after this one (the fall-through and the branch target, most
    * often), so that the next one is found without the front table. Both start as this block
    * itself: a true pair whatever the PC. */
@@ -202,6 +204,10 @@ struct isa_block {
   uint32_t ninsts;            /* instructions, with s_nop/s_waitcnt (no slot) and fused pairs as 1 */
   uint32_t nvalu;             /* VALU instructions (lane operations: nvalu x active lanes) */
   uint8_t br;                 /* enum blk_branch */
+  /* Whether it may run again at once when it branches to itself: it ends with a branch, alone
+   * (br) or fused with a compare, so none of its instructions changes EXEC, the wave's state
+   * or the time slice (block_ends). */
+  bool loops;
   struct blk_slot slot[];
 };
 
@@ -477,6 +483,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   struct blk_slot slot[BLOCK_MAX];
   unsigned n = 0, ninsts = 0, nvalu = 0;
   enum blk_branch br = BR_NONE;
+  bool last_fused = false;
   uint64_t at = pc, target = 0;
   while (ninsts < BLOCK_MAX) {
     const struct icache_entry *e = icache_get(w, at, ninsts == 0);
@@ -504,6 +511,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
     s->ord = ninsts;
     s->valu_ord = nvalu;
     at += e->inst.in.size;
+    last_fused = e->fused;
     if (end)
       break;
   }
@@ -514,13 +522,16 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
     wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
     return NULL;
   }
+  b->pc = pc;
   b->end_pc = at;
   b->target = target;
+  b->end = b->slot + n;
   b->next[0] = b->next[1] = (struct blk_next){pc, b};
   b->n = n;
   b->ninsts = ninsts;
   b->nvalu = nvalu;
   b->br = (uint8_t)br;
+  b->loops = br != BR_NONE || (n && last_fused && slot[n - 1].at.in.enc == ENC_SOPC);
   memcpy(b->slot, slot, n * sizeof(slot[0]));
   /* pc's entry is live (its fetch above succeeded) and stays where icache_slot finds it */
   k->icache[icache_slot(k, pc)].blk = b;
@@ -556,7 +567,7 @@ static void inst_failed(struct isa_wave *w, const struct isa_inst *in, uint64_t 
 
 /* Up to `budget` instructions one at a time: the end of a time slice that falls inside a
  * block, where the per-instruction loop blocks replaced would have ended it. */
-static void run_single(struct isa_wave *w, unsigned budget, uint64_t *insts, uint64_t *lane_ops)
+static void run_single(struct isa_wave *w, unsigned budget)
 {
   while (w->state == WAVE_RUN && budget-- && !w->yield) {
     uint64_t pc = w->pc;
@@ -566,10 +577,10 @@ static void run_single(struct isa_wave *w, unsigned budget, uint64_t *insts, uin
     const struct isa_inst *in = &e->inst.in;
     w->cur = in;
     w->pc = pc + in->size;   /* branches are relative to the next instruction */
-    (*insts)++;
+    w->insts++;
     if (is_valu(in)) {
       uint64_t m = wave_exec(w);
-      *lane_ops += m == ~0ull ? WAVE_SIZE : bit_count64(m);
+      w->lane_ops += m == ~0ull ? WAVE_SIZE : bit_count64(m);
     }
     if (in->exec(w, in)) {
       inst_failed(w, in, pc);
@@ -608,48 +619,44 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
 }
 
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
- * instruction and lane-operation counts are kept in locals for the slice and added to the wave
- * once at its end: the one place to count more per wave cheaply. Inside a block, an
- * instruction costs the loop one store (w->cur, from which fault messages and the handlers
- * that need it take the instruction's address) and the call; between blocks, the next one is most
- * often one of the two this block was last followed by. */
+ * instruction count grows by what the budget lost, once at the end of the slice; its
+ * lane-operation count once per block. Inside a block, an instruction costs the loop one store (w->cur, from which fault
+ * messages and the handlers that need it take the instruction's address) and the call; a
+ * block that branches to itself runs again without the checks between blocks; else the next
+ * block is most often one of the two this block was last followed by. */
 __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
-  uint64_t insts = 0, lane_ops = 0;
+  const unsigned budget0 = budget;
   w->yield = false;
   if (w->state != WAVE_RUN || !budget)
     return;
-  uint64_t pc = w->pc;
+  uint64_t pc = w->pc, lanes;
   struct isa_block *b = block_at(w, pc);
+  const struct blk_slot *s;
   while (b) {
     if (__builtin_expect(b->ninsts > budget, 0)) {
-      run_single(w, budget, &insts, &lane_ops);
+      run_single(w, budget);
       break;
     }
-    budget -= b->ninsts;
-    uint64_t lanes = 0;
+    lanes = 0;
     if (b->nvalu) {
       uint64_t m = wave_exec(w);
       lanes = m == ~0ull ? WAVE_SIZE : bit_count64(m);
     }
-    /* only the last instruction may read or move the PC: it sees the one after it */
-    w->pc = b->end_pc;
-    const struct blk_slot *s = b->slot, *end = s + b->n;
-    for (; s != end; s++) {
-      w->cur = &s->at.in;
-      if (__builtin_expect(s->at.in.exec(w, &s->at.in), 0))
-        break;
-    }
-    if (__builtin_expect(s != end, 0)) {
-      insts += s->ord;
-      lane_ops += s->valu_ord * lanes;
-      w->pc = s->at.pc + s->at.in.size;
-      inst_failed(w, &s->at.in, s->at.pc);
-      break;
-    }
-    insts += b->ninsts;
-    lane_ops += b->nvalu * lanes;
-    w->pc = pc = block_next_pc(w, b);
+    do {
+      budget -= b->ninsts;
+      /* only the last instruction may read or move the PC: it sees the one after it */
+      w->pc = b->end_pc;
+      const struct blk_slot *end = b->end;
+      for (s = b->slot; s != end; s++) {
+        w->cur = &s->at.in;
+        if (__builtin_expect(s->at.in.exec(w, &s->at.in), 0))
+          goto failed;
+      }
+      w->lane_ops += b->nvalu * lanes;
+      pc = block_next_pc(w, b);
+    } while (pc == b->pc && b->loops && b->ninsts <= budget);
+    w->pc = pc;
     if (w->state != WAVE_RUN || w->yield || !budget)
       break;
     if (pc == b->next[0].pc) {
@@ -663,8 +670,16 @@ __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budg
       b = nb;
     }
   }
-  w->insts += insts;
-  w->lane_ops += lane_ops;
+out:
+  w->insts += budget0 - budget;
+  return;
+failed:
+  /* the block ran up to s: count that much (the budget lost the whole block) */
+  budget += b->ninsts - s->ord;
+  w->lane_ops += s->valu_ord * lanes;
+  w->pc = s->at.pc + s->at.in.size;
+  inst_failed(w, &s->at.in, s->at.pc);
+  goto out;
 }
 
 /* ---- workgroup setup ---- */
