@@ -234,6 +234,13 @@ static void *blk_alloc(struct isa_worker *k, size_t bytes)
   return p;
 }
 
+/* Give back the end of p, the arena's last allocation, beyond its first `bytes`. */
+static void blk_trim(struct isa_worker *k, void *p, size_t bytes)
+{
+  struct blk_chunk *c = k->blk_chunks;
+  c->used = (size_t)((unsigned char *)p - c->data) + ((bytes + 15) & ~(size_t)15);
+}
+
 static void blk_free_chain(struct blk_chunk *c)
 {
   while (c) {
@@ -274,6 +281,7 @@ static void icache_invalidate(struct isa_worker *k)
 }
 
 static void bind_executor(struct isa_inst *in);
+static void entry_classify(struct icache_entry *e);
 
 /* A one-dword SALU compare or s_and_saveexec_b64 whose next word is the conditional branch on
  * its result runs with that branch as one handler (exec_salu_fast.c, salu_fuse). The branch's
@@ -386,6 +394,7 @@ static struct icache_entry *icache_get(struct isa_wave *w, uint64_t pc, bool rep
   e->target = (uint8_t)w->ctx->target;
   e->fused = fused;
   e->blk = NULL;
+  entry_classify(e);
   return e;
 }
 
@@ -475,12 +484,31 @@ static enum blk_branch branch_kind(const struct icache_entry *e)
   }
 }
 
+/* An icache entry's role in a block (icache_entry.role): a slot of its own, the end of the
+ * block (a slot, then no more), or none (a no-op: counted, no slot). A plain branch has
+ * icache_entry.br set instead: it closes the block without a slot. */
+enum { ROLE_SLOT, ROLE_END, ROLE_NOP };
+
+/* Decided once per decoding (names are compared, which is too slow for every dispatch). */
+static void entry_classify(struct icache_entry *e)
+{
+  e->br = (uint8_t)branch_kind(e);
+  e->role = block_ends(e) ? ROLE_END : salu_is_nop(e->inst.in.exec) ? ROLE_NOP : ROLE_SLOT;
+}
+
 /* Decode the block at pc (its first instruction must exist: a fault is reported otherwise)
  * and record it in the icache entry of pc. NULL when the wave stopped. */
 static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
 {
   struct isa_worker *k = w->worker;
-  struct blk_slot slot[BLOCK_MAX];
+  /* room for the longest block, given back below (the last allocation of the arena) */
+  struct isa_block *b = blk_alloc(k, sizeof(*b) + BLOCK_MAX * sizeof(b->slot[0]));
+  if (!b) {
+    w->fetch_pc = pc;
+    w->cur = NULL;
+    wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
+    return NULL;
+  }
   unsigned n = 0, ninsts = 0, nvalu = 0;
   enum blk_branch br = BR_NONE;
   bool last_fused = false;
@@ -488,40 +516,31 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   while (ninsts < BLOCK_MAX) {
     const struct icache_entry *e = icache_get(w, at, ninsts == 0);
     if (!e) {
-      if (!ninsts)
+      if (!ninsts) {
+        blk_trim(k, b, 0);
         return NULL;
+      }
       break;
     }
     ninsts++;
+    at += e->inst.in.size;
     /* a branch is evaluated by run_wave: relative to the instruction after it */
-    if ((br = branch_kind(e)) != BR_NONE) {
-      at += e->inst.in.size;
+    if ((br = e->br) != BR_NONE) {
       target = at + (uint64_t)((int64_t)e->inst.in.simm16 * 4);
       break;
     }
-    bool end = block_ends(e);
-    /* a no-op is counted (and the PC moves past it) but has no slot */
-    if (!end && salu_is_nop(e->inst.in.exec)) {
-      at += e->inst.in.size;
-      continue;
-    }
-    struct blk_slot *s = &slot[n++];
+    if (e->role == ROLE_NOP)
+      continue;   /* counted (and the PC moves past it), but no slot */
+    struct blk_slot *s = &b->slot[n++];
     nvalu += is_valu(&e->inst.in);
     s->at = e->inst;
     s->ord = ninsts;
     s->valu_ord = nvalu;
-    at += e->inst.in.size;
     last_fused = e->fused;
-    if (end)
+    if (e->role == ROLE_END)
       break;
   }
-  struct isa_block *b = blk_alloc(k, sizeof(*b) + n * sizeof(slot[0]));
-  if (!b) {
-    w->fetch_pc = pc;
-    w->cur = NULL;
-    wave_fail(w, ISA_ILLEGAL_INSTR, "out of host memory for the instruction cache");
-    return NULL;
-  }
+  blk_trim(k, b, sizeof(*b) + n * sizeof(b->slot[0]));
   b->pc = pc;
   b->end_pc = at;
   b->target = target;
@@ -531,8 +550,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   b->ninsts = ninsts;
   b->nvalu = nvalu;
   b->br = (uint8_t)br;
-  b->loops = br != BR_NONE || (n && last_fused && slot[n - 1].at.in.enc == ENC_SOPC);
-  memcpy(b->slot, slot, n * sizeof(slot[0]));
+  b->loops = br != BR_NONE || (n && last_fused && b->slot[n - 1].at.in.enc == ENC_SOPC);
   /* pc's entry is live (its fetch above succeeded) and stays where icache_slot finds it */
   k->icache[icache_slot(k, pc)].blk = b;
   return b;

@@ -55,6 +55,7 @@ struct icache_entry {
   uint32_t words[2];           /* the instruction words decoded, and how many were readable */
   uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
   uint8_t fused;               /* inst.exec also runs the branch in words[1] (fuse_branch) */
+  uint8_t role, br;            /* its place in a block, decided at decode (dispatch.c) */
   /* The decoded block starting here (dispatch.c, block_get): valid while `key` carries the
    * current tag; every (re)tagging of the entry clears it. */
   struct isa_block *blk;
