@@ -201,7 +201,7 @@ struct isa_block {
    * itself: a true pair whatever the PC. */
   struct blk_next next[2];
   uint32_t n;                 /* slots */
-  uint32_t ninsts;            /* instructions, with s_nop/s_waitcnt (no slot) and fused pairs as 1 */
+  uint32_t ninsts;            /* instructions: s_nop/s_waitcnt (no slot) count, fused pairs as 1 */
   uint32_t nvalu;             /* VALU instructions (lane operations: nvalu x active lanes) */
   uint8_t br;                 /* enum blk_branch */
   /* Whether it may run again at once when it branches to itself: it ends with a branch, alone
@@ -584,7 +584,9 @@ static void inst_failed(struct isa_wave *w, const struct isa_inst *in, uint64_t 
 }
 
 /* Up to `budget` instructions one at a time: the end of a time slice that falls inside a
- * block, where the per-instruction loop blocks replaced would have ended it. */
+ * block, where the per-instruction loop blocks replaced would have ended it. They run from the
+ * icache, which a later miss may move: w->cur is left NULL, with the last instruction's
+ * address in fetch_pc (a deadlock at a barrier reports it). */
 static void run_single(struct isa_wave *w, unsigned budget)
 {
   while (w->state == WAVE_RUN && budget-- && !w->yield) {
@@ -604,6 +606,10 @@ static void run_single(struct isa_wave *w, unsigned budget)
       inst_failed(w, in, pc);
       break;
     }
+  }
+  if (w->cur) {
+    w->fetch_pc = wave_cur_pc(w);
+    w->cur = NULL;
   }
 }
 
@@ -638,10 +644,11 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
 
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
  * instruction count grows by what the budget lost, once at the end of the slice; its
- * lane-operation count once per block. Inside a block, an instruction costs the loop one store (w->cur, from which fault
- * messages and the handlers that need it take the instruction's address) and the call; a
- * block that branches to itself runs again without the checks between blocks; else the next
- * block is most often one of the two this block was last followed by. */
+ * lane-operation count once per block. Inside a block, an instruction costs the loop one
+ * store (w->cur, from which fault messages and the handlers that need it take the
+ * instruction's address) and the call; a block that branches to itself runs again without
+ * the checks between blocks; else the next block is most often one of the two this block was
+ * last followed by. */
 __attribute__((noinline)) static void run_wave(struct isa_wave *w, unsigned budget)
 {
   const unsigned budget0 = budget;

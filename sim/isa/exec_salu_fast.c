@@ -247,7 +247,8 @@ static int salu_and_saveexec_b64_execz(struct isa_wave *w, const struct isa_inst
 
 /* The compare handlers in their three operand forms: alone, then fused with s_cbranch_scc0
  * and with s_cbranch_scc1. */
-#define F(N) {N, N##_br0, N##_br1}, {N##_ss, N##_ss_br0, N##_ss_br1}, {N##_sk, N##_sk_br0, N##_sk_br1}
+#define F(N)                                                                \
+  {N, N##_br0, N##_br1}, {N##_ss, N##_ss_br0, N##_ss_br1}, {N##_sk, N##_sk_br0, N##_sk_br1}
 static const struct {
   isa_exec_fn alone, br0, br1;
 } cmp_fused[] = {
