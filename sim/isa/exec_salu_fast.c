@@ -65,6 +65,15 @@ static int salu_endpgm(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* The wave waits until every live wave of its workgroup arrived (dispatch.c, run_wg). */
+static int salu_barrier(struct isa_wave *w, const struct isa_inst *in)
+{
+  (void)in;
+  w->state = WAVE_BARRIER;
+  w->wg->at_barrier++;
+  return 0;
+}
+
 /* Branches are relative to the next instruction, which w->pc already holds. */
 #define BRANCH(NAME, COND)                                                  \
   static int NAME(struct isa_wave *w, const struct isa_inst *in)            \
@@ -194,6 +203,22 @@ OP32(salu_lshl_b32, 1, { r = a << (b & 31); })
 OP32(salu_lshr_b32, 1, { r = a >> (b & 31); })
 OP32(salu_ashr_i32, 1, { r = (uint32_t)(ai >> (b & 31)); })
 OP32(salu_cselect_b32, 0, { r = w->scc ? a : b; })
+OP32(salu_mul_hi_u32, 0, { r = (uint32_t)((uint64_t)a * b >> 32); })
+OP32(salu_min_i32, 0, { w->scc = ai < bi; r = (uint32_t)(ai < bi ? ai : bi); })
+OP32(salu_min_u32, 0, { w->scc = a < b; r = a < b ? a : b; })
+OP32(salu_max_i32, 0, { w->scc = ai > bi; r = (uint32_t)(ai > bi ? ai : bi); })
+OP32(salu_max_u32, 0, { w->scc = a > b; r = a > b ? a : b; })
+OP32(salu_andn2_b32, 1, { r = a & ~b; })
+OP32(salu_lshl1_add_u32, 0, {
+  uint64_t t = ((uint64_t)a << 1) + b;
+  w->scc = t >> 32 != 0;
+  r = (uint32_t)t;
+})
+OP32(salu_lshl2_add_u32, 0, {
+  uint64_t t = ((uint64_t)a << 2) + b;
+  w->scc = t >> 32 != 0;
+  r = (uint32_t)t;
+})
 #undef OP32
 #undef OP32_FORM
 
@@ -223,6 +248,16 @@ static int salu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
 static int salu_mov_b64(struct isa_wave *w, const struct isa_inst *in)
 {
   dst64(w, in, src64(w, in, 0));
+  return 0;
+}
+
+/* |S0| (integer divisions of compiled code start with it); SCC = result != 0. */
+static int salu_abs_i32(struct isa_wave *w, const struct isa_inst *in)
+{
+  int32_t v = (int32_t)src32(w, in, 0);
+  uint32_t r = (uint32_t)(v < 0 ? -(int64_t)v : v);
+  w->scc = r != 0;
+  dst32(w, in, r);
   return 0;
 }
 
@@ -288,6 +323,8 @@ static const struct {
     V(salu_cmp_le_u32), V(salu_add_u32), V(salu_addc_u32), V(salu_sub_u32), V(salu_add_i32),
     V(salu_sub_i32), V(salu_mul_i32), V(salu_and_b32), V(salu_or_b32), V(salu_xor_b32),
     V(salu_lshl_b32), V(salu_lshr_b32), V(salu_ashr_i32), V(salu_cselect_b32),
+    V(salu_mul_hi_u32), V(salu_min_i32), V(salu_min_u32), V(salu_max_i32), V(salu_max_u32),
+    V(salu_andn2_b32), V(salu_lshl1_add_u32), V(salu_lshl2_add_u32),
 };
 #undef V
 
@@ -348,6 +385,7 @@ static isa_exec_fn salu_bind_generic(const struct isa_inst *in)
   case OP_S_WAKEUP:
     return salu_nop;
   case OP_S_ENDPGM: return salu_endpgm;
+  case OP_S_BARRIER: return salu_barrier;
   case OP_S_BRANCH: return salu_branch;
   case OP_S_CBRANCH_SCC0: return salu_cbranch_scc0;
   case OP_S_CBRANCH_SCC1: return salu_cbranch_scc1;
@@ -378,6 +416,15 @@ static isa_exec_fn salu_bind_generic(const struct isa_inst *in)
   case OP_S_LSHR_B32: return salu_lshr_b32;
   case OP_S_ASHR_I32: return salu_ashr_i32;
   case OP_S_CSELECT_B32: return salu_cselect_b32;
+  case OP_S_MUL_HI_U32: return salu_mul_hi_u32;
+  case OP_S_MIN_I32: return salu_min_i32;
+  case OP_S_MIN_U32: return salu_min_u32;
+  case OP_S_MAX_I32: return salu_max_i32;
+  case OP_S_MAX_U32: return salu_max_u32;
+  case OP_S_ANDN2_B32: return salu_andn2_b32;
+  case OP_S_LSHL1_ADD_U32: return salu_lshl1_add_u32;
+  case OP_S_LSHL2_ADD_U32: return salu_lshl2_add_u32;
+  case OP_S_ABS_I32: return salu_abs_i32;
   case OP_S_AND_B64: return wide01 ? salu_and_b64 : exec_salu;
   case OP_S_OR_B64: return wide01 ? salu_or_b64 : exec_salu;
   case OP_S_XOR_B64: return wide01 ? salu_xor_b64 : exec_salu;

@@ -157,8 +157,9 @@ Test(isa_control, long_loops_gfx90a) { long_loops_case(ISA_GFX90A); }
 Test(isa_control, long_loops_gfx942) { long_loops_case(ISA_GFX942); }
 
 /* c_salu_forms's SOP2 operations (in its order): result and SCC of a op b with SCC 1 before
- * (ISA guide, SOP2: carry out of the unsigned add/sub, signed overflow of s_add_i32/s_sub_i32,
- * result != 0 for the logical operations and shifts; s_mul_i32 and s_cselect_b32 leave SCC). */
+ * (ISA guide, SOP2: carry out of the unsigned add/sub and shift-adds, signed overflow of
+ * s_add_i32/s_sub_i32, result != 0 for the logical operations and shifts, the compare for
+ * min/max; s_mul_i32, s_mul_hi_u32 and s_cselect_b32 leave SCC). */
 static void sop2_ref(unsigned op, uint32_t a, uint32_t b, uint32_t *r, uint32_t *scc)
 {
   int32_t ai = (int32_t)a, bi = (int32_t)b, s;
@@ -185,7 +186,18 @@ static void sop2_ref(unsigned op, uint32_t a, uint32_t b, uint32_t *r, uint32_t 
   case 9: *r = a << (b & 31); *scc = *r != 0; break;
   case 10: *r = a >> (b & 31); *scc = *r != 0; break;
   case 11: *r = (uint32_t)(ai >> (b & 31)); *scc = *r != 0; break;
-  default: *r = a; break;   /* s_cselect_b32 with SCC 1 */
+  case 12: *r = a; break;   /* s_cselect_b32 with SCC 1 */
+  case 13: *r = (uint32_t)((uint64_t)a * b >> 32); break;
+  case 14: *scc = ai < bi; *r = (uint32_t)(ai < bi ? ai : bi); break;
+  case 15: *scc = a < b; *r = a < b ? a : b; break;
+  case 16: *scc = ai > bi; *r = (uint32_t)(ai > bi ? ai : bi); break;
+  case 17: *scc = a > b; *r = a > b ? a : b; break;
+  case 18: *r = a & ~b; *scc = *r != 0; break;
+  default:   /* s_lshl1_add_u32, s_lshl2_add_u32: SCC is the carry out */
+    t = ((uint64_t)a << (op - 18)) + b;
+    *r = (uint32_t)t;
+    *scc = t >> 32 != 0;
+    break;
   }
 }
 
@@ -227,7 +239,7 @@ static void salu_forms_case(enum isa_target t)
     struct isa_result r = run(&h, "c_salu_forms", args, 64);
     cr_assert_eq(r.status, ISA_OK, "%s", r.message);
     unsigned i = 0;
-    for (unsigned op = 0; op < 13; op++) {
+    for (unsigned op = 0; op < 21; op++) {
       const uint32_t src[4][2] = {{x, (uint32_t)-7}, {x, 0x12345678u}, {x, y}, {9, x}};
       for (unsigned f = 0; f < 4; f++, i++) {
         uint32_t want, scc;
@@ -242,6 +254,12 @@ static void salu_forms_case(enum isa_target t)
       for (unsigned f = 0; f < 4; f++, i++)
         cr_expect_eq(out[2 * i + 1], cmp_ref(op, src[f][0], src[f][1]),
                      "pair %zu compare %u form %u: scc %u", p, op, f, out[2 * i + 1]);
+    }
+    for (unsigned f = 0; f < 2; f++, i++) {
+      int32_t v = (int32_t)(f ? y : x);
+      uint32_t want = (uint32_t)(v < 0 ? -(int64_t)v : v);
+      cr_expect(out[2 * i] == want && out[2 * i + 1] == (want != 0),
+                "pair %zu s_abs_i32 %d: %08x scc %u", p, v, out[2 * i], out[2 * i + 1]);
     }
   }
   harness_close(&h);

@@ -341,7 +341,8 @@ KEND c_long_loops
 
 // The scalar operations run by operand-specialised handlers (exec_salu_fast.c): each 32-bit
 // SOP2 with an SGPR and an inline constant, an SGPR and a literal, two SGPRs and a constant
-// first; each compare with an SGPR and a constant, two SGPRs, and fused with its branch.
+// first; each compare with an SGPR and a constant, two SGPRs, and fused with its branch;
+// s_abs_i32.
 // Result and SCC of each go to out[2i], out[2i+1] (test_isa_control.c, salu_forms); SCC is 1
 // before each SOP2, so s_addc_u32 adds it and s_cselect_b32 picks its first source.
 .macro SF op, a, b
@@ -368,6 +369,15 @@ KEND c_long_loops
   s_mov_b32 s15, 1
 .Lsb\@:
   v_mov_b32 v2, 0
+  v_mov_b32 v3, s15
+  global_store_dwordx2 v4, v[2:3], s[10:11] offset:SFSLOT*8
+  .set SFSLOT, SFSLOT+1
+.endm
+.macro SA src
+  s_cmp_eq_u32 s12, s12
+  s_abs_i32 s14, \src
+  s_cselect_b32 s15, 1, 0
+  v_mov_b32 v2, s14
   v_mov_b32 v3, s15
   global_store_dwordx2 v4, v[2:3], s[10:11] offset:SFSLOT*8
   .set SFSLOT, SFSLOT+1
@@ -429,6 +439,38 @@ CBEGIN c_salu_forms
   SF s_cselect_b32, s12, 0x12345678
   SF s_cselect_b32, s12, s13
   SF s_cselect_b32, 9, s12
+  SF s_mul_hi_u32, s12, -7
+  SF s_mul_hi_u32, s12, 0x12345678
+  SF s_mul_hi_u32, s12, s13
+  SF s_mul_hi_u32, 9, s12
+  SF s_min_i32, s12, -7
+  SF s_min_i32, s12, 0x12345678
+  SF s_min_i32, s12, s13
+  SF s_min_i32, 9, s12
+  SF s_min_u32, s12, -7
+  SF s_min_u32, s12, 0x12345678
+  SF s_min_u32, s12, s13
+  SF s_min_u32, 9, s12
+  SF s_max_i32, s12, -7
+  SF s_max_i32, s12, 0x12345678
+  SF s_max_i32, s12, s13
+  SF s_max_i32, 9, s12
+  SF s_max_u32, s12, -7
+  SF s_max_u32, s12, 0x12345678
+  SF s_max_u32, s12, s13
+  SF s_max_u32, 9, s12
+  SF s_andn2_b32, s12, -7
+  SF s_andn2_b32, s12, 0x12345678
+  SF s_andn2_b32, s12, s13
+  SF s_andn2_b32, 9, s12
+  SF s_lshl1_add_u32, s12, -7
+  SF s_lshl1_add_u32, s12, 0x12345678
+  SF s_lshl1_add_u32, s12, s13
+  SF s_lshl1_add_u32, 9, s12
+  SF s_lshl2_add_u32, s12, -7
+  SF s_lshl2_add_u32, s12, 0x12345678
+  SF s_lshl2_add_u32, s12, s13
+  SF s_lshl2_add_u32, 9, s12
   SC s_cmp_eq_u32, s12, -7
   SC s_cmp_eq_u32, s12, s13
   SB s_cmp_eq_u32, s12, 3
@@ -469,6 +511,8 @@ CBEGIN c_salu_forms
   SC s_cmp_le_u32, s12, s13
   SB s_cmp_le_u32, s12, 3
   SB s_cmp_le_u32, s12, s13
+  SA s12
+  SA s13
 KEND c_salu_forms
 
 // flat access to the private aperture: store lane id to private offset 16, read it back through
