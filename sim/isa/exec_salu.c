@@ -15,14 +15,12 @@ static const uint64_t inline_f64[9] = {0x3fe0000000000000, 0xbfe0000000000000, 0
 static const uint16_t inline_f16[9] = {0x3800, 0xb800, 0x3c00, 0xbc00, 0x4000,
                                        0xc000, 0x4400, 0xc400, 0x3118};
 
-uint64_t wave_scalar_src(struct isa_wave *w, const struct isa_inst *in, unsigned code, unsigned width)
+/* wave_scalar_src (wave.h) of a code that is no SGPR */
+uint64_t wave_scalar_src_other(struct isa_wave *w, const struct isa_inst *in, unsigned code,
+                               unsigned width)
 {
-  if (code < 128) {
-    uint64_t v = w->s[code];
-    if (width >= 2 && code + 1 < 128)
-      v |= (uint64_t)w->s[code + 1] << 32;
-    return v;
-  }
+  if (code < 128)
+    return wave_scalar_src(w, in, code, width);
   if (code <= 192)
     return code - 128;
   if (code <= 208) {

@@ -275,8 +275,21 @@ static inline uint8_t *wave_tlb_lookup(const struct isa_wave *w, uint64_t page, 
   return NULL;
 }
 
-/* Scalar source value of `code` (SGPR, special register, inline constant, literal). */
-uint64_t wave_scalar_src(struct isa_wave *w, const struct isa_inst *in, unsigned code, unsigned width);
+/* Scalar source value of `code` (SGPR, special register, inline constant, literal): SGPRs
+ * (most sources) read in place, the rest by wave_scalar_src_other (exec_salu.c). */
+uint64_t wave_scalar_src_other(struct isa_wave *w, const struct isa_inst *in, unsigned code,
+                               unsigned width);
+static inline uint64_t wave_scalar_src(struct isa_wave *w, const struct isa_inst *in, unsigned code,
+                                       unsigned width)
+{
+  if (code < 128) {
+    uint64_t v = w->s[code];
+    if (width >= 2 && code + 1 < 128)
+      v |= (uint64_t)w->s[code + 1] << 32;
+    return v;
+  }
+  return wave_scalar_src_other(w, in, code, width);
+}
 
 /* Executors: return 0 to continue, -1 when the wave stopped (fault/illegal already recorded). */
 int exec_salu(struct isa_wave *w, const struct isa_inst *in);
