@@ -5,6 +5,7 @@
 #include <criterion/criterion.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -266,6 +267,71 @@ static void salu_forms_case(enum isa_target t)
 }
 Test(isa_control, salu_forms_gfx90a) { salu_forms_case(ISA_GFX90A); }
 Test(isa_control, salu_forms_gfx942) { salu_forms_case(ISA_GFX942); }
+
+/* Whether [va, va + len) lies in one of h's regions (the harness's translate). */
+static bool mapped(const struct harness *h, uintptr_t va, size_t len)
+{
+  for (unsigned i = 0; i < h->nregions; i++) {
+    uintptr_t b = (uintptr_t)h->regions[i].p;
+    if (va >= b && va - b + len <= h->regions[i].len)
+      return true;
+  }
+  return false;
+}
+
+/* Straight-line code that runs into an unmapped page: everything before the page end runs,
+ * then the fetch faults at the first unmapped address, as instruction by instruction. c_illegal
+ * without its bad word (frame, v_mov_b32 v2, 7, global_store_dword) is copied to the end of a
+ * page whose successor is not mapped, and c_illegal's descriptor pointed at it. */
+static void fetch_past_page_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_illegal", args, 64);
+  cr_assert_eq(r.status, ISA_ILLEGAL_INSTR, "%s", r.message);
+  /* c_illegal's descriptor: the one whose entry (kernel_code_entry_byte_offset, bytes 16-23)
+   * is the nearest below the bad word */
+  uint8_t *bad = (uint8_t *)(uintptr_t)r.pc, *entry = NULL, *kd = NULL;
+  for (size_t o = 0; o + 64 <= h.image_size; o += 64) {
+    int64_t off;
+    memcpy(&off, h.image + o + 16, 8);
+    uint8_t *e = h.image + o + off;
+    if (off && e < bad && bad - e <= 64 && (!entry || e > entry)) {
+      entry = e;
+      kd = h.image + o;
+    }
+  }
+  cr_assert_not_null(kd, "no kernel descriptor enters c_illegal before %p", (void *)bad);
+  size_t len = (size_t)(bad - entry);
+  uint8_t *page = NULL;
+  for (int i = 0; i < 8 && !page; i++) {
+    uint8_t *p = harness_alloc(&h, 4096);
+    cr_assert_not_null(p);
+    if (!mapped(&h, (uintptr_t)p + 4096, 4))
+      page = p;
+  }
+  cr_assert_not_null(page, "no page with an unmapped successor");
+  memcpy(page + 4096 - len, entry, len);
+  int64_t saved, off = (int64_t)((uintptr_t)(page + 4096 - len) - (uintptr_t)kd);
+  memcpy(&saved, kd + 16, 8);
+  memcpy(kd + 16, &off, 8);
+  memset(out, 0, 256);
+  r = run(&h, "c_illegal", args, 64);
+  memcpy(kd + 16, &saved, 8);
+  uint64_t end = (uint64_t)(uintptr_t)(page + 4096);
+  cr_expect_eq(r.status, ISA_PAGE_FAULT, "status %d: %s", r.status, r.message);
+  cr_expect_eq(r.pc, end, "pc 0x%llx, want 0x%llx", (unsigned long long)r.pc,
+               (unsigned long long)end);
+  cr_expect_eq(r.fault_va, end);
+  cr_expect_neq(strstr(r.message, "instruction fetch"), NULL, "%s", r.message);
+  for (unsigned i = 0; i < 64; i++)
+    cr_expect_eq(out[i], 7, "lane %u: the store before the page end ran (got %u)", i, out[i]);
+  harness_close(&h);
+}
+Test(isa_control, fetch_past_page_end_gfx90a) { fetch_past_page_case(ISA_GFX90A); }
+Test(isa_control, fetch_past_page_end_gfx942) { fetch_past_page_case(ISA_GFX942); }
 
 static void fault_case(enum isa_target t)
 {
