@@ -1,0 +1,678 @@
+/* Whole-wave AVX2 handlers for the hottest VALU instructions.
+ *
+ * exec_valu_fast.c's direct path computes 64 lanes in loops the compiler vectorises, but its
+ * handlers still sort out each instruction's class, operation and operand kinds per execution,
+ * and its compares and carries go through byte-per-lane arrays. Here each operation has a
+ * handler of its own (chosen once per decoded instruction by valu_simd_bind), written with
+ * AVX2/FMA intrinsics: eight lanes per vector, a scalar source held broadcast in a register,
+ * compare and carry bits taken with movemask, and a partial EXEC applied by masked stores, so
+ * the handler is the same straight line whatever EXEC holds.
+ *
+ * These handlers are bound only when the host CPU has AVX2 and FMA (checked once); otherwise,
+ * and for every form not covered here, exec_valu_fast.c's portable path runs. Results are those
+ * of exec_valu.c bit for bit: the same IEEE single-precision operations (one rounding each, fma
+ * rounding once), f32 only while MODE keeps f32 denormals (the HIP default; exec_valu.c
+ * applies a flush), the host's MXCSR (round to nearest, no DAZ/FTZ) as for the rest of the
+ * interpreter. Inactive lanes compute on whatever their registers hold and are not stored:
+ * none of these operations has a side effect. test_isa_valu_fast runs every bound handler
+ * against exec_valu.c on random and edge-value registers with full, partial and empty EXEC.
+ */
+#include "isa/exec_valu_fast.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+
+#include <immintrin.h>
+
+#define AVX __attribute__((target("avx2,fma")))
+#define INL __attribute__((always_inline)) inline
+
+/* ---- operands ---- */
+
+/* A 32-bit scalar source (not a VGPR): an SGPR, the literal, an integer inline constant read in
+ * place; the rest (float constants, special registers) as wave_scalar_src gives them. Handlers
+ * are bound only for instructions without 16-bit sources, so a float constant is its f32
+ * value. */
+static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, unsigned code)
+{
+  if (code < 128)
+    return w->s[code];
+  if (code == OPD_LITERAL)
+    return in->literal;
+  if (code <= 192)
+    return code - 128;
+  if (code <= 208)
+    return (uint32_t)(192 - (int)code);
+  return (uint32_t)wave_scalar_src(w, in, code, 1);
+}
+
+/* EXEC bits l..l+7 as eight lanes of all ones (bit set) or zero. */
+static AVX INL __m256i lane_mask8(uint64_t exec, unsigned l)
+{
+  const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+  __m256i b = _mm256_set1_epi32((int)(exec >> l & 0xff));
+  return _mm256_cmpeq_epi32(_mm256_and_si256(b, bits), bits);
+}
+
+static AVX INL __m256i load8(const uint32_t *p, unsigned l)
+{
+  return _mm256_loadu_si256((const __m256i *)(p + l));
+}
+
+/* Lanes l..l+7 of r into d: all of them (full), or those EXEC enables (a masked store leaves
+ * the others' memory untouched). */
+static AVX INL void store8(uint32_t *d, unsigned l, __m256i r, uint64_t exec, const bool full)
+{
+  if (full)
+    _mm256_storeu_si256((__m256i *)(d + l), r);
+  else
+    _mm256_maskstore_epi32((int *)(d + l), lane_mask8(exec, l), r);
+}
+
+/* What an operand that is not a register points at (never read: the handlers' operand kinds
+ * say which are registers), so that no path of theirs dereferences NULL. */
+static const uint32_t no_lanes[WAVE_SIZE];
+
+/* Source i of 32 bits: a VGPR in place, or NULL with its scalar value in *k. */
+static INL const uint32_t *src32(struct isa_wave *w, const struct isa_inst *in, int i,
+                                 uint32_t *k)
+{
+  unsigned code = in->src[i];
+  *k = 0;
+  if (code >= OPD_VGPR)
+    return code == OPD_NONE ? NULL : wave_vreg(w, code);
+  *k = scalar_u32(w, in, code);
+  return NULL;
+}
+
+/* ---- 32-bit lane-wise operations ---- */
+
+enum simd_op {
+  S_MOV, S_ADD, S_SUB, S_SUBREV, S_AND, S_OR, S_XOR, S_LSHLREV, S_LSHRREV, S_ASHRREV,
+  S_MUL_LO, S_MUL_U24, S_MAX_I32, S_MIN_I32, S_MAX_U32, S_MIN_U32, S_ADD3, S_LSHL_ADD,
+  S_ADD_LSHL, S_LSHL_OR, S_AND_OR, S_OR3, S_XAD, S_BFI, S_CNDMASK,
+  S_ADD_F32, S_SUB_F32, S_SUBREV_F32, S_MUL_F32, S_FMA_F32, S_FMAC_F32, S_FMAMK_F32,
+  S_FMAAK_F32, S_CVT_F32_I32,
+};
+
+static AVX INL __m256 ps(__m256i x)
+{
+  return _mm256_castsi256_ps(x);
+}
+
+static AVX INL __m256i si(__m256 x)
+{
+  return _mm256_castps_si256(x);
+}
+
+/* The operation on eight lanes: x, y, z are sources 0, 1, 2 (for v_fmac_f32 z is the
+ * destination, for v_fmamk_f32 y is the literal and z src1, for v_fmaak_f32 z the literal;
+ * for v_cndmask_b32 z is the select mask). Shift amounts take their low 5 bits, as the ISA. */
+static AVX INL __m256i op8(const int op, __m256i x, __m256i y, __m256i z)
+{
+  const __m256i m5 = _mm256_set1_epi32(31), m24 = _mm256_set1_epi32(0xffffff);
+  switch (op) {
+  case S_MOV: return x;
+  case S_ADD: return _mm256_add_epi32(x, y);
+  case S_SUB: return _mm256_sub_epi32(x, y);
+  case S_SUBREV: return _mm256_sub_epi32(y, x);
+  case S_AND: return _mm256_and_si256(x, y);
+  case S_OR: return _mm256_or_si256(x, y);
+  case S_XOR: return _mm256_xor_si256(x, y);
+  case S_LSHLREV: return _mm256_sllv_epi32(y, _mm256_and_si256(x, m5));
+  case S_LSHRREV: return _mm256_srlv_epi32(y, _mm256_and_si256(x, m5));
+  case S_ASHRREV: return _mm256_srav_epi32(y, _mm256_and_si256(x, m5));
+  case S_MUL_LO: return _mm256_mullo_epi32(x, y);
+  case S_MUL_U24: return _mm256_mullo_epi32(_mm256_and_si256(x, m24), _mm256_and_si256(y, m24));
+  case S_MAX_I32: return _mm256_max_epi32(x, y);
+  case S_MIN_I32: return _mm256_min_epi32(x, y);
+  case S_MAX_U32: return _mm256_max_epu32(x, y);
+  case S_MIN_U32: return _mm256_min_epu32(x, y);
+  case S_ADD3: return _mm256_add_epi32(_mm256_add_epi32(x, y), z);
+  case S_LSHL_ADD: return _mm256_add_epi32(_mm256_sllv_epi32(x, _mm256_and_si256(y, m5)), z);
+  case S_ADD_LSHL: return _mm256_sllv_epi32(_mm256_add_epi32(x, y), _mm256_and_si256(z, m5));
+  case S_LSHL_OR: return _mm256_or_si256(_mm256_sllv_epi32(x, _mm256_and_si256(y, m5)), z);
+  case S_AND_OR: return _mm256_or_si256(_mm256_and_si256(x, y), z);
+  case S_OR3: return _mm256_or_si256(_mm256_or_si256(x, y), z);
+  case S_XAD: return _mm256_add_epi32(_mm256_xor_si256(x, y), z);
+  case S_BFI: return _mm256_or_si256(_mm256_and_si256(x, y), _mm256_andnot_si256(x, z));
+  case S_CNDMASK: return _mm256_blendv_epi8(x, y, z);
+  case S_ADD_F32: return si(_mm256_add_ps(ps(x), ps(y)));
+  case S_SUB_F32: return si(_mm256_sub_ps(ps(x), ps(y)));
+  case S_SUBREV_F32: return si(_mm256_sub_ps(ps(y), ps(x)));
+  case S_MUL_F32: return si(_mm256_mul_ps(ps(x), ps(y)));
+  case S_CVT_F32_I32: return si(_mm256_cvtepi32_ps(x));
+  default: return si(_mm256_fmadd_ps(ps(x), ps(y), ps(z)));   /* the fma forms */
+  }
+}
+
+/* Which sources an operation reads: 1 src0 only, 2 src0 and src1, 3 all three. */
+static INL int arity(const int op)
+{
+  return op == S_MOV || op == S_CVT_F32_I32 ? 1 : op >= S_ADD3 && op <= S_BFI ? 3
+         : op == S_FMA_F32 || op == S_FMAC_F32 || op == S_FMAMK_F32 || op == S_FMAAK_F32 ||
+                   op == S_CNDMASK ? 3 : 2;
+}
+
+/* The 64 lanes of `op` into d. Operand i is the VGPR a/b/c or the broadcast ka/kb/kc; `kind`
+ * says, as a constant of the caller, which operands are registers (bit i), so that the loop
+ * tests nothing per step. For v_cndmask_b32 the third operand is the lane mask `sel`. Every
+ * step reads all its inputs before it stores, and lane l reads only lane l, so d may be a
+ * source. */
+static AVX INL void lanes32(const int op, uint32_t *d, const uint32_t *a, const uint32_t *b,
+                            const uint32_t *c, uint32_t ka, uint32_t kb, uint32_t kc,
+                            uint64_t exec, uint64_t sel, const int kind, const bool full)
+{
+  const __m256i kx = _mm256_set1_epi32((int)ka), ky = _mm256_set1_epi32((int)kb),
+                kz = _mm256_set1_epi32((int)kc);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i x = kind & 1 ? load8(a, l) : kx;
+    __m256i y = arity(op) >= 2 && (kind & 2) ? load8(b, l) : ky;
+    __m256i z = op == S_CNDMASK ? lane_mask8(sel, l)
+                : arity(op) >= 3 && (kind & 4) ? load8(c, l) : kz;
+    store8(d, l, op8(op, x, y, z), exec, full);
+  }
+}
+
+/* lanes32 for every operand kind the operation can meet: src0 a VGPR or not; src1 a VGPR or
+ * not (VOP3 only); src2 likewise. Each combination is its own straight loop; a NULL operand
+ * (not a register) is never read. */
+#define LANES32(K) lanes32(op, d, a ? a : no_lanes, b ? b : no_lanes, c ? c : no_lanes, ka, kb, kc, exec, sel, K, full)
+static AVX INL void lanes32_kinds(const int op, uint32_t *d, const uint32_t *a,
+                                  const uint32_t *b, const uint32_t *c, uint32_t ka,
+                                  uint32_t kb, uint32_t kc, uint64_t exec, uint64_t sel,
+                                  const bool full)
+{
+  int kind = (a != NULL) | (b != NULL) << 1 | (c != NULL) << 2;
+  if (arity(op) == 1)
+    kind &= 1;
+  else if (arity(op) == 2 || op == S_CNDMASK)
+    kind &= 3;
+  switch (kind) {
+  case 0: LANES32(0); return;
+  case 1: LANES32(1); return;
+  case 2: LANES32(2); return;
+  case 3: LANES32(3); return;
+  case 4: LANES32(4); return;
+  case 5: LANES32(5); return;
+  case 6: LANES32(6); return;
+  default: LANES32(7); return;
+  }
+}
+#undef LANES32
+
+/* One handler: the wave state the direct path needs (no VGPR indexing; for f32, denormals
+ * kept), else exec_valu_bound's path; the operands as lanes32 takes them. */
+static AVX INL int run32(struct isa_wave *w, const struct isa_inst *in, const int op,
+                         const bool f32)
+{
+  if ((w->gpr_idx >> 31) || (f32 && !(w->mode >> 4 & 3)))
+    return exec_valu_bound(w, in);
+  const uint32_t *a, *b = NULL, *c = NULL;
+  uint32_t ka, kb = 0, kc = 0;
+  uint32_t *d = wave_vreg(w, in->dst);
+  uint64_t sel = 0;
+  a = src32(w, in, 0, &ka);
+  if (arity(op) >= 2)
+    b = src32(w, in, 1, &kb);
+  if (op == S_FMAC_F32) {
+    c = d;
+  } else if (op == S_FMAMK_F32) {   /* src0 * K + src1 */
+    c = b;
+    kc = kb;
+    b = NULL;
+    kb = in->literal;
+  } else if (op == S_FMAAK_F32) {   /* src0 * src1 + K */
+    kc = in->literal;
+  } else if (op == S_CNDMASK) {
+    sel = in->enc == ENC_VOP3 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  } else if (arity(op) == 3) {
+    c = src32(w, in, 2, &kc);
+  }
+  uint64_t exec = wave_exec(w);
+  if (exec == ~0ull)
+    lanes32_kinds(op, d, a, b, c, ka, kb, kc, exec, sel, true);
+  else
+    lanes32_kinds(op, d, a, b, c, ka, kb, kc, exec, sel, false);
+  return 0;
+}
+
+#define H32(NAME, OP, F32)                                                                  \
+  static AVX int simd_##NAME(struct isa_wave *w, const struct isa_inst *in)                 \
+  {                                                                                         \
+    return run32(w, in, OP, F32);                                                           \
+  }
+H32(mov, S_MOV, false)
+H32(add, S_ADD, false)
+H32(sub, S_SUB, false)
+H32(subrev, S_SUBREV, false)
+H32(and, S_AND, false)
+H32(or, S_OR, false)
+H32(xor, S_XOR, false)
+H32(lshlrev, S_LSHLREV, false)
+H32(lshrrev, S_LSHRREV, false)
+H32(ashrrev, S_ASHRREV, false)
+H32(mul_lo, S_MUL_LO, false)
+H32(mul_u24, S_MUL_U24, false)
+H32(max_i32, S_MAX_I32, false)
+H32(min_i32, S_MIN_I32, false)
+H32(max_u32, S_MAX_U32, false)
+H32(min_u32, S_MIN_U32, false)
+H32(add3, S_ADD3, false)
+H32(lshl_add, S_LSHL_ADD, false)
+H32(add_lshl, S_ADD_LSHL, false)
+H32(lshl_or, S_LSHL_OR, false)
+H32(and_or, S_AND_OR, false)
+H32(or3, S_OR3, false)
+H32(xad, S_XAD, false)
+H32(bfi, S_BFI, false)
+H32(cndmask, S_CNDMASK, false)
+H32(add_f32, S_ADD_F32, true)
+H32(sub_f32, S_SUB_F32, true)
+H32(subrev_f32, S_SUBREV_F32, true)
+H32(mul_f32, S_MUL_F32, true)
+H32(fma_f32, S_FMA_F32, true)
+H32(fmac_f32, S_FMAC_F32, true)
+H32(fmamk_f32, S_FMAMK_F32, true)
+H32(fmaak_f32, S_FMAAK_F32, true)
+H32(cvt_f32_i32, S_CVT_F32_I32, true)
+#undef H32
+
+/* The handler of a FAST_INT / FAST_F32 / FAST_CNDMASK instruction without source modifiers,
+ * or NULL. */
+static valu_exec_fn lanes_handler(const struct isa_inst *in)
+{
+  switch (in->op) {
+  case OP_V_MOV_B32: return simd_mov;
+  case OP_V_ADD_U32: case OP_V_ADD_I32: return simd_add;
+  case OP_V_SUB_U32: case OP_V_SUB_I32: return simd_sub;
+  case OP_V_SUBREV_U32: return simd_subrev;
+  case OP_V_AND_B32: return simd_and;
+  case OP_V_OR_B32: return simd_or;
+  case OP_V_XOR_B32: return simd_xor;
+  case OP_V_LSHLREV_B32: return simd_lshlrev;
+  case OP_V_LSHRREV_B32: return simd_lshrrev;
+  case OP_V_ASHRREV_I32: return simd_ashrrev;
+  case OP_V_MUL_LO_U32: return simd_mul_lo;
+  case OP_V_MUL_U32_U24: return simd_mul_u24;
+  case OP_V_MAX_I32: return simd_max_i32;
+  case OP_V_MIN_I32: return simd_min_i32;
+  case OP_V_MAX_U32: return simd_max_u32;
+  case OP_V_MIN_U32: return simd_min_u32;
+  case OP_V_ADD3_U32: return simd_add3;
+  case OP_V_LSHL_ADD_U32: return simd_lshl_add;
+  case OP_V_ADD_LSHL_U32: return simd_add_lshl;
+  case OP_V_LSHL_OR_B32: return simd_lshl_or;
+  case OP_V_AND_OR_B32: return simd_and_or;
+  case OP_V_OR3_B32: return simd_or3;
+  case OP_V_XAD_U32: return simd_xad;
+  case OP_V_BFI_B32: return simd_bfi;
+  case OP_V_CNDMASK_B32: return simd_cndmask;
+  case OP_V_ADD_F32: return simd_add_f32;
+  case OP_V_SUB_F32: return simd_sub_f32;
+  case OP_V_SUBREV_F32: return simd_subrev_f32;
+  case OP_V_MUL_F32: return simd_mul_f32;
+  case OP_V_FMA_F32: return simd_fma_f32;
+  case OP_V_FMAC_F32: return simd_fmac_f32;
+  case OP_V_FMAMK_F32: return simd_fmamk_f32;
+  case OP_V_FMAAK_F32: return simd_fmaak_f32;
+  case OP_V_CVT_F32_I32: return simd_cvt_f32_i32;
+  default: return NULL;
+  }
+}
+
+/* ---- carry-out adds and subtracts ---- */
+
+/* x < y, unsigned, as lanes of all ones: max(x, y) is x exactly when x >= y. */
+static AVX INL __m256i lt_u32(__m256i x, __m256i y)
+{
+  return _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(x, y), x),
+                          _mm256_set1_epi32(-1));
+}
+
+static AVX INL unsigned bits8(__m256i m)
+{
+  return (unsigned)_mm256_movemask_ps(ps(m));
+}
+
+enum carry_kind { C_ADD, C_SUB, C_SUBREV };
+
+/* v_add_co/v_sub_co/v_subrev_co_u32 and their carry-in forms (cin: the carry-in mask, 0 for
+ * the plain forms): the sum or difference of the lanes into d under EXEC, and the carry or
+ * borrow of every lane (exec_valu.c keeps those of the active lanes). a - b - c borrows when
+ * b + c > a: when b > a, or b == a with a carry in. */
+static AVX INL uint64_t carry_lanes(const int kind, uint32_t *d, const uint32_t *const p[2],
+                                    const uint32_t k[2], uint64_t cin, uint64_t exec,
+                                    const int vk, const bool full)
+{
+  const __m256i k0 = _mm256_set1_epi32((int)k[0]), k1 = _mm256_set1_epi32((int)k[1]);
+  uint64_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i a = vk & 1 ? load8(p[0], l) : k0, b = vk & 2 ? load8(p[1], l) : k1;
+    if (kind == C_SUBREV) {
+      __m256i t = a;
+      a = b;
+      b = t;
+    }
+    __m256i c = lane_mask8(cin, l), r, co;   /* c: -1 in the lanes with a carry in */
+    if (kind == C_ADD) {
+      __m256i s = _mm256_add_epi32(a, b);
+      r = _mm256_sub_epi32(s, c);
+      co = _mm256_or_si256(lt_u32(s, a), lt_u32(r, s));
+    } else {
+      r = _mm256_add_epi32(_mm256_sub_epi32(a, b), c);
+      co = _mm256_or_si256(lt_u32(a, b), _mm256_and_si256(_mm256_cmpeq_epi32(a, b), c));
+    }
+    store8(d, l, r, exec, full);
+    out |= (uint64_t)bits8(co) << l;
+  }
+  return out;
+}
+
+static AVX INL uint64_t carry_kinds(const int kind, uint32_t *d, const uint32_t *const p[2],
+                                    const uint32_t k[2], uint64_t cin, uint64_t exec,
+                                    const bool full)
+{
+  const uint32_t *q[2] = {p[0] ? p[0] : no_lanes, p[1] ? p[1] : no_lanes};
+  switch ((p[0] != NULL) | (p[1] != NULL) << 1) {
+  case 0: return carry_lanes(kind, d, q, k, cin, exec, 0, full);
+  case 1: return carry_lanes(kind, d, q, k, cin, exec, 1, full);
+  case 2: return carry_lanes(kind, d, q, k, cin, exec, 2, full);
+  default: return carry_lanes(kind, d, q, k, cin, exec, 3, full);
+  }
+}
+
+/* The carry goes to VCC (VOP2) or the SGPR pair sdst (VOP3); the carry-in forms read theirs
+ * from VCC or src2. */
+static AVX INL int run_carry(struct isa_wave *w, const struct isa_inst *in, const int kind,
+                             const bool with_cin)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  bool e64 = in->enc == ENC_VOP3;
+  const uint32_t *p[2];
+  uint32_t k[2];
+  p[0] = src32(w, in, 0, &k[0]);
+  p[1] = src32(w, in, 1, &k[1]);
+  uint64_t cin = 0, exec = wave_exec(w), co;
+  if (with_cin)
+    cin = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  uint32_t *d = wave_vreg(w, in->dst);
+  if (exec == ~0ull)
+    co = carry_kinds(kind, d, p, k, cin, exec, true);
+  else
+    co = carry_kinds(kind, d, p, k, cin, exec, false);
+  wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, co & exec);
+  return 0;
+}
+
+#define HCARRY(NAME, KIND, CIN)                                                             \
+  static AVX int simd_##NAME(struct isa_wave *w, const struct isa_inst *in)                 \
+  {                                                                                         \
+    return run_carry(w, in, KIND, CIN);                                                     \
+  }
+HCARRY(add_co, C_ADD, false)
+HCARRY(addc_co, C_ADD, true)
+HCARRY(sub_co, C_SUB, false)
+HCARRY(subb_co, C_SUB, true)
+HCARRY(subrev_co, C_SUBREV, false)
+HCARRY(subbrev_co, C_SUBREV, true)
+#undef HCARRY
+
+static valu_exec_fn carry_handler(const struct isa_inst *in)
+{
+  switch (in->op) {
+  case OP_V_ADD_CO_U32: return simd_add_co;
+  case OP_V_ADDC_CO_U32: return simd_addc_co;
+  case OP_V_SUB_CO_U32: return simd_sub_co;
+  case OP_V_SUBB_CO_U32: return simd_subb_co;
+  case OP_V_SUBREV_CO_U32: return simd_subrev_co;
+  case OP_V_SUBBREV_CO_U32: return simd_subbrev_co;
+  default: return NULL;
+  }
+}
+
+/* ---- compares of 32-bit integers and f32 ---- */
+
+/* Predicate numbers as valu_cmp_lookup gives them. Integer: 1 lt, 2 eq, 3 le, 4 gt, 5 ne,
+ * 6 ge. Each is computed as a base compare (gt or eq, operands possibly swapped) whose bits
+ * are inverted for le, ne and ge. */
+static AVX INL __m256i icmp8(const int pred, const bool sign, __m256i a, __m256i b)
+{
+  const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+  if (!sign && pred != 2 && pred != 5) {   /* unsigned order as signed order of x ^ 2^31 */
+    a = _mm256_xor_si256(a, flip);
+    b = _mm256_xor_si256(b, flip);
+  }
+  switch (pred) {
+  case 1: case 6: return _mm256_cmpgt_epi32(b, a);   /* lt; ge inverted */
+  case 2: case 5: return _mm256_cmpeq_epi32(a, b);   /* eq; ne inverted */
+  default: return _mm256_cmpgt_epi32(a, b);          /* gt; le inverted */
+  }
+}
+
+/* f32 predicates 1..14 (lt eq le gt lg ge o u nge nlg ngt nle neq nlt) as _mm256_cmp_ps
+ * predicates: ordered and quiet for the first seven (false on a NaN), unordered for the
+ * negated ones (true on a NaN); neither raises anything the host traps. */
+static AVX INL __m256i fcmp8(const int pred, __m256i a, __m256i b)
+{
+  __m256 x = ps(a), y = ps(b);
+  switch (pred) {
+  case 1: return si(_mm256_cmp_ps(x, y, _CMP_LT_OQ));
+  case 2: return si(_mm256_cmp_ps(x, y, _CMP_EQ_OQ));
+  case 3: return si(_mm256_cmp_ps(x, y, _CMP_LE_OQ));
+  case 4: return si(_mm256_cmp_ps(x, y, _CMP_GT_OQ));
+  case 5: return si(_mm256_cmp_ps(x, y, _CMP_NEQ_OQ));
+  case 6: return si(_mm256_cmp_ps(x, y, _CMP_GE_OQ));
+  case 7: return si(_mm256_cmp_ps(x, y, _CMP_ORD_Q));
+  case 8: return si(_mm256_cmp_ps(x, y, _CMP_UNORD_Q));
+  case 9: return si(_mm256_cmp_ps(x, y, _CMP_NGE_UQ));
+  case 10: return si(_mm256_cmp_ps(x, y, _CMP_EQ_UQ));
+  case 11: return si(_mm256_cmp_ps(x, y, _CMP_NGT_UQ));
+  case 12: return si(_mm256_cmp_ps(x, y, _CMP_NLE_UQ));
+  case 13: return si(_mm256_cmp_ps(x, y, _CMP_NEQ_UQ));
+  default: return si(_mm256_cmp_ps(x, y, _CMP_NLT_UQ));
+  }
+}
+
+/* The 64 result bits of a compare, operands as lanes32's (vk: which are VGPRs). */
+static AVX INL uint64_t cmp_lanes(const int pred, const int type, const uint32_t *const p[2],
+                                  const uint32_t k[2], const int vk)
+{
+  const __m256i k0 = _mm256_set1_epi32((int)k[0]), k1 = _mm256_set1_epi32((int)k[1]);
+  uint64_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i a = vk & 1 ? load8(p[0], l) : k0, b = vk & 2 ? load8(p[1], l) : k1;
+    __m256i t = type == CT_F32 ? fcmp8(pred, a, b) : icmp8(pred, type == CT_I32, a, b);
+    out |= (uint64_t)bits8(t) << l;
+  }
+  if (type != CT_F32 && (pred == 3 || pred == 5 || pred == 6))
+    out = ~out;
+  return out;
+}
+
+/* As exec_valu_fast.c's compare(): the result under EXEC to VCC (VOPC) or the VOP3
+ * destination, and to EXEC for v_cmpx. */
+static AVX INL int run_cmp(struct isa_wave *w, const struct isa_inst *in, const int pred,
+                           const int type, const bool x)
+{
+  if ((w->gpr_idx >> 31) || (type == CT_F32 && !(w->mode >> 4 & 3)))
+    return exec_valu_bound(w, in);
+  const uint32_t *p[2];
+  uint32_t k[2];
+  p[0] = src32(w, in, 0, &k[0]);
+  p[1] = src32(w, in, 1, &k[1]);
+  uint64_t res;
+  const uint32_t *q[2] = {p[0] ? p[0] : no_lanes, p[1] ? p[1] : no_lanes};
+  switch ((p[0] != NULL) | (p[1] != NULL) << 1) {
+  case 0: res = cmp_lanes(pred, type, q, k, 0); break;
+  case 1: res = cmp_lanes(pred, type, q, k, 1); break;
+  case 2: res = cmp_lanes(pred, type, q, k, 2); break;
+  default: res = cmp_lanes(pred, type, q, k, 3); break;
+  }
+  res &= wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (x)
+    wave_set_exec(w, res);
+  return 0;
+}
+
+#define HCMP(P, T, X)                                                                       \
+  static AVX int simd_cmp_##P##_##T##_##X(struct isa_wave *w, const struct isa_inst *in)    \
+  {                                                                                         \
+    return run_cmp(w, in, P, T, X);                                                         \
+  }
+#define HCMP_INT(P) HCMP(P, CT_I32, 0) HCMP(P, CT_I32, 1) HCMP(P, CT_U32, 0) HCMP(P, CT_U32, 1)
+#define HCMP_F32(P) HCMP(P, CT_F32, 0) HCMP(P, CT_F32, 1)
+HCMP_INT(1) HCMP_INT(2) HCMP_INT(3) HCMP_INT(4) HCMP_INT(5) HCMP_INT(6)
+HCMP_F32(1) HCMP_F32(2) HCMP_F32(3) HCMP_F32(4) HCMP_F32(5) HCMP_F32(6) HCMP_F32(7)
+HCMP_F32(8) HCMP_F32(9) HCMP_F32(10) HCMP_F32(11) HCMP_F32(12) HCMP_F32(13) HCMP_F32(14)
+#undef HCMP_F32
+#undef HCMP_INT
+#undef HCMP
+
+#define ROW_INT(T, X)                                                                       \
+  {NULL, simd_cmp_1_##T##_##X, simd_cmp_2_##T##_##X, simd_cmp_3_##T##_##X,                   \
+   simd_cmp_4_##T##_##X, simd_cmp_5_##T##_##X, simd_cmp_6_##T##_##X}
+#define ROW_F32(X)                                                                          \
+  {NULL, simd_cmp_1_CT_F32_##X, simd_cmp_2_CT_F32_##X, simd_cmp_3_CT_F32_##X,              \
+   simd_cmp_4_CT_F32_##X, simd_cmp_5_CT_F32_##X, simd_cmp_6_CT_F32_##X,                    \
+   simd_cmp_7_CT_F32_##X, simd_cmp_8_CT_F32_##X, simd_cmp_9_CT_F32_##X,                    \
+   simd_cmp_10_CT_F32_##X, simd_cmp_11_CT_F32_##X, simd_cmp_12_CT_F32_##X,                 \
+   simd_cmp_13_CT_F32_##X, simd_cmp_14_CT_F32_##X}
+/* [type: i32, u32, f32][v_cmpx][predicate] */
+static const valu_exec_fn cmp_handlers[3][2][15] = {
+  {ROW_INT(CT_I32, 0), ROW_INT(CT_I32, 1)},
+  {ROW_INT(CT_U32, 0), ROW_INT(CT_U32, 1)},
+  {ROW_F32(0), ROW_F32(1)},
+};
+#undef ROW_F32
+#undef ROW_INT
+
+/* The compare handler of a FAST_CMP instruction without source modifiers, or NULL. */
+static valu_exec_fn cmp_handler(const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1 ||
+      in->nsrc < 2 || in->src[0] == OPD_NONE || in->src[1] == OPD_NONE)
+    return NULL;
+  int t = type == CT_I32 ? 0 : type == CT_U32 ? 1 : type == CT_F32 ? 2 : -1;
+  if (t < 0 || pred < 1 || pred > (t == 2 ? 14u : 6u))
+    return NULL;
+  return cmp_handlers[t][x][pred];
+}
+
+/* ---- v_pk_mov_b32 ---- */
+
+/* A 64-bit source of v_pk_mov_b32: a VGPR pair (lo, hi), or the value exec_valu.c's fetch
+ * gives a scalar operand (k). Inline float constants read as f32 values there, not as the f64
+ * constants a 64-bit fetch gives: those instructions keep the general path. */
+static INL bool pair_src(struct isa_wave *w, const struct isa_inst *in, int i,
+                         const uint32_t **lo, const uint32_t **hi, uint64_t *k)
+{
+  unsigned code = in->src[i];
+  *lo = *hi = NULL;
+  *k = 0;
+  if (code == OPD_NONE || (code >= 240 && code <= 248))
+    return false;
+  if (code >= OPD_VGPR) {
+    *lo = wave_vreg(w, code);
+    *hi = wave_vreg(w, code + 1);
+    return true;
+  }
+  *k = wave_scalar_src(w, in, code, 2);
+  return true;
+}
+
+/* d.lo = op_sel[0] ? src0.hi : src0.lo, d.hi = op_sel[1] ? src1.hi : src1.lo (the bits
+ * unchanged; op_sel_hi and neg do not apply). Both halves of a step are read before either is
+ * stored, so the destination pair may overlap a source pair by one register (or be one);
+ * with a partial EXEC both halves are masked stores. */
+static AVX INL void pk_mov_lanes(uint32_t *dlo, uint32_t *dhi, const uint32_t *x,
+                                 const uint32_t *y, __m256i kx, __m256i ky, uint64_t exec,
+                                 const int vk, const bool full)
+{
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i a = vk & 1 ? load8(x, l) : kx, b = vk & 2 ? load8(y, l) : ky;
+    store8(dlo, l, a, exec, full);
+    store8(dhi, l, b, exec, full);
+  }
+}
+
+static AVX int simd_pk_mov(struct isa_wave *w, const struct isa_inst *in)
+{
+  const uint32_t *lo0, *hi0, *lo1, *hi1;
+  uint64_t k0, k1;
+  if ((w->gpr_idx >> 31) || !pair_src(w, in, 0, &lo0, &hi0, &k0) ||
+      !pair_src(w, in, 1, &lo1, &hi1, &k1))
+    return exec_valu_general(w, in);
+  const uint32_t *x = in->opsel & 1 ? hi0 : lo0, *y = in->opsel & 2 ? hi1 : lo1;
+  __m256i kx = _mm256_set1_epi32((int)(uint32_t)(in->opsel & 1 ? k0 >> 32 : k0));
+  __m256i ky = _mm256_set1_epi32((int)(uint32_t)(in->opsel & 2 ? k1 >> 32 : k1));
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  uint64_t exec = wave_exec(w);
+  int vk = (x != NULL) | (y != NULL) << 1;
+  bool full = exec == ~0ull;
+  x = x ? x : no_lanes;
+  y = y ? y : no_lanes;
+  switch (vk * 2 + full) {
+  case 0: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 0, false); break;
+  case 1: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 0, true); break;
+  case 2: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 1, false); break;
+  case 3: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 1, true); break;
+  case 4: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 2, false); break;
+  case 5: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 2, true); break;
+  case 6: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 3, false); break;
+  default: pk_mov_lanes(dlo, dhi, x, y, kx, ky, exec, 3, true); break;
+  }
+  return 0;
+}
+
+/* ---- binding ---- */
+
+static bool host_has_avx2_fma(void)
+{
+  static int has = -1;   /* a benign race: every thread computes the same answer */
+  if (has < 0) {
+    __builtin_cpu_init();
+    has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  }
+  return has > 0;
+}
+
+/* v_pk_mov_b32 as the assembler and compilers emit it: no clamp; the destination a VGPR pair. */
+static bool pk_mov_form(const struct isa_inst *in)
+{
+  return in->op == OP_V_PK_MOV_B32 && in->enc == ENC_VOP3P && !in->clamp &&
+         in->dst >= OPD_VGPR && in->dst != OPD_NONE;
+}
+
+valu_exec_fn valu_simd_bind(const struct isa_inst *in)
+{
+  if (!host_has_avx2_fma())
+    return NULL;
+  if (pk_mov_form(in))
+    return simd_pk_mov;
+  if ((in->abs | in->neg) & 7)
+    return NULL;   /* source modifiers: exec_valu_fast.c's path */
+  switch (in->fast) {
+  case FAST_INT: case FAST_F32: case FAST_CNDMASK: return lanes_handler(in);
+  case FAST_CARRY: return carry_handler(in);
+  case FAST_CMP: return cmp_handler(in);
+  default: return NULL;
+  }
+}
+
+#else
+
+valu_exec_fn valu_simd_bind(const struct isa_inst *in)
+{
+  (void)in;
+  return NULL;
+}
+
+#endif
