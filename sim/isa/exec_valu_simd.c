@@ -174,74 +174,82 @@ static AVX INL void lanes32(const int op, uint32_t *d, const uint32_t *a, const 
   }
 }
 
-/* lanes32 for every operand kind the operation can meet: src0 a VGPR or not; src1 a VGPR or
- * not (VOP3 only); src2 likewise. Each combination is its own straight loop; a NULL operand
- * (not a register) is never read. */
-#define LANES32(K) lanes32(op, d, a ? a : no_lanes, b ? b : no_lanes, c ? c : no_lanes, ka, kb, kc, exec, sel, K, full)
-static AVX INL void lanes32_kinds(const int op, uint32_t *d, const uint32_t *a,
-                                  const uint32_t *b, const uint32_t *c, uint32_t ka,
-                                  uint32_t kb, uint32_t kc, uint64_t exec, uint64_t sel,
-                                  const bool full)
+/* The operand kind of a 32-bit operation's instruction, decided at bind time: bit i set when
+ * lanes32's operand i is a register. For v_fmac_f32 the third operand is the destination (a
+ * register), for v_fmamk_f32 the second is the literal and the third src1, for v_fmaak_f32
+ * the third is the literal; v_cndmask_b32's third is the select mask. Bits of operands the
+ * operation does not read are clear. */
+static bool is_vgpr(const struct isa_inst *in, int i)
 {
-  int kind = (a != NULL) | (b != NULL) << 1 | (c != NULL) << 2;
-  if (arity(op) == 1)
-    kind &= 1;
-  else if (arity(op) == 2 || op == S_CNDMASK)
-    kind &= 3;
-  switch (kind) {
-  case 0: LANES32(0); return;
-  case 1: LANES32(1); return;
-  case 2: LANES32(2); return;
-  case 3: LANES32(3); return;
-  case 4: LANES32(4); return;
-  case 5: LANES32(5); return;
-  case 6: LANES32(6); return;
-  default: LANES32(7); return;
-  }
+  return in->src[i] >= OPD_VGPR && in->src[i] != OPD_NONE;
 }
-#undef LANES32
 
-/* One handler: the wave state the direct path needs (no VGPR indexing; for f32, denormals
- * kept), else exec_valu_bound's path; the operands as lanes32 takes them. */
+static int kind_of(const struct isa_inst *in, int op)
+{
+  int n = arity(op), kind = is_vgpr(in, 0);
+  if (n >= 2)
+    kind |= is_vgpr(in, 1) << 1;
+  if (n >= 3)
+    kind |= is_vgpr(in, 2) << 2;
+  if (op == S_FMAC_F32)
+    kind |= 4;
+  else if (op == S_FMAMK_F32)
+    kind = (kind & 1) | is_vgpr(in, 1) << 2;
+  else if (op == S_FMAAK_F32 || op == S_CNDMASK)
+    kind &= 3;
+  return kind;
+}
+
+/* Operand i of a bound handler: its VGPR when `vgpr` (a constant of the handler), else its
+ * scalar value in *k and no_lanes (never read). */
+static INL const uint32_t *operand(struct isa_wave *w, const struct isa_inst *in, int i,
+                                   const bool vgpr, uint32_t *k)
+{
+  *k = 0;
+  if (vgpr)
+    return wave_vreg(w, in->src[i]);
+  *k = scalar_u32(w, in, in->src[i]);
+  return no_lanes;
+}
+
+/* One handler of `op` for operand kind `kind` (kind_of): the wave state the direct path
+ * needs (no VGPR indexing; for f32, denormals kept), else exec_valu_bound's path; then the
+ * operands, read without sorting out their kinds again, and one straight loop. */
 static AVX INL int run32(struct isa_wave *w, const struct isa_inst *in, const int op,
-                         const bool f32)
+                         const bool f32, const int kind)
 {
   if ((w->gpr_idx >> 31) || (f32 && !(w->mode >> 4 & 3)))
     return exec_valu_bound(w, in);
-  const uint32_t *a, *b = NULL, *c = NULL;
+  const uint32_t *a, *b = no_lanes, *c = no_lanes;
   uint32_t ka, kb = 0, kc = 0;
   uint32_t *d = wave_vreg(w, in->dst);
   uint64_t sel = 0;
-  a = src32(w, in, 0, &ka);
-  if (arity(op) >= 2)
-    b = src32(w, in, 1, &kb);
-  if (op == S_FMAC_F32) {
-    c = d;
-  } else if (op == S_FMAMK_F32) {   /* src0 * K + src1 */
-    c = b;
-    kc = kb;
-    b = NULL;
+  a = operand(w, in, 0, kind & 1, &ka);
+  if (op == S_FMAMK_F32) {   /* src0 * K + src1 */
     kb = in->literal;
-  } else if (op == S_FMAAK_F32) {   /* src0 * src1 + K */
-    kc = in->literal;
-  } else if (op == S_CNDMASK) {
-    sel = in->enc == ENC_VOP3 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
-  } else if (arity(op) == 3) {
-    c = src32(w, in, 2, &kc);
+    c = operand(w, in, 1, kind & 4, &kc);
+  } else if (arity(op) >= 2) {
+    b = operand(w, in, 1, kind & 2, &kb);
   }
+  if (op == S_FMAC_F32)
+    c = d;
+  else if (op == S_FMAAK_F32)   /* src0 * src1 + K */
+    kc = in->literal;
+  else if (op == S_CNDMASK)
+    sel = in->enc == ENC_VOP3 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+  else if (op != S_FMAMK_F32 && arity(op) == 3)
+    c = operand(w, in, 2, kind & 4, &kc);
   uint64_t exec = wave_exec(w);
   if (exec == ~0ull)
-    lanes32_kinds(op, d, a, b, c, ka, kb, kc, exec, sel, true);
+    lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, true);
   else
-    lanes32_kinds(op, d, a, b, c, ka, kb, kc, exec, sel, false);
+    lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, false);
   return 0;
 }
 
-#define H32(NAME, OP, F32)                                                                  \
-  static AVX int simd_##NAME(struct isa_wave *w, const struct isa_inst *in)                 \
-  {                                                                                         \
-    return run32(w, in, OP, F32);                                                           \
-  }
+/* simd_NAME[kind]: the handlers of one operation, one per operand kind. */
+#define H32K(NAME, OP, F32, K)                                                                static AVX int simd_##NAME##_##K(struct isa_wave *w, const struct isa_inst *in)             {                                                                                             return run32(w, in, OP, F32, K);                                                          }
+#define H32(NAME, OP, F32)                                                                    H32K(NAME, OP, F32, 0) H32K(NAME, OP, F32, 1) H32K(NAME, OP, F32, 2)                        H32K(NAME, OP, F32, 3) H32K(NAME, OP, F32, 4) H32K(NAME, OP, F32, 5)                        H32K(NAME, OP, F32, 6) H32K(NAME, OP, F32, 7)                                               static const valu_exec_fn simd_##NAME[8] = {                                                  simd_##NAME##_0, simd_##NAME##_1, simd_##NAME##_2, simd_##NAME##_3,                         simd_##NAME##_4, simd_##NAME##_5, simd_##NAME##_6, simd_##NAME##_7};
 H32(mov, S_MOV, false)
 H32(add, S_ADD, false)
 H32(sub, S_SUB, false)
@@ -277,48 +285,58 @@ H32(fmamk_f32, S_FMAMK_F32, true)
 H32(fmaak_f32, S_FMAAK_F32, true)
 H32(cvt_f32_i32, S_CVT_F32_I32, true)
 #undef H32
+#undef H32K
 
 /* The handler of a FAST_INT / FAST_F32 / FAST_CNDMASK instruction without source modifiers,
  * or NULL. */
 static valu_exec_fn lanes_handler(const struct isa_inst *in)
 {
+  const valu_exec_fn *h;
+  int op;
   switch (in->op) {
-  case OP_V_MOV_B32: return simd_mov;
-  case OP_V_ADD_U32: case OP_V_ADD_I32: return simd_add;
-  case OP_V_SUB_U32: case OP_V_SUB_I32: return simd_sub;
-  case OP_V_SUBREV_U32: return simd_subrev;
-  case OP_V_AND_B32: return simd_and;
-  case OP_V_OR_B32: return simd_or;
-  case OP_V_XOR_B32: return simd_xor;
-  case OP_V_LSHLREV_B32: return simd_lshlrev;
-  case OP_V_LSHRREV_B32: return simd_lshrrev;
-  case OP_V_ASHRREV_I32: return simd_ashrrev;
-  case OP_V_MUL_LO_U32: return simd_mul_lo;
-  case OP_V_MUL_U32_U24: return simd_mul_u24;
-  case OP_V_MAX_I32: return simd_max_i32;
-  case OP_V_MIN_I32: return simd_min_i32;
-  case OP_V_MAX_U32: return simd_max_u32;
-  case OP_V_MIN_U32: return simd_min_u32;
-  case OP_V_ADD3_U32: return simd_add3;
-  case OP_V_LSHL_ADD_U32: return simd_lshl_add;
-  case OP_V_ADD_LSHL_U32: return simd_add_lshl;
-  case OP_V_LSHL_OR_B32: return simd_lshl_or;
-  case OP_V_AND_OR_B32: return simd_and_or;
-  case OP_V_OR3_B32: return simd_or3;
-  case OP_V_XAD_U32: return simd_xad;
-  case OP_V_BFI_B32: return simd_bfi;
-  case OP_V_CNDMASK_B32: return simd_cndmask;
-  case OP_V_ADD_F32: return simd_add_f32;
-  case OP_V_SUB_F32: return simd_sub_f32;
-  case OP_V_SUBREV_F32: return simd_subrev_f32;
-  case OP_V_MUL_F32: return simd_mul_f32;
-  case OP_V_FMA_F32: return simd_fma_f32;
-  case OP_V_FMAC_F32: return simd_fmac_f32;
-  case OP_V_FMAMK_F32: return simd_fmamk_f32;
-  case OP_V_FMAAK_F32: return simd_fmaak_f32;
-  case OP_V_CVT_F32_I32: return simd_cvt_f32_i32;
+  case OP_V_MOV_B32: h = simd_mov; op = S_MOV; break;
+  case OP_V_ADD_U32: case OP_V_ADD_I32: h = simd_add; op = S_ADD; break;
+  case OP_V_SUB_U32: case OP_V_SUB_I32: h = simd_sub; op = S_SUB; break;
+  case OP_V_SUBREV_U32: h = simd_subrev; op = S_SUBREV; break;
+  case OP_V_AND_B32: h = simd_and; op = S_AND; break;
+  case OP_V_OR_B32: h = simd_or; op = S_OR; break;
+  case OP_V_XOR_B32: h = simd_xor; op = S_XOR; break;
+  case OP_V_LSHLREV_B32: h = simd_lshlrev; op = S_LSHLREV; break;
+  case OP_V_LSHRREV_B32: h = simd_lshrrev; op = S_LSHRREV; break;
+  case OP_V_ASHRREV_I32: h = simd_ashrrev; op = S_ASHRREV; break;
+  case OP_V_MUL_LO_U32: h = simd_mul_lo; op = S_MUL_LO; break;
+  case OP_V_MUL_U32_U24: h = simd_mul_u24; op = S_MUL_U24; break;
+  case OP_V_MAX_I32: h = simd_max_i32; op = S_MAX_I32; break;
+  case OP_V_MIN_I32: h = simd_min_i32; op = S_MIN_I32; break;
+  case OP_V_MAX_U32: h = simd_max_u32; op = S_MAX_U32; break;
+  case OP_V_MIN_U32: h = simd_min_u32; op = S_MIN_U32; break;
+  case OP_V_ADD3_U32: h = simd_add3; op = S_ADD3; break;
+  case OP_V_LSHL_ADD_U32: h = simd_lshl_add; op = S_LSHL_ADD; break;
+  case OP_V_ADD_LSHL_U32: h = simd_add_lshl; op = S_ADD_LSHL; break;
+  case OP_V_LSHL_OR_B32: h = simd_lshl_or; op = S_LSHL_OR; break;
+  case OP_V_AND_OR_B32: h = simd_and_or; op = S_AND_OR; break;
+  case OP_V_OR3_B32: h = simd_or3; op = S_OR3; break;
+  case OP_V_XAD_U32: h = simd_xad; op = S_XAD; break;
+  case OP_V_BFI_B32: h = simd_bfi; op = S_BFI; break;
+  case OP_V_CNDMASK_B32: h = simd_cndmask; op = S_CNDMASK; break;
+  case OP_V_ADD_F32: h = simd_add_f32; op = S_ADD_F32; break;
+  case OP_V_SUB_F32: h = simd_sub_f32; op = S_SUB_F32; break;
+  case OP_V_SUBREV_F32: h = simd_subrev_f32; op = S_SUBREV_F32; break;
+  case OP_V_MUL_F32: h = simd_mul_f32; op = S_MUL_F32; break;
+  case OP_V_FMA_F32: h = simd_fma_f32; op = S_FMA_F32; break;
+  case OP_V_FMAC_F32: h = simd_fmac_f32; op = S_FMAC_F32; break;
+  case OP_V_FMAMK_F32: h = simd_fmamk_f32; op = S_FMAMK_F32; break;
+  case OP_V_FMAAK_F32: h = simd_fmaak_f32; op = S_FMAAK_F32; break;
+  case OP_V_CVT_F32_I32: h = simd_cvt_f32_i32; op = S_CVT_F32_I32; break;
   default: return NULL;
   }
+  /* every operand the operation reads must be there (a VGPR or a scalar code) */
+  int n = op == S_FMAMK_F32 || op == S_FMAAK_F32 || op == S_FMAC_F32 || op == S_CNDMASK
+              ? 2 : arity(op);
+  for (int i = 0; i < n; i++)
+    if (in->src[i] == OPD_NONE)
+      return NULL;
+  return h[kind_of(in, op)];
 }
 
 /* ---- carry-out adds and subtracts ---- */
@@ -632,6 +650,197 @@ static AVX int simd_pk_mov(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* ---- 64-bit shifts and adds on register pairs (address arithmetic) ---- */
+
+/* A 64-bit operand of a bound handler: a VGPR pair (lo, hi) when `vgpr`, else the scalar's
+ * 64 bits (as exec_valu_fast.c's pair_source reads them) broadcast, lo and hi no_lanes. */
+struct pair {
+  const uint32_t *lo, *hi;
+  uint64_t k;
+};
+
+static INL struct pair pair_operand(struct isa_wave *w, const struct isa_inst *in, int i,
+                                    const bool vgpr)
+{
+  if (vgpr)
+    return (struct pair){wave_vreg(w, in->src[i]), wave_vreg(w, in->src[i] + 1), 0};
+  unsigned code = in->src[i];
+  if (code < 127)   /* an SGPR pair (or VCC, EXEC...) read in place */
+    return (struct pair){no_lanes, no_lanes, (uint64_t)w->s[code] | (uint64_t)w->s[code + 1] << 32};
+  return (struct pair){no_lanes, no_lanes, wave_scalar_src(w, in, code, 2)};
+}
+
+/* Lanes l..l+7 of a pair operand as low and high dwords. */
+static AVX INL void pair_load8(const struct pair *p, unsigned l, __m256i klo, __m256i khi,
+                               const bool vgpr, __m256i *lo, __m256i *hi)
+{
+  *lo = vgpr ? load8(p->lo, l) : klo;
+  *hi = vgpr ? load8(p->hi, l) : khi;
+}
+
+/* (x << s) + y on 64 lanes of 64-bit values held as low and high dwords, s in 0..63, into the
+ * pair (dlo, dhi). The high dword gathers xh << s, xl >> (32 - s) and xl << (s - 32): the
+ * AVX2 shifts give 0 for a count above 31, and a negative count (as a 64-bit unsigned one) is
+ * above 31, so each term is right or 0 for every s (`wide`: s may exceed 31, else the third
+ * term is left out). y's low add carries into the high dword when the sum is below yl.
+ * `kind`: bit 0 x is a pair of VGPRs, bit 1 y is (bit 2: there is a y at all), bit 3 s may
+ * not be 0 (else no shifting). Each step reads its inputs before it stores, so the
+ * destination may be, or overlap, a source pair. */
+static AVX INL void shl_add64(uint32_t *dlo, uint32_t *dhi, const struct pair *x, unsigned s,
+                              const struct pair *y, uint64_t exec, const int kind,
+                              const bool wide, const bool full)
+{
+  const __m256i xkl = _mm256_set1_epi32((int)(uint32_t)x->k),
+                xkh = _mm256_set1_epi32((int)(uint32_t)(x->k >> 32)),
+                ykl = _mm256_set1_epi32((int)(uint32_t)y->k),
+                ykh = _mm256_set1_epi32((int)(uint32_t)(y->k >> 32)),
+                ones = _mm256_set1_epi32(-1);
+  const __m128i cs = _mm_cvtsi64_si128((long long)s),
+                cr = _mm_cvtsi64_si128((long long)(32 - (int64_t)s)),
+                cw = _mm_cvtsi64_si128((long long)((int64_t)s - 32));
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i xl, xh, yl, yh;
+    pair_load8(x, l, xkl, xkh, kind & 1, &xl, &xh);
+    if (kind & 8) {
+      __m256i h = _mm256_or_si256(_mm256_sll_epi32(xh, cs), _mm256_srl_epi32(xl, cr));
+      if (wide)
+        h = _mm256_or_si256(h, _mm256_sll_epi32(xl, cw));
+      xh = h;
+      xl = _mm256_sll_epi32(xl, cs);
+    }
+    if (kind & 4) {
+      pair_load8(y, l, ykl, ykh, kind & 2, &yl, &yh);
+      __m256i rl = _mm256_add_epi32(xl, yl);
+      __m256i nocarry = _mm256_cmpeq_epi32(_mm256_max_epu32(rl, yl), rl);
+      xh = _mm256_sub_epi32(_mm256_add_epi32(_mm256_add_epi32(xh, yh), nocarry), ones);
+      xl = rl;
+    }
+    store8(dlo, l, xl, exec, full);
+    store8(dhi, l, xh, exec, full);
+  }
+}
+
+/* v_lshl_add_u64 vD, x, s, y with a scalar s (an inline constant: the ISA takes its low 3
+ * bits) and v_lshlrev_b64 vD, s, x with a scalar s (6 bits), bound per operand kind. */
+static AVX INL int run_shl_add64(struct isa_wave *w, const struct isa_inst *in, const int kind)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  bool add = kind & 4;
+  struct pair x = pair_operand(w, in, add ? 0 : 1, kind & 1), y = {no_lanes, no_lanes, 0};
+  unsigned s = 0;
+  if (kind & 8)
+    s = scalar_u32(w, in, in->src[add ? 1 : 0]) & (add ? 7u : 63u);
+  if (add)
+    y = pair_operand(w, in, 2, kind & 2);
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  uint64_t exec = wave_exec(w);
+  if (exec == ~0ull)
+    shl_add64(dlo, dhi, &x, s, &y, exec, kind, !add, true);
+  else
+    shl_add64(dlo, dhi, &x, s, &y, exec, kind, !add, false);
+  return 0;
+}
+
+#define H64(K)                                                                              \
+  static AVX int simd_shl_add64_##K(struct isa_wave *w, const struct isa_inst *in)          \
+  {                                                                                         \
+    return run_shl_add64(w, in, K);                                                         \
+  }
+/* v_lshl_add_u64: kinds 4..7 (no shift) and 12..15; v_lshlrev_b64: 8 and 9 */
+H64(4) H64(5) H64(6) H64(7) H64(8) H64(9) H64(12) H64(13) H64(14) H64(15)
+#undef H64
+
+static valu_exec_fn shift64_handler(const struct isa_inst *in)
+{
+  static const valu_exec_fn add[8] = {simd_shl_add64_4,  simd_shl_add64_5,  simd_shl_add64_6,
+                                      simd_shl_add64_7,  simd_shl_add64_12, simd_shl_add64_13,
+                                      simd_shl_add64_14, simd_shl_add64_15};
+  if (in->op == OP_V_LSHL_ADD_U64 && in->src[1] < OPD_VGPR && in->src[0] != OPD_NONE &&
+      in->src[2] != OPD_NONE)
+    return add[is_vgpr(in, 0) | is_vgpr(in, 2) << 1 | (in->src[1] != 128) << 2];
+  if (in->op == OP_V_LSHLREV_B64 && in->src[0] < OPD_VGPR && in->src[1] != OPD_NONE)
+    return is_vgpr(in, 1) ? simd_shl_add64_9 : simd_shl_add64_8;
+  return NULL;
+}
+
+/* ---- packed f32 (v_pk_add/mul/fma_f32) ---- */
+
+/* Each half of the result from the same half of every source (op_sel 0, op_sel_hi 1), no
+ * negation or clamp, VGPR pairs only: exec_valu_fast.c's pk_f32 forms. Both halves of a step
+ * are read before either is stored (the destination pair may overlap a source pair). */
+static AVX INL void pk_f32_lanes(const int op, uint32_t *dlo, uint32_t *dhi,
+                                 const uint32_t *const lo[3], const uint32_t *const hi[3],
+                                 uint64_t exec, const bool full)
+{
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256 a0 = ps(load8(lo[0], l)), b0 = ps(load8(lo[1], l));
+    __m256 a1 = ps(load8(hi[0], l)), b1 = ps(load8(hi[1], l)), r0, r1;
+    if (op == OP_V_PK_ADD_F32) {
+      r0 = _mm256_add_ps(a0, b0);
+      r1 = _mm256_add_ps(a1, b1);
+    } else if (op == OP_V_PK_MUL_F32) {
+      r0 = _mm256_mul_ps(a0, b0);
+      r1 = _mm256_mul_ps(a1, b1);
+    } else {
+      r0 = _mm256_fmadd_ps(a0, b0, ps(load8(lo[2], l)));
+      r1 = _mm256_fmadd_ps(a1, b1, ps(load8(hi[2], l)));
+    }
+    store8(dlo, l, si(r0), exec, full);
+    store8(dhi, l, si(r1), exec, full);
+  }
+}
+
+static AVX INL int run_pk_f32(struct isa_wave *w, const struct isa_inst *in, const int op)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3))
+    return exec_valu_general(w, in);
+  unsigned n = op == OP_V_PK_FMA_F32 ? 3 : 2;
+  const uint32_t *lo[3] = {no_lanes, no_lanes, no_lanes}, *hi[3] = {no_lanes, no_lanes, no_lanes};
+  for (unsigned i = 0; i < n; i++) {
+    lo[i] = wave_vreg(w, in->src[i]);
+    hi[i] = wave_vreg(w, in->src[i] + 1);
+  }
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  uint64_t exec = wave_exec(w);
+  if (exec == ~0ull)
+    pk_f32_lanes(op, dlo, dhi, lo, hi, exec, true);
+  else
+    pk_f32_lanes(op, dlo, dhi, lo, hi, exec, false);
+  return 0;
+}
+
+static AVX int simd_pk_add_f32(struct isa_wave *w, const struct isa_inst *in)
+{
+  return run_pk_f32(w, in, OP_V_PK_ADD_F32);
+}
+
+static AVX int simd_pk_mul_f32(struct isa_wave *w, const struct isa_inst *in)
+{
+  return run_pk_f32(w, in, OP_V_PK_MUL_F32);
+}
+
+static AVX int simd_pk_fma_f32(struct isa_wave *w, const struct isa_inst *in)
+{
+  return run_pk_f32(w, in, OP_V_PK_FMA_F32);
+}
+
+static valu_exec_fn pk_f32_handler(const struct isa_inst *in)
+{
+  unsigned n = in->op == OP_V_PK_FMA_F32 ? 3 : 2, all = (1u << n) - 1;
+  if ((in->op != OP_V_PK_ADD_F32 && in->op != OP_V_PK_MUL_F32 && in->op != OP_V_PK_FMA_F32) ||
+      in->neg || in->neg_hi || in->clamp || (in->opsel & all) || (in->opsel_hi & all) != all ||
+      in->dst < OPD_VGPR || in->dst == OPD_NONE)
+    return NULL;
+  for (unsigned i = 0; i < n; i++)
+    if (!is_vgpr(in, (int)i))
+      return NULL;
+  return in->op == OP_V_PK_ADD_F32 ? simd_pk_add_f32
+         : in->op == OP_V_PK_MUL_F32 ? simd_pk_mul_f32 : simd_pk_fma_f32;
+}
+
 /* ---- binding ---- */
 
 static bool host_has_avx2_fma(void)
@@ -660,6 +869,8 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
   if ((in->abs | in->neg) & 7)
     return NULL;   /* source modifiers: exec_valu_fast.c's path */
   switch (in->fast) {
+  case FAST_PK: return pk_f32_handler(in);
+  case FAST_INT64: return shift64_handler(in);
   case FAST_INT: case FAST_F32: case FAST_CNDMASK: return lanes_handler(in);
   case FAST_CARRY: return carry_handler(in);
   case FAST_CMP: return cmp_handler(in);
