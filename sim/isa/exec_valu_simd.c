@@ -45,12 +45,21 @@ static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, un
   return (uint32_t)wave_scalar_src(w, in, code, 1);
 }
 
-/* EXEC bits l..l+7 as eight lanes of all ones (bit set) or zero. */
-static AVX INL __m256i lane_mask8(uint64_t exec, unsigned l)
+/* Bits l..l+7 of a lane mask m (l a multiple of 8, a constant once the loops are unrolled)
+ * in the sign bits of eight lanes: each lane shifts its bit to bit 31 (one variable shift; the
+ * broadcast of m's half is shared by the steps). A masked store reads only the sign bits. */
+static AVX INL __m256i lane_sign8(uint64_t m, unsigned l)
 {
-  const __m256i bits = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-  __m256i b = _mm256_set1_epi32((int)(exec >> l & 0xff));
-  return _mm256_cmpeq_epi32(_mm256_and_si256(b, bits), bits);
+  const int b = (int)(l & 31);
+  __m256i v = _mm256_set1_epi32((int)(uint32_t)(m >> (l & 32)));
+  __m256i n = _mm256_setr_epi32(31 - b, 30 - b, 29 - b, 28 - b, 27 - b, 26 - b, 25 - b, 24 - b);
+  return _mm256_sllv_epi32(v, n);
+}
+
+/* The same bits as eight lanes of all ones (bit set) or zero. */
+static AVX INL __m256i lane_mask8(uint64_t m, unsigned l)
+{
+  return _mm256_srai_epi32(lane_sign8(m, l), 31);
 }
 
 static AVX INL __m256i load8(const uint32_t *p, unsigned l)
@@ -65,7 +74,7 @@ static AVX INL void store8(uint32_t *d, unsigned l, __m256i r, uint64_t exec, co
   if (full)
     _mm256_storeu_si256((__m256i *)(d + l), r);
   else
-    _mm256_maskstore_epi32((int *)(d + l), lane_mask8(exec, l), r);
+    _mm256_maskstore_epi32((int *)(d + l), lane_sign8(exec, l), r);
 }
 
 /* What an operand that is not a register points at (never read: the handlers' operand kinds
@@ -106,7 +115,7 @@ static AVX INL __m256i si(__m256 x)
 
 /* The operation on eight lanes: x, y, z are sources 0, 1, 2 (for v_fmac_f32 z is the
  * destination, for v_fmamk_f32 y is the literal and z src1, for v_fmaak_f32 z the literal;
- * for v_cndmask_b32 z is the select mask). Shift amounts take their low 5 bits, as the ISA. */
+ * for v_cndmask_b32 z holds the select bits in its sign bits). Shift amounts take their low 5 bits, as the ISA. */
 static AVX INL __m256i op8(const int op, __m256i x, __m256i y, __m256i z)
 {
   const __m256i m5 = _mm256_set1_epi32(31), m24 = _mm256_set1_epi32(0xffffff);
@@ -135,7 +144,7 @@ static AVX INL __m256i op8(const int op, __m256i x, __m256i y, __m256i z)
   case S_OR3: return _mm256_or_si256(_mm256_or_si256(x, y), z);
   case S_XAD: return _mm256_add_epi32(_mm256_xor_si256(x, y), z);
   case S_BFI: return _mm256_or_si256(_mm256_and_si256(x, y), _mm256_andnot_si256(x, z));
-  case S_CNDMASK: return _mm256_blendv_epi8(x, y, z);
+  case S_CNDMASK: return si(_mm256_blendv_ps(ps(x), ps(y), ps(z)));   /* z's sign bits */
   case S_ADD_F32: return si(_mm256_add_ps(ps(x), ps(y)));
   case S_SUB_F32: return si(_mm256_sub_ps(ps(x), ps(y)));
   case S_SUBREV_F32: return si(_mm256_sub_ps(ps(y), ps(x)));
@@ -168,7 +177,7 @@ static AVX INL void lanes32(const int op, uint32_t *d, const uint32_t *a, const 
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     __m256i x = kind & 1 ? load8(a, l) : kx;
     __m256i y = arity(op) >= 2 && (kind & 2) ? load8(b, l) : ky;
-    __m256i z = op == S_CNDMASK ? lane_mask8(sel, l)
+    __m256i z = op == S_CNDMASK ? lane_sign8(sel, l)
                 : arity(op) >= 3 && (kind & 4) ? load8(c, l) : kz;
     store8(d, l, op8(op, x, y, z), exec, full);
   }
@@ -341,13 +350,6 @@ static valu_exec_fn lanes_handler(const struct isa_inst *in)
 
 /* ---- carry-out adds and subtracts ---- */
 
-/* x < y, unsigned, as lanes of all ones: max(x, y) is x exactly when x >= y. */
-static AVX INL __m256i lt_u32(__m256i x, __m256i y)
-{
-  return _mm256_xor_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(x, y), x),
-                          _mm256_set1_epi32(-1));
-}
-
 static AVX INL unsigned bits8(__m256i m)
 {
   return (unsigned)_mm256_movemask_ps(ps(m));
@@ -358,78 +360,69 @@ enum carry_kind { C_ADD, C_SUB, C_SUBREV };
 /* v_add_co/v_sub_co/v_subrev_co_u32 and their carry-in forms (cin: the carry-in mask, 0 for
  * the plain forms): the sum or difference of the lanes into d under EXEC, and the carry or
  * borrow of every lane (exec_valu.c keeps those of the active lanes). a - b - c borrows when
- * b + c > a: when b > a, or b == a with a carry in. */
-static AVX INL uint64_t carry_lanes(const int kind, uint32_t *d, const uint32_t *const p[2],
-                                    const uint32_t k[2], uint64_t cin, uint64_t exec,
-                                    const int vk, const bool full)
+ * b + c > a: when b > a, or b == a with a carry in. Operands as lanes32's (`vk`: which are
+ * VGPRs, a constant of the caller). */
+static AVX INL uint64_t carry_lanes(const int kind, uint32_t *d, const uint32_t *pa,
+                                    const uint32_t *pb, uint32_t ka, uint32_t kb, uint64_t cin,
+                                    uint64_t exec, const int vk, const bool with_cin,
+                                    const bool full)
 {
-  const __m256i k0 = _mm256_set1_epi32((int)k[0]), k1 = _mm256_set1_epi32((int)k[1]);
+  const __m256i k0 = _mm256_set1_epi32((int)ka), k1 = _mm256_set1_epi32((int)kb);
   uint64_t out = 0;
 #pragma GCC unroll 8
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    __m256i a = vk & 1 ? load8(p[0], l) : k0, b = vk & 2 ? load8(p[1], l) : k1;
+    __m256i a = vk & 1 ? load8(pa, l) : k0, b = vk & 2 ? load8(pb, l) : k1;
     if (kind == C_SUBREV) {
       __m256i t = a;
       a = b;
       b = t;
     }
-    __m256i c = lane_mask8(cin, l), r, co;   /* c: -1 in the lanes with a carry in */
+    /* c: -1 in the lanes with a carry in */
+    __m256i c = with_cin ? lane_mask8(cin, l) : _mm256_setzero_si256(), r, nc;
+    /* nc: the lanes without a carry out (x >= y unsigned: max(x, y) == x), inverted once at
+     * the end */
     if (kind == C_ADD) {
       __m256i s = _mm256_add_epi32(a, b);
       r = _mm256_sub_epi32(s, c);
-      co = _mm256_or_si256(lt_u32(s, a), lt_u32(r, s));
+      nc = _mm256_cmpeq_epi32(_mm256_max_epu32(s, a), s);
+      if (with_cin)
+        nc = _mm256_and_si256(nc, _mm256_cmpeq_epi32(_mm256_max_epu32(r, s), r));
     } else {
       r = _mm256_add_epi32(_mm256_sub_epi32(a, b), c);
-      co = _mm256_or_si256(lt_u32(a, b), _mm256_and_si256(_mm256_cmpeq_epi32(a, b), c));
+      nc = _mm256_cmpeq_epi32(_mm256_max_epu32(a, b), a);
+      if (with_cin)
+        nc = _mm256_andnot_si256(_mm256_and_si256(_mm256_cmpeq_epi32(a, b), c), nc);
     }
     store8(d, l, r, exec, full);
-    out |= (uint64_t)bits8(co) << l;
+    out |= (uint64_t)bits8(nc) << l;
   }
-  return out;
-}
-
-static AVX INL uint64_t carry_kinds(const int kind, uint32_t *d, const uint32_t *const p[2],
-                                    const uint32_t k[2], uint64_t cin, uint64_t exec,
-                                    const bool full)
-{
-  const uint32_t *q[2] = {p[0] ? p[0] : no_lanes, p[1] ? p[1] : no_lanes};
-  switch ((p[0] != NULL) | (p[1] != NULL) << 1) {
-  case 0: return carry_lanes(kind, d, q, k, cin, exec, 0, full);
-  case 1: return carry_lanes(kind, d, q, k, cin, exec, 1, full);
-  case 2: return carry_lanes(kind, d, q, k, cin, exec, 2, full);
-  default: return carry_lanes(kind, d, q, k, cin, exec, 3, full);
-  }
+  return ~out;
 }
 
 /* The carry goes to VCC (VOP2) or the SGPR pair sdst (VOP3); the carry-in forms read theirs
- * from VCC or src2. */
+ * from VCC or src2. `vk`: which of src0 and src1 are VGPRs (decided at bind time). */
 static AVX INL int run_carry(struct isa_wave *w, const struct isa_inst *in, const int kind,
-                             const bool with_cin)
+                             const bool with_cin, const int vk)
 {
   if (w->gpr_idx >> 31)
     return exec_valu_bound(w, in);
   bool e64 = in->enc == ENC_VOP3;
-  const uint32_t *p[2];
-  uint32_t k[2];
-  p[0] = src32(w, in, 0, &k[0]);
-  p[1] = src32(w, in, 1, &k[1]);
+  uint32_t ka, kb;
+  const uint32_t *pa = operand(w, in, 0, vk & 1, &ka), *pb = operand(w, in, 1, vk & 2, &kb);
   uint64_t cin = 0, exec = wave_exec(w), co;
   if (with_cin)
     cin = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
   uint32_t *d = wave_vreg(w, in->dst);
   if (exec == ~0ull)
-    co = carry_kinds(kind, d, p, k, cin, exec, true);
+    co = carry_lanes(kind, d, pa, pb, ka, kb, cin, exec, vk, with_cin, true);
   else
-    co = carry_kinds(kind, d, p, k, cin, exec, false);
+    co = carry_lanes(kind, d, pa, pb, ka, kb, cin, exec, vk, with_cin, false);
   wave_set_sreg64(w, e64 ? in->sdst : OPD_VCC, co & exec);
   return 0;
 }
 
-#define HCARRY(NAME, KIND, CIN)                                                             \
-  static AVX int simd_##NAME(struct isa_wave *w, const struct isa_inst *in)                 \
-  {                                                                                         \
-    return run_carry(w, in, KIND, CIN);                                                     \
-  }
+#define HCARRYK(NAME, KIND, CIN, VK)                                                          static AVX int simd_##NAME##_##VK(struct isa_wave *w, const struct isa_inst *in)            {                                                                                             return run_carry(w, in, KIND, CIN, VK);                                                   }
+#define HCARRY(NAME, KIND, CIN)                                                               HCARRYK(NAME, KIND, CIN, 0) HCARRYK(NAME, KIND, CIN, 1) HCARRYK(NAME, KIND, CIN, 2)         HCARRYK(NAME, KIND, CIN, 3)                                                                 static const valu_exec_fn simd_##NAME[4] = {simd_##NAME##_0, simd_##NAME##_1,                                                           simd_##NAME##_2, simd_##NAME##_3};
 HCARRY(add_co, C_ADD, false)
 HCARRY(addc_co, C_ADD, true)
 HCARRY(sub_co, C_SUB, false)
@@ -437,16 +430,20 @@ HCARRY(subb_co, C_SUB, true)
 HCARRY(subrev_co, C_SUBREV, false)
 HCARRY(subbrev_co, C_SUBREV, true)
 #undef HCARRY
+#undef HCARRYK
 
 static valu_exec_fn carry_handler(const struct isa_inst *in)
 {
+  if (in->src[0] == OPD_NONE || in->src[1] == OPD_NONE)
+    return NULL;
+  int vk = is_vgpr(in, 0) | is_vgpr(in, 1) << 1;
   switch (in->op) {
-  case OP_V_ADD_CO_U32: return simd_add_co;
-  case OP_V_ADDC_CO_U32: return simd_addc_co;
-  case OP_V_SUB_CO_U32: return simd_sub_co;
-  case OP_V_SUBB_CO_U32: return simd_subb_co;
-  case OP_V_SUBREV_CO_U32: return simd_subrev_co;
-  case OP_V_SUBBREV_CO_U32: return simd_subbrev_co;
+  case OP_V_ADD_CO_U32: return simd_add_co[vk];
+  case OP_V_ADDC_CO_U32: return simd_addc_co[vk];
+  case OP_V_SUB_CO_U32: return simd_sub_co[vk];
+  case OP_V_SUBB_CO_U32: return simd_subb_co[vk];
+  case OP_V_SUBREV_CO_U32: return simd_subrev_co[vk];
+  case OP_V_SUBBREV_CO_U32: return simd_subbrev_co[vk];
   default: return NULL;
   }
 }
@@ -577,6 +574,8 @@ static valu_exec_fn cmp_handler(const struct isa_inst *in)
   if (!valu_cmp_lookup(in->op, &type, &pred, &x) || in->src_w[0] > 1 || in->src_w[1] > 1 ||
       in->nsrc < 2 || in->src[0] == OPD_NONE || in->src[1] == OPD_NONE)
     return NULL;
+  if (type == CT_I64 || type == CT_U64)
+    return NULL;   /* cmp64_handler's */
   int t = type == CT_I32 ? 0 : type == CT_U32 ? 1 : type == CT_F32 ? 2 : -1;
   if (t < 0 || pred < 1 || pred > (t == 2 ? 14u : 6u))
     return NULL;
@@ -765,6 +764,100 @@ static valu_exec_fn shift64_handler(const struct isa_inst *in)
   return NULL;
 }
 
+/* ---- compares of 64-bit integers (register pairs or 64-bit scalars) ---- */
+
+/* x < y on 64-bit lanes held as low and high dwords: the high dwords decide (signed or not),
+ * and when they are equal the low ones (unsigned); likewise x > y and x == y. Predicates as
+ * icmp8's (le, ne, ge: the inverted gt, eq, lt). */
+static AVX INL __m256i icmp64_8(const int pred, const bool sign, __m256i al, __m256i ah,
+                                __m256i bl, __m256i bh)
+{
+  const __m256i flip = _mm256_set1_epi32(INT32_MIN);
+  __m256i heq = _mm256_cmpeq_epi32(ah, bh);
+  if (pred == 2 || pred == 5)
+    return _mm256_and_si256(heq, _mm256_cmpeq_epi32(al, bl));
+  if (!sign) {
+    ah = _mm256_xor_si256(ah, flip);
+    bh = _mm256_xor_si256(bh, flip);
+  }
+  al = _mm256_xor_si256(al, flip);
+  bl = _mm256_xor_si256(bl, flip);
+  if (pred == 1 || pred == 6)   /* lt; ge inverted */
+    return _mm256_or_si256(_mm256_cmpgt_epi32(bh, ah),
+                           _mm256_and_si256(heq, _mm256_cmpgt_epi32(bl, al)));
+  return _mm256_or_si256(_mm256_cmpgt_epi32(ah, bh),   /* gt; le inverted */
+                         _mm256_and_si256(heq, _mm256_cmpgt_epi32(al, bl)));
+}
+
+static AVX INL uint64_t cmp64_lanes(const int pred, const bool sign, const struct pair *a,
+                                    const struct pair *b, const int vk)
+{
+  const __m256i akl = _mm256_set1_epi32((int)(uint32_t)a->k),
+                akh = _mm256_set1_epi32((int)(uint32_t)(a->k >> 32)),
+                bkl = _mm256_set1_epi32((int)(uint32_t)b->k),
+                bkh = _mm256_set1_epi32((int)(uint32_t)(b->k >> 32));
+  uint64_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i al, ah, bl, bh;
+    pair_load8(a, l, akl, akh, vk & 1, &al, &ah);
+    pair_load8(b, l, bkl, bkh, vk & 2, &bl, &bh);
+    out |= (uint64_t)bits8(icmp64_8(pred, sign, al, ah, bl, bh)) << l;
+  }
+  return pred == 3 || pred == 5 || pred == 6 ? ~out : out;
+}
+
+static AVX INL int run_cmp64(struct isa_wave *w, const struct isa_inst *in, const int pred,
+                             const bool sign, const bool x)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  int vk = is_vgpr(in, 0) | is_vgpr(in, 1) << 1;
+  uint64_t res;
+  switch (vk) {
+  case 0: { struct pair a = pair_operand(w, in, 0, false), b = pair_operand(w, in, 1, false);
+            res = cmp64_lanes(pred, sign, &a, &b, 0); break; }
+  case 1: { struct pair a = pair_operand(w, in, 0, true), b = pair_operand(w, in, 1, false);
+            res = cmp64_lanes(pred, sign, &a, &b, 1); break; }
+  case 2: { struct pair a = pair_operand(w, in, 0, false), b = pair_operand(w, in, 1, true);
+            res = cmp64_lanes(pred, sign, &a, &b, 2); break; }
+  default: { struct pair a = pair_operand(w, in, 0, true), b = pair_operand(w, in, 1, true);
+             res = cmp64_lanes(pred, sign, &a, &b, 3); break; }
+  }
+  res &= wave_exec(w);
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (x)
+    wave_set_exec(w, res);
+  return 0;
+}
+
+#define HCMP64(P, S, X)                                                                       static AVX int simd_cmp64_##P##_##S##_##X(struct isa_wave *w, const struct isa_inst *in)    {                                                                                             return run_cmp64(w, in, P, S, X);                                                         }
+#define HCMP64_P(P) HCMP64(P, 0, 0) HCMP64(P, 0, 1) HCMP64(P, 1, 0) HCMP64(P, 1, 1)
+HCMP64_P(1) HCMP64_P(2) HCMP64_P(3) HCMP64_P(4) HCMP64_P(5) HCMP64_P(6)
+#undef HCMP64_P
+#undef HCMP64
+
+#define ROW64(S, X)                                                                           {NULL, simd_cmp64_1_##S##_##X, simd_cmp64_2_##S##_##X, simd_cmp64_3_##S##_##X,                simd_cmp64_4_##S##_##X, simd_cmp64_5_##S##_##X, simd_cmp64_6_##S##_##X}
+/* [signed][v_cmpx][predicate] */
+static const valu_exec_fn cmp64_handlers[2][2][7] = {
+  {ROW64(0, 0), ROW64(0, 1)},
+  {ROW64(1, 0), ROW64(1, 1)},
+};
+#undef ROW64
+
+/* The handler of a v_cmp/v_cmpx of 64-bit integers with 64-bit sources, or NULL (as
+ * exec_valu_fast.c's compare() takes them). */
+static valu_exec_fn cmp64_handler(const struct isa_inst *in)
+{
+  unsigned type, pred;
+  bool x;
+  if (!valu_cmp_lookup(in->op, &type, &pred, &x) || (type != CT_I64 && type != CT_U64) ||
+      in->src_w[0] != 2 || in->src_w[1] != 2 || pred < 1 || pred > 6 ||
+      in->src[0] == OPD_NONE || in->src[1] == OPD_NONE)
+    return NULL;
+  return cmp64_handlers[type == CT_I64][x][pred];
+}
+
 /* ---- packed f32 (v_pk_add/mul/fma_f32) ---- */
 
 /* Each half of the result from the same half of every source (op_sel 0, op_sel_hi 1), no
@@ -873,7 +966,7 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
   case FAST_INT64: return shift64_handler(in);
   case FAST_INT: case FAST_F32: case FAST_CNDMASK: return lanes_handler(in);
   case FAST_CARRY: return carry_handler(in);
-  case FAST_CMP: return cmp_handler(in);
+  case FAST_CMP: { valu_exec_fn h = cmp_handler(in); return h ? h : cmp64_handler(in); }
   default: return NULL;
   }
 }
