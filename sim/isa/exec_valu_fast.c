@@ -882,11 +882,6 @@ static int pk_f32(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-/* FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx, checked further when they run. */
-enum fast_kind {
-  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64
-};
-
 /* v_add/mul/fma/fmac_f64 without modifiers, every source 64 bits wide. */
 static bool f64_plain(const struct isa_inst *in)
 {
@@ -1386,6 +1381,9 @@ static int valu_add64_uniform(struct isa_wave *w, const struct isa_inst *in)
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
+  valu_exec_fn simd = valu_simd_bind(in);   /* AVX2 hosts: exec_valu_simd.c */
+  if (simd)
+    return simd;
   bool mods = source_mods(in) != 0;
   if (in->fast == FAST_INT && !mods && in->op == OP_V_MOV_B32)
     return valu_mov_b32;

@@ -20,6 +20,17 @@ int exec_valu_bound(struct isa_wave *w, const struct isa_inst *in);
 typedef int (*valu_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
 valu_exec_fn valu_bind(struct isa_inst *in);
 
+/* The direct path's classes (in->fast). FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx,
+ * checked further when they run. */
+enum fast_kind {
+  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64
+};
+
+/* exec_valu_simd.c: on a host with AVX2 and FMA, a whole-wave handler of its own for `in`
+ * (its in->fast already set), or NULL (then valu_bind's portable choices apply). Same
+ * results as exec_valu(). */
+valu_exec_fn valu_simd_bind(const struct isa_inst *in);
+
 /* Operand types of the v_cmp/v_cmpx opcodes. */
 enum cmp_type { CT_NONE, CT_F16, CT_F32, CT_F64, CT_I16, CT_U16, CT_I32, CT_U32, CT_I64, CT_U64 };
 

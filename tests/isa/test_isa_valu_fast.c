@@ -310,3 +310,102 @@ Test(isa_valu_fast, packed_f32_in_place_matches_the_general_path)
   free(b.v);
   free(c.v);
 }
+
+/* v_pk_mov_b32 (a bound handler of its own): op_sel picks the half of src0 for the low result
+ * and the half of src1 for the high one. Against the general path for every op_sel, VGPR
+ * pairs (the destination apart from, equal to or overlapping a source pair), SGPR pairs,
+ * integer and float inline constants and literals, with full, partial and empty EXEC. */
+Test(isa_valu_fast, pk_mov_b32_matches_the_general_path)
+{
+  static const unsigned srcs[] = {OPD_VGPR + 1, OPD_VGPR + 10, OPD_VGPR + 11, OPD_VGPR + 9,
+                                  4, OPD_VCC, 129, 200, 242, OPD_LITERAL};
+  static const uint64_t execs[] = {~0ull, 0x0123456789abcdefull, 0};
+  const struct isa_opinfo *row = row_of(OP_V_PK_MOV_B32, ENC_VOP3P);
+  cr_assert_not_null(row);
+  struct wave_copy b, c;
+  wave_init(&b);
+  wave_init(&c);
+  unsigned n = sizeof(srcs) / sizeof(srcs[0]);
+  for (unsigned sel = 0; sel < 4; sel++)
+    for (unsigned i = 0; i < n; i++)
+      for (unsigned j = 0; j < n; j++)
+        for (unsigned e = 0; e < sizeof(execs) / sizeof(execs[0]); e++) {
+          struct isa_inst in = make_inst(row, srcs[i], value());
+          in.src[1] = (uint16_t)srcs[j];
+          in.src[2] = OPD_NONE;
+          in.opsel = (uint8_t)sel;
+          in.opsel_hi = (uint8_t)(next_u32() & 3);   /* not used by v_pk_mov_b32 */
+          wave_fill(&c, execs[e], 0xf0);
+          wave_clone(&b, &c);
+          cr_assert_eq(exec_valu_general(&b.w, &in), 0);
+          struct isa_inst bound = in;
+          valu_exec_fn fn = valu_bind(&bound);
+          cr_assert_eq(fn(&c.w, &bound), 0);
+          same_waves(&c, &b, &in, execs[e], 0xf0);
+        }
+  /* values: op_sel 3 takes the high register of each pair, v2 (of v[1:2]) and v4 (of v[3:4]) */
+  struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);
+  in.src[1] = OPD_VGPR + 3;
+  in.src[2] = OPD_NONE;
+  in.opsel = 3;
+  wave_fill(&c, ~0ull, 0xf0);
+  valu_exec_fn fn = valu_bind(&in);
+  cr_assert_eq(fn(&c.w, &in), 0);
+  for (unsigned l = 0; l < WAVE_SIZE; l++)
+    cr_assert(c.v[10][l] == c.v[2][l] && c.v[11][l] == c.v[4][l], "lane %u", l);
+  free(b.v);
+  free(c.v);
+}
+
+/* The fma forms round once: (1 + 2^-23) * (1 - 2^-23) - 1 is -2^-46 exactly, where a
+ * multiply rounded before the add gives 0. Every bound f32 fma executor, full and partial
+ * EXEC, against that value (random registers cannot tell one rounding from two). */
+Test(isa_valu_fast, fma_forms_round_once)
+{
+  const uint32_t a = 0x3f800001u, b = 0x3f7ffffeu, c = 0xbf800000u, r = 0xa8800000u;
+  static const unsigned ops[] = {OP_V_FMA_F32, OP_V_FMAC_F32, OP_V_FMAMK_F32, OP_V_FMAAK_F32,
+                                 OP_V_PK_FMA_F32};
+  static const unsigned encs[] = {ENC_VOP3, ENC_VOP2, ENC_VOP2, ENC_VOP2, ENC_VOP3P};
+  struct wave_copy w;
+  wave_init(&w);
+  for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++)
+    for (unsigned e = 0; e < 2; e++) {
+      const struct isa_opinfo *row = row_of(ops[o], encs[o]);
+      cr_assert_not_null(row, "%s", isa_op_name(ops[o]));
+      uint64_t exec = e ? 0x5555555555555555ull : ~0ull;
+      struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);
+      wave_fill(&w, exec, 0xf0);
+      uint32_t old[WAVE_SIZE], old_hi[WAVE_SIZE];
+      memcpy(old, w.v[10], sizeof(old));
+      memcpy(old_hi, w.v[11], sizeof(old_hi));
+      /* sources by operation: a in src0, b in src1 (or the literal), c in src2, the
+       * accumulator v10 (fmac), src1 (fmamk) or the literal (fmaak); pairs for v_pk_fma */
+      for (unsigned l = 0; l < WAVE_SIZE; l++) {
+        w.v[1][l] = w.v[2][l] = a;
+        w.v[3][l] = w.v[4][l] = b;
+        w.v[5][l] = w.v[6][l] = c;
+      }
+      in.src[1] = OPD_VGPR + 3;
+      if (ops[o] == OP_V_FMA_F32 || ops[o] == OP_V_PK_FMA_F32)
+        in.src[2] = OPD_VGPR + 5;
+      if (ops[o] == OP_V_FMAC_F32)
+        for (unsigned l = 0; l < WAVE_SIZE; l++)
+          old[l] = w.v[10][l] = c;
+      if (ops[o] == OP_V_FMAMK_F32) {   /* v10 = v1 * K + v3: K = b, src1 = c */
+        in.literal = b;
+        in.src[1] = OPD_VGPR + 5;
+      }
+      if (ops[o] == OP_V_FMAAK_F32)     /* v10 = v1 * v3 + K */
+        in.literal = c;
+      valu_exec_fn fn = valu_bind(&in);
+      cr_assert_eq(fn(&w.w, &in), 0);
+      for (unsigned l = 0; l < WAVE_SIZE; l++) {
+        uint32_t want = exec >> l & 1 ? r : old[l];
+        cr_assert_eq(w.v[10][l], want, "%s exec %016llx lane %u: %08x", isa_op_name(ops[o]),
+                     (unsigned long long)exec, l, w.v[10][l]);
+        if (ops[o] == OP_V_PK_FMA_F32)
+          cr_assert_eq(w.v[11][l], exec >> l & 1 ? r : old_hi[l], "high half, lane %u", l);
+      }
+    }
+  free(w.v);
+}
