@@ -368,7 +368,7 @@ static isa_exec_fn salu_specialize(struct isa_inst *in, isa_exec_fn fn)
 }
 
 /* Whether fn is the handler of the instructions that do nothing here (s_nop, s_waitcnt and the
- * other hints salu_bind gives salu_nop): run_wave's blocks leave them out (dispatch.c). */
+ * other hints salu_bind gives salu_nop): run_wave's blocks leave them out (blocks.c). */
 bool salu_is_nop(isa_exec_fn fn)
 {
   return fn == salu_nop;

@@ -22,7 +22,7 @@
  * v_mad_i64_i32 / v_lshl_add_u64; f64 add, mul, fma and fmac; v_cmp / v_cmpx of i32, u32, f32
  * and 64-bit integers; v_pk_add/mul/fma_f32 with default operand selection.
  *
- * The class of an instruction (fast_static) depends on its decoded fields only, so dispatch.c
+ * The class of an instruction (fast_static) depends on its decoded fields only, so blocks.c
  * decides it once per decoded instruction (valu_bind) and the run loop calls the bound handler:
  * the commonest classes have handlers of their own, the rest go through exec_valu_bound. As in
  * the general path, which of two NaN inputs an f32 or f64 operation returns is the host

@@ -8,7 +8,7 @@
  * exec_valu() would give. Returns 0 when it ran it, 1 when the general path must. */
 int exec_valu_fast(struct isa_wave *w, const struct isa_inst *in);
 
-/* Binding at decode (dispatch.c): in->fast holds the direct path's class of `in` from its
+/* Binding at decode (blocks.c): in->fast holds the direct path's class of `in` from its
  * decoded fields alone (valu_bind sets it). exec_valu_bound runs the direct path of that class
  * (the wave's MODE and VGPR indexing still checked) and the general one otherwise:
  * exec_valu()'s results without classifying again. */

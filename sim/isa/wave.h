@@ -15,7 +15,7 @@
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
 #define TLB_ENTRIES 4
-#define ICACHE_L0 512      /* dispatch.c: direct-mapped front of the decoded-instruction cache */
+#define ICACHE_L0 512      /* blocks.c: direct-mapped front of the decoded-instruction cache */
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
  * and scratch apertures amdkfd programs (kfd_flat_memory.c: MAKE_LDS_APP_BASE_V9 = 1 << 48,
@@ -40,7 +40,7 @@ struct isa_parked;
 /* Decoded-instruction cache of one host thread (open addressing). `key` is the PC with the
  * worker's generation tag in bits 63..48 (GPU VAs have 48 bits): an entry whose tag is not the
  * current one is empty, so a new dispatch invalidates the whole cache by changing the tag. */
-/* A decoded instruction and its address, as run_wave executes it (dispatch.c: icache entries
+/* A decoded instruction and its address, as run_wave executes it (blocks.c: icache entries
  * and block slots): w->cur points at `in`, so its address follows without a store per
  * instruction (wave_cur_pc). */
 struct isa_inst_at {
@@ -53,10 +53,10 @@ struct icache_entry {
   uint64_t key;
   struct isa_inst_at inst;     /* inst.pc: the key's PC */
   uint32_t words[2];           /* the instruction words decoded, and how many were readable */
-  uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: dispatch.c) */
+  uint8_t nwords, target;      /* (to reuse the entry in a later dispatch: blocks.c) */
   uint8_t fused;               /* inst.exec also runs the branch in words[1] (fuse_branch) */
-  uint8_t role, br;            /* its place in a block, decided at decode (dispatch.c) */
-  /* The decoded block starting here (dispatch.c, block_get): valid while `key` carries the
+  uint8_t role, br;            /* its place in a block, decided at decode (blocks.c) */
+  /* The decoded block starting here (blocks.c, block_get): valid while `key` carries the
    * current tag; every (re)tagging of the entry clears it. */
   struct isa_block *blk;
 };
@@ -119,7 +119,7 @@ struct isa_worker {
   /* Direct-mapped table of decoded blocks by their first PC: one compare for the common hit.
    * Keys carry the generation tag, so a new dispatch empties it. */
   struct icache_front l0[ICACHE_L0];
-  struct blk_chunk *blk_chunks;   /* where this dispatch's decoded blocks live (dispatch.c) */
+  struct blk_chunk *blk_chunks;   /* where this dispatch's decoded blocks live (blocks.c) */
   struct isa_wave waves[16];
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
@@ -183,6 +183,13 @@ struct isa_ctx {
   uint32_t v0_init[16][WAVE_SIZE];
   uint64_t exec_init[16];
 };
+
+/* blocks.c: the decoded-instruction cache and blocks of worker k, and the run loop */
+int icache_grow(struct isa_worker *k);          /* -1: out of host memory */
+void icache_invalidate(struct isa_worker *k);   /* a new dispatch: forget decoded code */
+void blocks_free(struct isa_worker *k);
+/* Run w for at most `budget` instructions, until it ends, waits or yields its slice. */
+void run_wave(struct isa_wave *w, unsigned budget);
 
 /* dispatch.c */
 void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
@@ -300,7 +307,7 @@ int exec_ds(struct isa_wave *w, const struct isa_inst *in);
 int exec_mfma(struct isa_wave *w, const struct isa_inst *in);
 int exec_illegal(struct isa_wave *w, const struct isa_inst *in);
 
-/* Executors chosen once per decoded instruction (dispatch.c, bind_executor): exec_vmem and
+/* Executors chosen once per decoded instruction (blocks.c, bind_executor): exec_vmem and
  * exec_ds, or for the whole-dword loads and stores a handler that goes to the direct path
  * without classifying the instruction again (exec_mem.c; same results). */
 typedef int (*isa_exec_fn)(struct isa_wave *w, const struct isa_inst *in);
