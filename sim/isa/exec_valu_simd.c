@@ -22,6 +22,7 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 
 #include <immintrin.h>
+#include <stdatomic.h>
 
 #define AVX __attribute__((target("avx2,fma")))
 #define INL __attribute__((always_inline)) inline
@@ -1032,12 +1033,15 @@ static valu_exec_fn pk_f32_handler(const struct isa_inst *in)
 
 static bool host_has_avx2_fma(void)
 {
-  static int has = -1;   /* a benign race: every thread computes the same answer */
-  if (has < 0) {
+  /* atomic: workers bind instructions concurrently; each computes the same answer */
+  static atomic_int has = -1;
+  int h = atomic_load_explicit(&has, memory_order_relaxed);
+  if (h < 0) {
     __builtin_cpu_init();
-    has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    h = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    atomic_store_explicit(&has, h, memory_order_relaxed);
   }
-  return has > 0;
+  return h > 0;
 }
 
 /* v_pk_mov_b32 as the assembler and compilers emit it: no clamp; the destination a VGPR pair. */
