@@ -22,6 +22,7 @@
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 
 #include <immintrin.h>
+#include <stdatomic.h>
 
 #define AVX __attribute__((target("avx2,fma")))
 #define INL __attribute__((always_inline)) inline
@@ -764,6 +765,100 @@ static valu_exec_fn shift64_handler(const struct isa_inst *in)
   return NULL;
 }
 
+/* ---- v_mad_u64_u32 / v_mad_i64_i32 ---- */
+
+/* a * b + c on 64 lanes: a, b 32-bit (operands as lanes32's), c a 64-bit pair operand; the
+ * 64-bit results into the pair (dlo, dhi) under EXEC, and the lanes whose sum overflowed
+ * (unsigned: the sum below the product; signed: the sum's sign differs from both addends').
+ * The products come four at a time from the even dwords (vpmuludq / vpmuldq), the odd lanes
+ * shifted down first; the 64-bit lanes are put back together as dwords with blends. Inputs of
+ * a step are read before its stores (the destination may overlap c). `vk`: bit 0 a, bit 1 b,
+ * bit 2 c is a VGPR operand. */
+static AVX INL uint64_t mad64_lanes(const bool sign, uint32_t *dlo, uint32_t *dhi,
+                                    const uint32_t *pa, const uint32_t *pb, uint32_t ka,
+                                    uint32_t kb, const struct pair *c, uint64_t exec,
+                                    const int vk, const bool full)
+{
+  const __m256i kx = _mm256_set1_epi32((int)ka), ky = _mm256_set1_epi32((int)kb),
+                kcl = _mm256_set1_epi32((int)(uint32_t)c->k),
+                kch = _mm256_set1_epi32((int)(uint32_t)(c->k >> 32)),
+                top = _mm256_set1_epi64x(INT64_MIN), zero = _mm256_setzero_si256();
+  uint64_t out = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i a = vk & 1 ? load8(pa, l) : kx, b = vk & 2 ? load8(pb, l) : ky, cl, ch;
+    pair_load8(c, l, kcl, kch, vk & 4, &cl, &ch);
+    __m256i ao = _mm256_srli_epi64(a, 32), bo = _mm256_srli_epi64(b, 32);
+    __m256i pe = sign ? _mm256_mul_epi32(a, b) : _mm256_mul_epu32(a, b);
+    __m256i po = sign ? _mm256_mul_epi32(ao, bo) : _mm256_mul_epu32(ao, bo);
+    __m256i ce = _mm256_blend_epi32(cl, _mm256_slli_epi64(ch, 32), 0xaa);
+    __m256i co = _mm256_blend_epi32(_mm256_srli_epi64(cl, 32), ch, 0xaa);
+    __m256i se = _mm256_add_epi64(pe, ce), so = _mm256_add_epi64(po, co), ve, vo;
+    if (sign) {   /* (p ^ s) & (c ^ s) has its sign bit set */
+      ve = _mm256_cmpgt_epi64(zero, _mm256_and_si256(_mm256_xor_si256(pe, se),
+                                                     _mm256_xor_si256(ce, se)));
+      vo = _mm256_cmpgt_epi64(zero, _mm256_and_si256(_mm256_xor_si256(po, so),
+                                                     _mm256_xor_si256(co, so)));
+    } else {      /* s < p, unsigned: as signed after flipping the top bits */
+      ve = _mm256_cmpgt_epi64(_mm256_xor_si256(pe, top), _mm256_xor_si256(se, top));
+      vo = _mm256_cmpgt_epi64(_mm256_xor_si256(po, top), _mm256_xor_si256(so, top));
+    }
+    store8(dlo, l, _mm256_blend_epi32(se, _mm256_slli_epi64(so, 32), 0xaa), exec, full);
+    store8(dhi, l, _mm256_blend_epi32(_mm256_srli_epi64(se, 32), so, 0xaa), exec, full);
+    out |= (uint64_t)bits8(_mm256_blend_epi32(ve, vo, 0xaa)) << l;
+  }
+  return out;
+}
+
+static AVX INL int run_mad64(struct isa_wave *w, const struct isa_inst *in, const bool sign,
+                             const int vk)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  uint32_t ka, kb;
+  const uint32_t *pa = operand(w, in, 0, vk & 1, &ka), *pb = operand(w, in, 1, vk & 2, &kb);
+  struct pair c = pair_operand(w, in, 2, vk & 4);
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  uint64_t exec = wave_exec(w), ovf;
+  if (exec == ~0ull)
+    ovf = mad64_lanes(sign, dlo, dhi, pa, pb, ka, kb, &c, exec, vk, true);
+  else
+    ovf = mad64_lanes(sign, dlo, dhi, pa, pb, ka, kb, &c, exec, vk, false);
+  wave_set_sreg64(w, in->sdst, ovf & exec);
+  return 0;
+}
+
+#define HMADK(S, VK)                                                                        \
+  static AVX int simd_mad64_##S##_##VK(struct isa_wave *w, const struct isa_inst *in)       \
+  {                                                                                         \
+    return run_mad64(w, in, S, VK);                                                         \
+  }
+#define HMAD(S)                                                                             \
+  HMADK(S, 0) HMADK(S, 1) HMADK(S, 2) HMADK(S, 3) HMADK(S, 4) HMADK(S, 5) HMADK(S, 6)       \
+  HMADK(S, 7)
+HMAD(0) HMAD(1)
+#undef HMAD
+#undef HMADK
+
+/* [signed][operand kind] */
+static const valu_exec_fn mad64_handlers[2][8] = {
+  {simd_mad64_0_0, simd_mad64_0_1, simd_mad64_0_2, simd_mad64_0_3, simd_mad64_0_4,
+   simd_mad64_0_5, simd_mad64_0_6, simd_mad64_0_7},
+  {simd_mad64_1_0, simd_mad64_1_1, simd_mad64_1_2, simd_mad64_1_3, simd_mad64_1_4,
+   simd_mad64_1_5, simd_mad64_1_6, simd_mad64_1_7},
+};
+
+/* v_mad_u64_u32 / v_mad_i64_i32 (FAST_INT64) with 32-bit src0/src1 and a 64-bit src2. */
+static valu_exec_fn mad64_handler(const struct isa_inst *in)
+{
+  if ((in->op != OP_V_MAD_U64_U32 && in->op != OP_V_MAD_I64_I32) || in->src_w[0] > 1 ||
+      in->src_w[1] > 1 || in->src_w[2] != 2 || in->src[0] == OPD_NONE ||
+      in->src[1] == OPD_NONE || in->src[2] == OPD_NONE)
+    return NULL;
+  return mad64_handlers[in->op == OP_V_MAD_I64_I32]
+                       [is_vgpr(in, 0) | is_vgpr(in, 1) << 1 | is_vgpr(in, 2) << 2];
+}
+
 /* ---- compares of 64-bit integers (register pairs or 64-bit scalars) ---- */
 
 /* x < y on 64-bit lanes held as low and high dwords: the high dwords decide (signed or not),
@@ -938,12 +1033,15 @@ static valu_exec_fn pk_f32_handler(const struct isa_inst *in)
 
 static bool host_has_avx2_fma(void)
 {
-  static int has = -1;   /* a benign race: every thread computes the same answer */
-  if (has < 0) {
+  /* atomic: workers bind instructions concurrently; each computes the same answer */
+  static atomic_int has = -1;
+  int h = atomic_load_explicit(&has, memory_order_relaxed);
+  if (h < 0) {
     __builtin_cpu_init();
-    has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    h = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    atomic_store_explicit(&has, h, memory_order_relaxed);
   }
-  return has > 0;
+  return h > 0;
 }
 
 /* v_pk_mov_b32 as the assembler and compilers emit it: no clamp; the destination a VGPR pair. */
@@ -963,7 +1061,7 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
     return NULL;   /* source modifiers: exec_valu_fast.c's path */
   switch (in->fast) {
   case FAST_PK: return pk_f32_handler(in);
-  case FAST_INT64: return shift64_handler(in);
+  case FAST_INT64: { valu_exec_fn h = shift64_handler(in); return h ? h : mad64_handler(in); }
   case FAST_INT: case FAST_F32: case FAST_CNDMASK: return lanes_handler(in);
   case FAST_CARRY: return carry_handler(in);
   case FAST_CMP: { valu_exec_fn h = cmp_handler(in); return h ? h : cmp64_handler(in); }

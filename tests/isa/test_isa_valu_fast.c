@@ -409,3 +409,41 @@ Test(isa_valu_fast, fma_forms_round_once)
     }
   free(w.v);
 }
+
+/* v_mad_u64_u32 / v_mad_i64_i32 with the addend in a VGPR pair (the destination apart from it,
+ * the same pair, or overlapping it by one register), src0 a VGPR, an SGPR or a constant, full
+ * and partial EXEC: the 64-bit results and the overflow mask in sdst as the general path's. */
+Test(isa_valu_fast, mad64_with_a_register_addend_matches_the_general_path)
+{
+  static const unsigned ops[] = {OP_V_MAD_U64_U32, OP_V_MAD_I64_I32};
+  static const unsigned addends[] = {OPD_VGPR + 4, OPD_VGPR + 10, OPD_VGPR + 11, OPD_VGPR + 9};
+  static const unsigned src0s[] = {OPD_VGPR + 1, 4, 200, OPD_LITERAL};
+  static const uint64_t execs[] = {~0ull, 0xf0f0f0f00f0f0f0full};
+  struct wave_copy b, c;
+  wave_init(&b);
+  wave_init(&c);
+  for (unsigned o = 0; o < 2; o++)
+    for (unsigned a = 0; a < sizeof(addends) / sizeof(addends[0]); a++)
+      for (unsigned s = 0; s < sizeof(src0s) / sizeof(src0s[0]); s++)
+        for (unsigned e = 0; e < 2; e++)
+          for (int rep = 0; rep < 4; rep++) {
+            const struct isa_opinfo *row = row_of(ops[o], ENC_VOP3);
+            cr_assert_not_null(row);
+            struct isa_inst in = make_inst(row, src0s[s], value());
+            in.src[2] = (uint16_t)addends[a];
+            wave_fill(&c, execs[e], 0xf0);
+            /* large products and addends, so that some lanes overflow */
+            for (unsigned l = 0; l < WAVE_SIZE; l += 2) {
+              c.v[1][l] = c.v[2][l] = 0xffffffffu - l;
+              c.v[addends[a] - OPD_VGPR + 1][l] = 0xfffffff0u | (l & 15);
+            }
+            wave_clone(&b, &c);
+            cr_assert_eq(exec_valu_general(&b.w, &in), 0);
+            struct isa_inst bound = in;
+            valu_exec_fn fn = valu_bind(&bound);
+            cr_assert_eq(fn(&c.w, &bound), 0);
+            same_waves(&c, &b, &in, execs[e], 0xf0);
+          }
+  free(b.v);
+  free(c.v);
+}
