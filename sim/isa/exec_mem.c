@@ -389,6 +389,24 @@ static int flat_dwords_bound(struct isa_wave *w, const struct isa_inst *in)
   return flat_dwords(w, in, in->mo, exec, use_saddr);
 }
 
+/* One dword a lane (global_load_dword, global_store_dword, the FLAT forms): with every lane
+ * active and consecutive, one check and one copy (exec_mem_fast.c, flat_dword_unit). */
+static int flat_dword_load_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  if (wave_exec(w) == ~0ull && !flat_dword_unit(w, in, use_saddr, false))
+    return 0;
+  return flat_dwords_bound(w, in);
+}
+
+static int flat_dword_store_bound(struct isa_wave *w, const struct isa_inst *in)
+{
+  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
+  if (wave_exec(w) == ~0ull && !flat_dword_unit(w, in, use_saddr, true))
+    return 0;
+  return flat_dwords_bound(w, in);
+}
+
 isa_exec_fn vmem_bind(struct isa_inst *in)
 {
   const struct mem_op *mo = mem_op_info(in->op);
@@ -396,6 +414,8 @@ isa_exec_fn vmem_bind(struct isa_inst *in)
       (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
       mo->count >= 1 && mo->count <= 4) {
     in->mo = mo;
+    if (mo->count == 1)
+      return mo->kind == MK_STORE ? flat_dword_store_bound : flat_dword_load_bound;
     return flat_dwords_bound;
   }
   return exec_vmem;

@@ -16,6 +16,11 @@
 int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        uint64_t exec, bool use_saddr);
 
+/* The GLOBAL/FLAT load or store (`store`) of one dword `in` with every lane active: runs it
+ * when lane l accesses a0 + 4 * l, all in one mapped global page, and returns 0; else returns
+ * 1 and changes nothing (flat_dwords_direct and the per-lane path then run it). */
+int flat_dword_unit(struct isa_wave *w, const struct isa_inst *in, bool use_saddr, bool store);
+
 /* Runs the DS load/store of whole dwords `in` (ds_read/write_b32, _b64, _b96, _b128 and the
  * read2/write2 and st64 forms; not sub-dword or d16) when every active lane's access lies
  * inside the workgroup's LDS, with exec_ds()'s results. Returns 0 when it ran it, 1 when the
