@@ -83,14 +83,15 @@ void *wave_page(struct isa_wave *w, uint64_t page, bool write)
   const struct isa_dispatch *d = w->ctx->d;
   h = d->translate(d->mem_ctx, page, 4096, write);
   if (h) {
-    unsigned i = w->tlb_next++ % TLB_ENTRIES;
-    w->tlb_page[i] = page | (write ? 1 : 0);
-    w->tlb_host[i] = h;
+    struct isa_tlb *t = w->tlb;
+    unsigned i = t->next++ % TLB_ENTRIES;
+    t->page[i] = page | (write ? 1 : 0);
+    t->host[i] = h;
   }
   return h;
 }
 
-/* Host address of [va, va+len). A few-page TLB per wave keeps translate() off the hot path;
+/* Host address of [va, va+len). A few-page TLB per worker keeps translate() off the hot path;
  * mappings are page-granular, so a page that translates whole is cached. */
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 {
@@ -230,6 +231,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->wg = g;
     w->ctx = c;
     w->worker = k;
+    w->tlb = &k->tlb;
     w->v = k->vregs[i];
     /* no private segment: priv is NULL, and NULL + 0 is undefined in C (UBSan) */
     w->priv = k->priv ? k->priv + (size_t)i * WAVE_SIZE * c->priv_size : NULL;
@@ -240,8 +242,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->clock_reads = 0;
     /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
     w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
-    /* The TLB is kept from the slot's earlier waves: it is the dispatch's page table
-     * (cleared in worker_prepare). */
+    /* The worker's TLB is kept from earlier waves: it is the dispatch's page table (cleared
+     * in worker_prepare). */
     init_sgprs(c, w, g);
     memcpy(w->v[0], c->v0_init[i], sizeof(c->v0_init[i]));
     wave_set_exec(w, c->exec_init[i]);
@@ -541,8 +543,7 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
   k->insts = k->waves_run = k->lane_ops = 0;
   k->poll_streak = 0;
   /* Translations are valid for one dispatch: the next may run after the mappings changed. */
-  for (unsigned i = 0; i < 16; i++)
-    wave_tlb_clear(&k->waves[i]);
+  tlb_clear(&k->tlb);
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
     void *p = realloc(k->priv, priv);

@@ -68,6 +68,17 @@ struct icache_front {
 
 struct blk_chunk;
 
+/* A small fully associative TLB for translate(), one per worker (host thread), shared by the
+ * waves it runs: a kernel streams from several arrays at once (c[i] = a[i] + b[i] touches three
+ * pages per iteration), which a single entry thrashes, and the waves of a workgroup touch the
+ * same pages one after another. page[] holds the page address with bit 0 set when the entry
+ * allows writes (wave_tlb_lookup). Valid for one dispatch (worker_prepare clears it). */
+struct isa_tlb {
+  uint64_t page[TLB_ENTRIES];
+  uint8_t *host[TLB_ENTRIES];
+  unsigned next;               /* round-robin replacement */
+};
+
 struct isa_wave {
   uint32_t s[128];            /* scalar operand space 0..127: SGPRs, VCC, M0, EXEC, ... */
   uint32_t scc;
@@ -94,13 +105,7 @@ struct isa_wave {
   struct isa_worker *worker;
   uint64_t insts;
   uint64_t lane_ops;
-  /* A small fully associative TLB for translate(): a kernel streams from several arrays at
-   * once (c[i] = a[i] + b[i] touches three pages per iteration), which a single entry
-   * thrashes. tlb_page holds the page address with bit 0 set when the entry allows writes
-   * (wave_tlb_lookup). */
-  uint64_t tlb_page[TLB_ENTRIES];
-  uint8_t *tlb_host[TLB_ENTRIES];
-  unsigned tlb_next;                  /* round-robin replacement */
+  struct isa_tlb *tlb;         /* its worker's (struct isa_tlb) */
 };
 
 struct isa_wg {
@@ -121,6 +126,7 @@ struct isa_worker {
   struct icache_front l0[ICACHE_L0];
   struct blk_chunk *blk_chunks;   /* where this dispatch's decoded blocks live (blocks.c) */
   struct isa_wave waves[16];
+  struct isa_tlb tlb;         /* the waves' TLB (wave_page) */
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
   size_t priv_cap;
@@ -256,28 +262,28 @@ static inline uint32_t *wave_vreg(struct isa_wave *w, unsigned code)
   return w->v[(code - OPD_VGPR) & (NUM_VREGS - 1)];
 }
 
-/* The wave's TLB (struct isa_wave): an entry is the page address with bit 0 set when the
- * entry allows writes, or TLB_EMPTY. */
+/* A TLB (struct isa_tlb): an entry is the page address with bit 0 set when the entry allows
+ * writes, or TLB_EMPTY. */
 #define TLB_EMPTY (~0ull)
 
-static inline void wave_tlb_clear(struct isa_wave *w)
+static inline void tlb_clear(struct isa_tlb *t)
 {
   for (unsigned i = 0; i < TLB_ENTRIES; i++) {
-    w->tlb_page[i] = TLB_EMPTY;
-    w->tlb_host[i] = NULL;
+    t->page[i] = TLB_EMPTY;
+    t->host[i] = NULL;
   }
 }
 
-/* Host address of the 4 KiB page `page` from the wave's TLB, NULL on a miss. x = entry ^ page
+/* Host address of the 4 KiB page `page` from the wave's (worker's) TLB, NULL on a miss. x = entry ^ page
  * is 1 for an entry that allows writes, 0 for a read-only one (a hit for reads only); an
  * empty entry gives x >= 0xfff (pages are 4 KiB aligned). A read-only entry does not serve a
  * write: the page may be read-only, so the write translates again. */
 static inline uint8_t *wave_tlb_lookup(const struct isa_wave *w, uint64_t page, bool write)
 {
   for (unsigned i = 0; i < TLB_ENTRIES; i++) {
-    uint64_t x = w->tlb_page[i] ^ page;
+    uint64_t x = w->tlb->page[i] ^ page;
     if (x <= 1 && x >= (uint64_t)write)
-      return w->tlb_host[i];
+      return w->tlb->host[i];
   }
   return NULL;
 }

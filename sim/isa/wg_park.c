@@ -174,12 +174,12 @@ static void restore_wg(struct isa_worker *k, const struct isa_parked *p)
     w->wg = g;
     w->ctx = c;
     w->worker = k;
+    w->tlb = &k->tlb;
     w->cur = NULL;
     w->insts = w->lane_ops = 0;
     w->v = k->vregs[i];
     w->priv = k->priv ? k->priv + (size_t)i * priv_bytes(c) : NULL;
     w->priv_bytes = c->priv_size;
-    wave_tlb_clear(w);
     if (s->state == WAVE_DONE) {
       d += vb + ab + priv_bytes(c);
       continue;

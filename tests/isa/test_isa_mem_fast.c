@@ -41,6 +41,7 @@ struct copy {
   struct isa_result result;
   struct isa_wg wg;
   struct isa_wave w;
+  struct isa_tlb tlb;
   uint32_t (*v)[WAVE_SIZE];
   uint8_t *mem;                        /* PAGES * 4096, page aligned */
   uint8_t lds[LDS_BYTES];
@@ -86,6 +87,8 @@ static void copy_reset(struct copy *c)
   c->ctx.failed = false;
   atomic_store(&c->ctx.abort, false);
   c->w.v = c->v;
+  tlb_clear(&c->tlb);
+  c->w.tlb = &c->tlb;
   c->w.ctx = &c->ctx;
   c->w.wg = &c->wg;
   c->w.priv = c->priv;
