@@ -68,8 +68,9 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
 /* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
- * registers: the running expectation defeats the vectoriser. Inlined into lanes_consecutive's
- * clones (a call per check cost as much as the check); steps_by is its own clone for DS. */
+ * registers: the running expectation defeats the vectoriser. Inlined into the clones of
+ * lanes_consecutive and flat_dword_unit (a call per check cost as much as the check); steps_by
+ * is its own clone for DS. */
 static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
 {
   v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
@@ -96,9 +97,9 @@ static bool steps_by(const uint32_t *x, uint32_t step)
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
  * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
  * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
-MEM_FAST_CLONES
-static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, bool saddr,
-                              unsigned len, uint64_t *a0)
+static inline __attribute__((always_inline)) bool
+consecutive_inline(struct isa_wave *w, const struct isa_inst *in, bool saddr, unsigned len,
+                   uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
   if (!steps_by_inline(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
@@ -111,6 +112,13 @@ static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, boo
   const uint32_t *hi = wave_vreg(w, in->addr + 1);
   *a0 = (lo[0] | (uint64_t)hi[0] << 32) + off;
   return steps_by_inline(hi, 0);
+}
+
+MEM_FAST_CLONES
+static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, bool saddr,
+                              unsigned len, uint64_t *a0)
+{
+  return consecutive_inline(w, in, saddr, len, a0);
 }
 
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
@@ -292,53 +300,17 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
  * list, copy by size); this one decides everything in one pass over the address registers
  * and copies 256 bytes. Anything else returns 1 to the general direct path (same results). */
 
-/* True when every lane's address is a0 + 4 * l inside one page; [out] a0. lo/hi: the VGPR
- * pair (hi NULL with an SGPR base `base`, the instruction offset included in `base`). */
-static inline __attribute__((always_inline)) bool unit_dwords(const uint32_t *restrict lo, const uint32_t *restrict hi, uint64_t base,
-                        uint64_t *a0)
-{
-  v8u32 expect = {0, 4, 8, 12, 16, 20, 24, 28};
-  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
-  uint32_t h0 = hi ? hi[0] : 0;
-  v8u32 hexp = {h0, h0, h0, h0, h0, h0, h0, h0};
-  expect += lo[0];
-#pragma GCC unroll 8
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 v;
-    memcpy(&v, lo + l, sizeof(v));
-    diff |= v ^ expect;
-    expect += 32;
-    if (hi) {
-      memcpy(&v, hi + l, sizeof(v));
-      diff |= v ^ hexp;
-    }
-  }
-  uint64_t q[4];
-  memcpy(q, &diff, sizeof(q));
-  /* the low dwords must not wrap inside the wave: lo[0] + 252 without a carry */
-  if ((q[0] | q[1] | q[2] | q[3]) || lo[0] > UINT32_MAX - 4 * (WAVE_SIZE - 1))
-    return false;
-  uint64_t a = (hi ? (uint64_t)h0 << 32 : 0) + lo[0] + base;
-  *a0 = a;
-  /* the 256 bytes in one page, and no wrap past the top of the address space */
-  return (a & 0xfff) <= 4096 - 4 * WAVE_SIZE && a + 4 * WAVE_SIZE > a;
-}
-
-/* Cloned whole: with AVX2 the check and the 256-byte copy take half the instructions. */
+/* Cloned whole (the check of consecutive lanes inlined): with AVX2 the check and the 256-byte
+ * copy take half the instructions. */
 MEM_FAST_CLONES
 int flat_dword_unit(struct isa_wave *w, const struct isa_inst *in, bool use_saddr, bool store)
 {
-  const uint32_t *lo = wave_vreg(w, in->addr);
-  uint64_t base = (uint64_t)(int64_t)in->offset, a0;
-  const uint32_t *hi = NULL;
-  if (in->enc == ENC_GLOBAL && use_saddr)
-    base += wave_sreg64(w, in->saddr);
-  else
-    hi = wave_vreg(w, in->addr + 1);
-  if (!unit_dwords(lo, hi, base, &a0))
+  uint64_t a0;
+  if (!consecutive_inline(w, in, in->enc == ENC_GLOBAL && use_saddr, 4, &a0))
     return 1;
+  /* the 256 bytes in one global page (no wrap past the top of the address space) */
   uint64_t page = a0 & ~0xfffull;
-  if (!global_page(in, page))
+  if ((a0 & 0xfff) > 4096 - 4 * WAVE_SIZE || a0 + 4 * WAVE_SIZE < a0 || !global_page(in, page))
     return 1;
   uint8_t *host = wave_tlb_lookup(w, page, store);
   if (!host && !(host = wave_page(w, page, store)))
