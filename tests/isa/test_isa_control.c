@@ -297,9 +297,11 @@ static void fetch_past_page_case(enum isa_target t)
   for (size_t o = 0; o + 64 <= h.image_size; o += 64) {
     int64_t off;
     memcpy(&off, h.image + o + 16, 8);
-    uint8_t *e = h.image + o + off;
-    if (off && e < bad && bad - e <= 64 && (!entry || e > entry)) {
-      entry = e;
+    /* as an integer: most 64-byte slots are no descriptor, and their "offset" may point
+     * anywhere (pointer arithmetic outside the image is undefined: UBSan) */
+    uintptr_t e = (uintptr_t)h.image + o + (uintptr_t)off;
+    if (off && e < (uintptr_t)bad && (uintptr_t)bad - e <= 64 && (!entry || e > (uintptr_t)entry)) {
+      entry = h.image + o + off;
       kd = h.image + o;
     }
   }
