@@ -153,8 +153,8 @@ static uint8_t *tlb_page_host(const struct isa_wave *w, uint64_t va, bool write)
  * bulk of a kernel's memory traffic: consecutive lanes mostly touch one page, so the page's host
  * address is kept across lanes, and the data moves straight between memory and the registers.
  * Same results and faults as lane_access(), which still serves lanes in the apertures. */
-static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
-                       uint64_t exec, bool use_saddr)
+int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      uint64_t exec, bool use_saddr)
 {
   unsigned dw = mo->bytes * mo->count / 4, len = 4 * dw;
   bool store = mo->kind == MK_STORE;
@@ -200,7 +200,7 @@ static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct
       mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4) {
     if (direct && !flat_dwords_direct(w, in, mo, exec, use_saddr))
       return 0;
-    return flat_dwords(w, in, mo, exec, use_saddr);
+    return flat_dwords_lanes(w, in, mo, exec, use_saddr);
   }
   FOR_LANES(exec) {
     uint64_t a;
@@ -379,16 +379,6 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
   return vmem(w, in, true);
 }
 
-/* GLOBAL/FLAT loads and stores of 1-4 whole dwords (exec_flat's first case). */
-static int flat_dwords_bound(struct isa_wave *w, const struct isa_inst *in)
-{
-  uint64_t exec = wave_exec(w);
-  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
-  if (!flat_dwords_direct(w, in, in->mo, exec, use_saddr))
-    return 0;
-  return flat_dwords(w, in, in->mo, exec, use_saddr);
-}
-
 isa_exec_fn vmem_bind(struct isa_inst *in)
 {
   const struct mem_op *mo = mem_op_info(in->op);
@@ -396,7 +386,7 @@ isa_exec_fn vmem_bind(struct isa_inst *in)
       (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
       mo->count >= 1 && mo->count <= 4) {
     in->mo = mo;
-    return flat_dwords_bound;
+    return flat_dwords_bind(in, mo->count, mo->kind == MK_STORE);
   }
   return exec_vmem;
 }

@@ -123,8 +123,8 @@ static bool global_page(const struct isa_inst *in, uint64_t page)
 /* Two dwords a lane (dwordx2: 64-bit values), eight lanes a step: memory interleaves the
  * lanes' low and high dwords, the registers hold them apart. (Cloned: without AVX2 the
  * 32-byte shuffles go through the stack, where mismatched stores and loads stall.) */
-MEM_FAST_CLONES
-static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+static inline __attribute__((always_inline)) void load2_body(uint32_t *lo, uint32_t *hi,
+                                                             const uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 x, y;
@@ -137,8 +137,8 @@ static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
   }
 }
 
-MEM_FAST_CLONES
-static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+static inline __attribute__((always_inline)) void store2_body(const uint32_t *lo,
+                                                              const uint32_t *hi, uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 x, y;
@@ -149,6 +149,18 @@ static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
     memcpy(p + 8 * l, &a, sizeof(a));
     memcpy(p + 8 * l + 32, &b, sizeof(b));
   }
+}
+
+MEM_FAST_CLONES
+static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+{
+  load2_body(lo, hi, p);
+}
+
+MEM_FAST_CLONES
+static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+{
+  store2_body(lo, hi, p);
 }
 
 static void block_load(uint32_t *const *regs, unsigned dw, const uint8_t *p)
@@ -247,16 +259,12 @@ static void gather_dwords(uint32_t *restrict r, const uint8_t *base, const uint3
   }
 }
 
-int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
-                       uint64_t exec, bool use_saddr)
+/* Any lanes of `exec` (not empty) in one mapped global page: addresses formed for all lanes,
+ * loads gathered, stores lane after lane. 1 when the span is not one such page. */
+static int flat_dwords_spread(struct isa_wave *w, const struct isa_inst *in, unsigned dw,
+                              bool store, uint64_t exec, bool saddr)
 {
-  if (!exec)
-    return 0;
-  unsigned dw = mo->count, len = 4 * dw;
-  bool store = mo->kind == MK_STORE, saddr = in->enc == ENC_GLOBAL && use_saddr;
-  uint64_t a0;
-  if (exec == ~0ull && lanes_consecutive(w, in, saddr, len, &a0))
-    return block_access(w, in, a0, dw, store);
+  unsigned len = 4 * dw;
   uint64_t a[WAVE_SIZE];
   lane_addresses(w, in, saddr, a);
   uint64_t lo, hi;
@@ -283,6 +291,153 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
     lane_dwords_move(p, regs, l, dw, store);
   }
   return 0;
+}
+
+int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr)
+{
+  if (!exec)
+    return 0;
+  unsigned dw = mo->count;
+  bool store = mo->kind == MK_STORE, saddr = in->enc == ENC_GLOBAL && use_saddr;
+  uint64_t a0;
+  if (exec == ~0ull && lanes_consecutive(w, in, saddr, 4 * dw, &a0))
+    return block_access(w, in, a0, dw, store);
+  return flat_dwords_spread(w, in, dw, store, exec, saddr);
+}
+
+/* ---- GLOBAL/FLAT executors bound per instruction form ----
+ *
+ * vadd's three accesses cost about 300 host instructions each through flat_dwords_direct():
+ * the consecutive test built its lane steps at run time and read the two address registers in
+ * two passes, and the block copy went through four calls. Bound once per decoded instruction
+ * (width, direction, SADDR or VGPR pair known), the common case (all lanes active, consecutive,
+ * one page in the TLB) is one function with the steps as constants. Everything else goes on
+ * to the paths above, which give the same results as before. */
+
+/* All 64 lanes: lo[l] == lo[0] + l * len without wrapping and, for a VGPR pair (hi not NULL),
+ * hi[l] == hi[0]; then lane l's address is the first lane's plus l * len. One pass reads both
+ * registers, eight lanes a step. */
+static inline __attribute__((always_inline)) bool wave_steps(const uint32_t *lo,
+                                                             const uint32_t *hi, uint32_t len)
+{
+  if (lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+    return false;
+  v8u32 expect = {0, len, 2 * len, 3 * len, 4 * len, 5 * len, 6 * len, 7 * len};
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, h0 = diff;
+  expect += lo[0];
+  if (hi)
+    h0 += hi[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, lo + l, sizeof(v));
+    diff |= v ^ expect;
+    if (hi) {
+      memcpy(&v, hi + l, sizeof(v));
+      diff |= v ^ h0;
+    }
+    expect += 8 * len;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* Lane l's dw dwords at p + l * 4 * dw, to (load) or from (store) the registers. */
+static inline __attribute__((always_inline)) void wave_block_move(uint32_t *const *regs,
+                                                                  unsigned dw, uint8_t *p,
+                                                                  bool store)
+{
+  if (dw == 1) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+      v8u32 v;
+      memcpy(&v, store ? (const void *)(regs[0] + l) : (const void *)(p + 4 * l), sizeof(v));
+      memcpy(store ? (void *)(p + 4 * l) : (void *)(regs[0] + l), &v, sizeof(v));
+    }
+  } else if (dw == 2) {
+    if (store)
+      store2_body(regs[0], regs[1], p);
+    else
+      load2_body(regs[0], regs[1], p);
+  } else {
+    for (unsigned i = 0; i < dw; i++)
+      LANES lane_dwords_move(p + (size_t)l * 4 * dw + 4 * i, &regs[i], l, 1, store);
+  }
+}
+
+/* The common case; 1 when it does not apply (nothing done, nothing faulted). */
+static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           unsigned dw, bool store, bool saddr)
+{
+  if (wave_exec(w) != ~0ull)
+    return 1;
+  const uint32_t *lo = wave_vreg(w, in->addr), *hi = saddr ? NULL : wave_vreg(w, in->addr + 1);
+  if (!wave_steps(lo, hi, 4 * dw))
+    return 1;
+  /* the first lane's address (read before a load writes a register it may share) */
+  uint64_t off = (uint64_t)(int64_t)in->offset;
+  uint64_t a0 = saddr ? wave_sreg64(w, in->saddr) + off + lo[0]
+                      : (lo[0] | (uint64_t)hi[0] << 32) + off;
+  uint64_t page = a0 & ~0xfffull;
+  /* inside one page, hence not wrapping past the top of the address space either */
+  if ((a0 & 0xfff) + WAVE_SIZE * 4 * dw > 4096 || !global_page(in, page))
+    return 1;
+  uint8_t *host = wave_tlb_lookup(w, page, store);
+  if (!host && !(host = wave_page(w, page, store)))
+    return 1;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  wave_block_move(regs, dw, host + (a0 & 0xfff), store);
+  return 0;
+}
+
+/* Not the common case: one page with any lanes (gathered loads), else lane after lane (which
+ * reports a fault at the first faulting lane). */
+__attribute__((noinline))
+static int flat_wave_rest(struct isa_wave *w, const struct isa_inst *in, unsigned dw, bool store,
+                          bool saddr)
+{
+  uint64_t exec = wave_exec(w);
+  if (!exec || !flat_dwords_spread(w, in, dw, store, exec, saddr))
+    return 0;
+  return flat_dwords_lanes(w, in, in->mo, exec, saddr);
+}
+
+#define FLAT_WAVE_FN(name, dw, store, saddr)                                                     \
+  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  {                                                                                           \
+    return flat_wave(w, in, dw, store, saddr) ? flat_wave_rest(w, in, dw, store, saddr) : 0;    \
+  }
+FLAT_WAVE_FN(flat_load1, 1, false, false)
+FLAT_WAVE_FN(flat_load2, 2, false, false)
+FLAT_WAVE_FN(flat_load3, 3, false, false)
+FLAT_WAVE_FN(flat_load4, 4, false, false)
+FLAT_WAVE_FN(flat_store1, 1, true, false)
+FLAT_WAVE_FN(flat_store2, 2, true, false)
+FLAT_WAVE_FN(flat_store3, 3, true, false)
+FLAT_WAVE_FN(flat_store4, 4, true, false)
+FLAT_WAVE_FN(saddr_load1, 1, false, true)
+FLAT_WAVE_FN(saddr_load2, 2, false, true)
+FLAT_WAVE_FN(saddr_load3, 3, false, true)
+FLAT_WAVE_FN(saddr_load4, 4, false, true)
+FLAT_WAVE_FN(saddr_store1, 1, true, true)
+FLAT_WAVE_FN(saddr_store2, 2, true, true)
+FLAT_WAVE_FN(saddr_store3, 3, true, true)
+FLAT_WAVE_FN(saddr_store4, 4, true, true)
+
+isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store)
+{
+  bool saddr = in->enc == ENC_GLOBAL && in->saddr != 0x7f && in->saddr != OPD_NONE;
+  static isa_exec_fn const fns[2][2][4] = {
+      {{flat_load1, flat_load2, flat_load3, flat_load4},
+       {flat_store1, flat_store2, flat_store3, flat_store4}},
+      {{saddr_load1, saddr_load2, saddr_load3, saddr_load4},
+       {saddr_store1, saddr_store2, saddr_store3, saddr_store4}}};
+  return fns[saddr][store][(dw - 1) & 3];
 }
 
 /* ---- LDS (DS) loads and stores of whole dwords ---- */

@@ -23,6 +23,15 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
 int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                      uint64_t exec);
 
+/* The executor of the GLOBAL/FLAT load (store when [in] store) of [in] dw whole dwords (1-4)
+ * decoded as [in] in, whose mo is set: a whole-wave direct path for its form, else the paths
+ * of flat_dwords_direct() and flat_dwords_lanes(); exec_vmem()'s results. */
+isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store);
+
+/* exec_mem.c's lane-after-lane path for those accesses (faults at the first faulting lane). */
+int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      uint64_t exec, bool use_saddr);
+
 /* exec_vmem() and exec_ds() without the direct paths; separate so tests can compare. */
 int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in);
 int exec_ds_general(struct isa_wave *w, const struct isa_inst *in);
