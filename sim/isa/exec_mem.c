@@ -531,7 +531,8 @@ isa_exec_fn ds_bind(struct isa_inst *in)
   const struct mem_op *mo = mem_op_info(in->op);
   if ((mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes >= 4 && !mo->d16 && !in->gds) {
     in->mo = mo;
-    return ds_dwords_bound;
+    isa_exec_fn fn = ds_dwords_bind(in);
+    return fn ? fn : ds_dwords_bound;
   }
   return exec_ds;
 }

@@ -547,3 +547,164 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
       gather_dwords(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
   return 0;
 }
+
+/* ---- DS executors bound per instruction form ----
+ *
+ * SGEMM's ds_read2_b32 and ds_read_b128 cost about 500 host instructions each through
+ * ds_dwords_direct(): the element offsets, 64 addresses stored per element, a call per
+ * register gathered. Bound once per decoded instruction (elements and width known), the
+ * common case (all lanes active, every element inside the LDS) tests the lanes' base addresses
+ * in one pass against the LDS size and gathers every destination register in one call, or
+ * copies one block for consecutive lanes. Other cases go to ds_dwords_direct() and the per-lane
+ * path, as before. */
+
+/* All 64 lanes' va[l] <= lim. */
+static inline __attribute__((always_inline)) bool lanes_at_most(const uint32_t *va, uint32_t lim)
+{
+  v8u32 over = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, va + l, sizeof(v));
+    over |= (v8u32)(v > lim);
+  }
+  uint64_t q[4];
+  memcpy(q, &over, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+#ifdef MEM_FAST_GATHER
+__attribute__((target("avx2")))
+static void gather_regs_avx2(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                             const uint32_t *restrict a)
+{
+  for (unsigned j = 0; j < nr; j++)
+    gather_avx2(regs[j], base[j], a);
+}
+#endif
+
+/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs). */
+static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                        const uint32_t *restrict a)
+{
+#ifdef MEM_FAST_GATHER
+  if (__builtin_cpu_supports("avx2")) {
+    gather_regs_avx2(regs, base, nr, a);
+    return;
+  }
+#endif
+  for (unsigned j = 0; j < nr; j++)
+    LANES memcpy(&regs[j][l], base[j] + a[l], 4);
+}
+
+/* The byte offsets of a DS access's n elements (as ds_elements()). */
+static inline __attribute__((always_inline)) void ds_offsets(const struct isa_inst *in,
+                                                             unsigned n, uint32_t off[2])
+{
+  if (n == 1) {
+    off[0] = (uint32_t)(in->offset & 0xffff);
+    return;
+  }
+  const struct mem_op *mo = in->mo;
+  uint32_t esz = mo->bytes * (mo->two_addr == 2 ? 64u : 1u);
+  off[0] = (uint32_t)(in->offset & 0xff) * esz;
+  off[1] = (uint32_t)((in->offset >> 8) & 0xff) * esz;
+}
+
+/* The common case of a DS load or store of n elements of dw dwords; 1 when it does not apply
+ * (nothing done). Every lane's va + off + 4 * dw within the LDS means no 32-bit wrap and no
+ * fault for any lane, so the addresses are exec_ds()'s. */
+static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
+                                                         const struct isa_inst *in, unsigned n,
+                                                         unsigned dw, bool store)
+{
+  if (wave_exec(w) != ~0ull)
+    return 1;
+  uint32_t off[2];
+  ds_offsets(in, n, off);
+  uint32_t top = n == 2 && off[1] > off[0] ? off[1] : off[0], lds_size = w->wg->lds_size;
+  if ((uint64_t)top + 4 * dw > lds_size)
+    return 1;
+  const uint32_t *va = wave_vreg(w, in->addr);
+  if (!lanes_at_most(va, lds_size - top - 4 * dw))
+    return 1;
+  uint8_t *lds = w->wg->lds;
+  if (n == 1 && va[1] == va[0] + 4 * dw && steps_by_inline(va, 4 * dw)) {
+    uint32_t *regs[4];
+    for (unsigned i = 0; i < dw; i++)
+      regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+    /* consecutive lanes inside the LDS (the highest address checked above) */
+    wave_block_move(regs, dw, lds + va[0] + off[0], store);
+    return 0;
+  }
+  if (store) {
+    /* lane after lane, element after element: where lanes overlap the later write stays */
+    const uint32_t *regs[2][4];
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        regs[k][i] = wave_vreg(w, (k ? in->data1 : in->data0) + i);
+    LANES for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        memcpy(lds + va[l] + off[k] + 4 * i, &regs[k][i][l], 4);
+    return 0;
+  }
+  uint32_t *regs[8];
+  const uint8_t *base[8];
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++) {
+      regs[k * dw + i] = wave_vreg(w, in->dst + k * dw + i);
+      base[k * dw + i] = lds + off[k] + 4 * i;
+    }
+  /* the addresses are all read before a destination that may be the address register is
+   * written */
+  unsigned r = (in->addr - in->dst) & (NUM_VREGS - 1);
+  if (r < n * dw) {
+    uint32_t a[WAVE_SIZE];
+    memcpy(a, va, sizeof(a));
+    gather_regs(regs, base, n * dw, a);
+  } else {
+    gather_regs(regs, base, n * dw, va);
+  }
+  return 0;
+}
+
+/* Not the common case: ds_dwords_direct() for any lanes, else exec_ds()'s per-lane path. */
+__attribute__((noinline))
+static int ds_wave_rest(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!ds_dwords_direct(w, in, in->mo, wave_exec(w)))
+    return 0;
+  return exec_ds_general(w, in);
+}
+
+#define DS_WAVE_FN(name, n, dw, store)                                                          \
+  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  {                                                                                           \
+    return ds_wave(w, in, n, dw, store) ? ds_wave_rest(w, in) : 0;                             \
+  }
+DS_WAVE_FN(ds_load1x1, 1, 1, false)
+DS_WAVE_FN(ds_load1x2, 1, 2, false)
+DS_WAVE_FN(ds_load1x3, 1, 3, false)
+DS_WAVE_FN(ds_load1x4, 1, 4, false)
+DS_WAVE_FN(ds_load2x1, 2, 1, false)
+DS_WAVE_FN(ds_load2x2, 2, 2, false)
+DS_WAVE_FN(ds_store1x1, 1, 1, true)
+DS_WAVE_FN(ds_store1x2, 1, 2, true)
+DS_WAVE_FN(ds_store1x3, 1, 3, true)
+DS_WAVE_FN(ds_store1x4, 1, 4, true)
+DS_WAVE_FN(ds_store2x1, 2, 1, true)
+DS_WAVE_FN(ds_store2x2, 2, 2, true)
+
+isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
+{
+  const struct mem_op *mo = in->mo;
+  static isa_exec_fn const fns[2][2][4] = {
+      {{ds_load1x1, ds_load1x2, ds_load1x3, ds_load1x4}, {ds_load2x1, ds_load2x2, NULL, NULL}},
+      {{ds_store1x1, ds_store1x2, ds_store1x3, ds_store1x4},
+       {ds_store2x1, ds_store2x2, NULL, NULL}}};
+  unsigned n = mo->two_addr ? 2 : 1, dw = n == 2 ? mo->bytes / 4 : mo->bytes * mo->count / 4;
+  if ((mo->kind != MK_LOAD && mo->kind != MK_STORE) || mo->bytes < 4 || mo->d16 || dw < 1 ||
+      dw > 4)
+    return NULL;
+  return fns[mo->kind == MK_STORE][n - 1][dw - 1];
+}

@@ -28,6 +28,12 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
  * of flat_dwords_direct() and flat_dwords_lanes(); exec_vmem()'s results. */
 isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store);
 
+/* The executor of the DS load or store of whole dwords decoded as [in] in, whose mo is set
+ * (ds_read/write_b32 to _b128, read2/write2 and st64 forms of b32 and b64): a whole-wave direct
+ * path for its form, else ds_dwords_direct() and exec_ds()'s per-lane path; exec_ds()'s
+ * results. NULL for any other DS instruction. */
+isa_exec_fn ds_dwords_bind(const struct isa_inst *in);
+
 /* exec_mem.c's lane-after-lane path for those accesses (faults at the first faulting lane). */
 int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                       uint64_t exec, bool use_saddr);
