@@ -306,6 +306,30 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   return flat_dwords_spread(w, in, dw, store, exec, saddr);
 }
 
+#ifdef MEM_FAST_GATHER
+__attribute__((target("avx2")))
+static void gather_regs_avx2(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                             const uint32_t *restrict a)
+{
+  for (unsigned j = 0; j < nr; j++)
+    gather_avx2(regs[j], base[j], a);
+}
+#endif
+
+/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs). */
+static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                        const uint32_t *restrict a)
+{
+#ifdef MEM_FAST_GATHER
+  if (__builtin_cpu_supports("avx2")) {
+    gather_regs_avx2(regs, base, nr, a);
+    return;
+  }
+#endif
+  for (unsigned j = 0; j < nr; j++)
+    LANES memcpy(&regs[j][l], base[j] + a[l], 4);
+}
+
 /* ---- GLOBAL/FLAT executors bound per instruction form ----
  *
  * vadd's three accesses cost about 300 host instructions each through flat_dwords_direct():
@@ -367,7 +391,61 @@ static inline __attribute__((always_inline)) void wave_block_move(uint32_t *cons
   }
 }
 
-/* The common case; 1 when it does not apply (nothing done, nothing faulted). */
+/* All 64 lanes' x[l] == x[0]. */
+static inline __attribute__((always_inline)) bool lanes_equal(const uint32_t *x)
+{
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, x0 = diff + x[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    diff |= v ^ x0;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* Lowest and highest of 64 lanes' x[l]. */
+static inline __attribute__((always_inline)) void lanes_min_max(const uint32_t *x, uint32_t *mn,
+                                                                uint32_t *mx)
+{
+  v8u32 lo, hi;
+  memcpy(&lo, x, sizeof(lo));
+  hi = lo;
+#pragma GCC unroll 8
+  for (unsigned l = 8; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    v8u32 lt = (v8u32)(v < lo), gt = (v8u32)(v > hi);
+    lo = (v & lt) | (lo & ~lt);
+    hi = (v & gt) | (hi & ~gt);
+  }
+  uint32_t a = lo[0], b = hi[0];
+  for (unsigned i = 1; i < 8; i++) {
+    a = lo[i] < a ? lo[i] : a;
+    b = hi[i] > b ? hi[i] : b;
+  }
+  *mn = a;
+  *mx = b;
+}
+
+/* The host page of global `page` for an access of the instruction, NULL when it is not plain
+ * global memory that translates whole. */
+static inline __attribute__((always_inline)) uint8_t *wave_global_page(struct isa_wave *w,
+                                                                       const struct isa_inst *in,
+                                                                       uint64_t page, bool store)
+{
+  if (!global_page(in, page))
+    return NULL;
+  uint8_t *host = wave_tlb_lookup(w, page, store);
+  return host ? host : wave_page(w, page, store);
+}
+
+/* The common case; 1 when it does not apply (nothing done, nothing faulted). All lanes active
+ * with the same high address dword (or a SADDR base): lane l's address is base + lo[l], base
+ * the same for all lanes (64-bit sums, as exec_mem.c forms them). Consecutive lanes in one
+ * page move as one block; others in one page are gathered (loads) or stored lane after lane. */
 static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
                                                            const struct isa_inst *in,
                                                            unsigned dw, bool store, bool saddr)
@@ -375,23 +453,41 @@ static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
   if (wave_exec(w) != ~0ull)
     return 1;
   const uint32_t *lo = wave_vreg(w, in->addr), *hi = saddr ? NULL : wave_vreg(w, in->addr + 1);
-  if (!wave_steps(lo, hi, 4 * dw))
-    return 1;
-  /* the first lane's address (read before a load writes a register it may share) */
-  uint64_t off = (uint64_t)(int64_t)in->offset;
-  uint64_t a0 = saddr ? wave_sreg64(w, in->saddr) + off + lo[0]
-                      : (lo[0] | (uint64_t)hi[0] << 32) + off;
-  uint64_t page = a0 & ~0xfffull;
-  /* inside one page, hence not wrapping past the top of the address space either */
-  if ((a0 & 0xfff) + WAVE_SIZE * 4 * dw > 4096 || !global_page(in, page))
-    return 1;
-  uint8_t *host = wave_tlb_lookup(w, page, store);
-  if (!host && !(host = wave_page(w, page, store)))
-    return 1;
+  uint64_t base = (uint64_t)(int64_t)in->offset;
+  base += saddr ? wave_sreg64(w, in->saddr) : (uint64_t)hi[0] << 32;
   uint32_t *regs[4];
   for (unsigned i = 0; i < dw; i++)
     regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
-  wave_block_move(regs, dw, host + (a0 & 0xfff), store);
+  if (lo[1] == lo[0] + 4 * dw && wave_steps(lo, hi, 4 * dw)) {
+    /* the first lane's address (read before a load writes a register it may share) */
+    uint64_t a0 = base + lo[0], page = a0 & ~0xfffull;
+    uint8_t *host;
+    /* inside one page, hence not wrapping past the top of the address space either */
+    if ((a0 & 0xfff) + WAVE_SIZE * 4 * dw > 4096 || !(host = wave_global_page(w, in, page, store)))
+      return 1;
+    wave_block_move(regs, dw, host + (a0 & 0xfff), store);
+    return 0;
+  }
+  if (hi && !lanes_equal(hi))
+    return 1;
+  uint32_t mn, mx;
+  lanes_min_max(lo, &mn, &mx);
+  uint64_t first = base + mn, last = base + mx + 4 * dw - 1, page = first & ~0xfffull;
+  uint8_t *host;
+  /* every lane's bytes in [first, last], one page, no wrap past the top of the address space */
+  if (last < first || (last & ~0xfffull) != page || !(host = wave_global_page(w, in, page, store)))
+    return 1;
+  /* lane l at offset lo[l] - mn + (first - page) in the page: below 4096, exact in 32 bits */
+  uint32_t off[WAVE_SIZE], d = (uint32_t)(first - page) - mn;
+  LANES off[l] = lo[l] + d;
+  if (store) {
+    LANES lane_dwords_move(host + off[l], regs, l, dw, true);
+    return 0;
+  }
+  const uint8_t *bases[4];
+  for (unsigned i = 0; i < dw; i++)
+    bases[i] = host + 4 * i;
+  gather_regs(regs, bases, dw, off);
   return 0;
 }
 
@@ -571,30 +667,6 @@ static inline __attribute__((always_inline)) bool lanes_at_most(const uint32_t *
   uint64_t q[4];
   memcpy(q, &over, sizeof(q));
   return (q[0] | q[1] | q[2] | q[3]) == 0;
-}
-
-#ifdef MEM_FAST_GATHER
-__attribute__((target("avx2")))
-static void gather_regs_avx2(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
-                             const uint32_t *restrict a)
-{
-  for (unsigned j = 0; j < nr; j++)
-    gather_avx2(regs[j], base[j], a);
-}
-#endif
-
-/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs). */
-static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
-                        const uint32_t *restrict a)
-{
-#ifdef MEM_FAST_GATHER
-  if (__builtin_cpu_supports("avx2")) {
-    gather_regs_avx2(regs, base, nr, a);
-    return;
-  }
-#endif
-  for (unsigned j = 0; j < nr; j++)
-    LANES memcpy(&regs[j][l], base[j] + a[l], 4);
 }
 
 /* The byte offsets of a DS access's n elements (as ds_elements()). */
