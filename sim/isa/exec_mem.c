@@ -153,8 +153,8 @@ static uint8_t *tlb_page_host(const struct isa_wave *w, uint64_t va, bool write)
  * bulk of a kernel's memory traffic: consecutive lanes mostly touch one page, so the page's host
  * address is kept across lanes, and the data moves straight between memory and the registers.
  * Same results and faults as lane_access(), which still serves lanes in the apertures. */
-static int flat_dwords(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
-                       uint64_t exec, bool use_saddr)
+int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      uint64_t exec, bool use_saddr)
 {
   unsigned dw = mo->bytes * mo->count / 4, len = 4 * dw;
   bool store = mo->kind == MK_STORE;
@@ -200,7 +200,7 @@ static int exec_flat(struct isa_wave *w, const struct isa_inst *in, const struct
       mo->bytes == 4 && !mo->d16 && mo->count >= 1 && mo->count <= 4) {
     if (direct && !flat_dwords_direct(w, in, mo, exec, use_saddr))
       return 0;
-    return flat_dwords(w, in, mo, exec, use_saddr);
+    return flat_dwords_lanes(w, in, mo, exec, use_saddr);
   }
   FOR_LANES(exec) {
     uint64_t a;
@@ -379,34 +379,6 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
   return vmem(w, in, true);
 }
 
-/* GLOBAL/FLAT loads and stores of 1-4 whole dwords (exec_flat's first case). */
-static int flat_dwords_bound(struct isa_wave *w, const struct isa_inst *in)
-{
-  uint64_t exec = wave_exec(w);
-  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
-  if (!flat_dwords_direct(w, in, in->mo, exec, use_saddr))
-    return 0;
-  return flat_dwords(w, in, in->mo, exec, use_saddr);
-}
-
-/* One dword a lane (global_load_dword, global_store_dword, the FLAT forms): with every lane
- * active and consecutive, one check and one copy (exec_mem_fast.c, flat_dword_unit). */
-static int flat_dword_load_bound(struct isa_wave *w, const struct isa_inst *in)
-{
-  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
-  if (wave_exec(w) == ~0ull && !flat_dword_unit(w, in, use_saddr, false))
-    return 0;
-  return flat_dwords_bound(w, in);
-}
-
-static int flat_dword_store_bound(struct isa_wave *w, const struct isa_inst *in)
-{
-  bool use_saddr = in->saddr != 0x7f && in->saddr != OPD_NONE;
-  if (wave_exec(w) == ~0ull && !flat_dword_unit(w, in, use_saddr, true))
-    return 0;
-  return flat_dwords_bound(w, in);
-}
-
 isa_exec_fn vmem_bind(struct isa_inst *in)
 {
   const struct mem_op *mo = mem_op_info(in->op);
@@ -414,9 +386,7 @@ isa_exec_fn vmem_bind(struct isa_inst *in)
       (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
       mo->count >= 1 && mo->count <= 4) {
     in->mo = mo;
-    if (mo->count == 1)
-      return mo->kind == MK_STORE ? flat_dword_store_bound : flat_dword_load_bound;
-    return flat_dwords_bound;
+    return flat_dwords_bind(in, mo->count, mo->kind == MK_STORE);
   }
   return exec_vmem;
 }
@@ -561,7 +531,8 @@ isa_exec_fn ds_bind(struct isa_inst *in)
   const struct mem_op *mo = mem_op_info(in->op);
   if ((mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes >= 4 && !mo->d16 && !in->gds) {
     in->mo = mo;
-    return ds_dwords_bound;
+    isa_exec_fn fn = ds_dwords_bind(in);
+    return fn ? fn : ds_dwords_bound;
   }
   return exec_ds;
 }

@@ -68,9 +68,9 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
 /* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
- * registers: the running expectation defeats the vectoriser. Inlined into the clones of
- * lanes_consecutive and flat_dword_unit (a call per check cost as much as the check); steps_by
- * is its own clone for DS. */
+ * registers: the running expectation defeats the vectoriser. Inlined into the clone of
+ * lanes_consecutive (a call per check cost as much as the check); steps_by is its own clone
+ * for DS. */
 static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
 {
   v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
@@ -97,9 +97,9 @@ static bool steps_by(const uint32_t *x, uint32_t step)
 /* With every lane active: true when lane l accesses a0 + l * len, with a0 the first lane's
  * address, decided on the 32-bit registers without forming 64 addresses. The low dwords must
  * step by len without wrapping; a VGPR pair's high dwords must all be equal. */
-static inline __attribute__((always_inline)) bool
-consecutive_inline(struct isa_wave *w, const struct isa_inst *in, bool saddr, unsigned len,
-                   uint64_t *a0)
+MEM_FAST_CLONES
+static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, bool saddr,
+                              unsigned len, uint64_t *a0)
 {
   const uint32_t *lo = wave_vreg(w, in->addr);
   if (!steps_by_inline(lo, len) || lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
@@ -114,13 +114,6 @@ consecutive_inline(struct isa_wave *w, const struct isa_inst *in, bool saddr, un
   return steps_by_inline(hi, 0);
 }
 
-MEM_FAST_CLONES
-static bool lanes_consecutive(struct isa_wave *w, const struct isa_inst *in, bool saddr,
-                              unsigned len, uint64_t *a0)
-{
-  return consecutive_inline(w, in, saddr, len, a0);
-}
-
 /* Not in the LDS or private aperture (FLAT only): a page lies wholly inside or outside them. */
 static bool global_page(const struct isa_inst *in, uint64_t page)
 {
@@ -131,8 +124,8 @@ static bool global_page(const struct isa_inst *in, uint64_t page)
 /* Two dwords a lane (dwordx2: 64-bit values), eight lanes a step: memory interleaves the
  * lanes' low and high dwords, the registers hold them apart. (Cloned: without AVX2 the
  * 32-byte shuffles go through the stack, where mismatched stores and loads stall.) */
-MEM_FAST_CLONES
-static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+static inline __attribute__((always_inline)) void load2_body(uint32_t *lo, uint32_t *hi,
+                                                             const uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 x, y;
@@ -145,8 +138,8 @@ static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
   }
 }
 
-MEM_FAST_CLONES
-static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+static inline __attribute__((always_inline)) void store2_body(const uint32_t *lo,
+                                                              const uint32_t *hi, uint8_t *p)
 {
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     v8u32 x, y;
@@ -157,6 +150,18 @@ static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
     memcpy(p + 8 * l, &a, sizeof(a));
     memcpy(p + 8 * l + 32, &b, sizeof(b));
   }
+}
+
+MEM_FAST_CLONES
+static void block_load2(uint32_t *lo, uint32_t *hi, const uint8_t *p)
+{
+  load2_body(lo, hi, p);
+}
+
+MEM_FAST_CLONES
+static void block_store2(const uint32_t *lo, const uint32_t *hi, uint8_t *p)
+{
+  store2_body(lo, hi, p);
 }
 
 static void block_load(uint32_t *const *regs, unsigned dw, const uint8_t *p)
@@ -255,16 +260,12 @@ static void gather_dwords(uint32_t *restrict r, const uint8_t *base, const uint3
   }
 }
 
-int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
-                       uint64_t exec, bool use_saddr)
+/* Any lanes of `exec` (not empty) in one mapped global page: addresses formed for all lanes,
+ * loads gathered, stores lane after lane. 1 when the span is not one such page. */
+static int flat_dwords_spread(struct isa_wave *w, const struct isa_inst *in, unsigned dw,
+                              bool store, uint64_t exec, bool saddr)
 {
-  if (!exec)
-    return 0;
-  unsigned dw = mo->count, len = 4 * dw;
-  bool store = mo->kind == MK_STORE, saddr = in->enc == ENC_GLOBAL && use_saddr;
-  uint64_t a0;
-  if (exec == ~0ull && lanes_consecutive(w, in, saddr, len, &a0))
-    return block_access(w, in, a0, dw, store);
+  unsigned len = 4 * dw;
   uint64_t a[WAVE_SIZE];
   lane_addresses(w, in, saddr, a);
   uint64_t lo, hi;
@@ -293,33 +294,247 @@ int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const stru
   return 0;
 }
 
-/* ---- one dword a lane, every lane, consecutive: the commonest access of all ----
- *
- * global_load_dword / global_store_dword of c[i] = a[i] + b[i]: 64 lanes, 256 bytes in a row.
- * flat_dwords_direct serves it through general steps (address form, span, page, register
- * list, copy by size); this one decides everything in one pass over the address registers
- * and copies 256 bytes. Anything else returns 1 to the general direct path (same results). */
-
-/* Cloned whole (the check of consecutive lanes inlined): with AVX2 the check and the 256-byte
- * copy take half the instructions. */
-MEM_FAST_CLONES
-int flat_dword_unit(struct isa_wave *w, const struct isa_inst *in, bool use_saddr, bool store)
+int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                       uint64_t exec, bool use_saddr)
 {
+  if (!exec)
+    return 0;
+  unsigned dw = mo->count;
+  bool store = mo->kind == MK_STORE, saddr = in->enc == ENC_GLOBAL && use_saddr;
   uint64_t a0;
-  if (!consecutive_inline(w, in, in->enc == ENC_GLOBAL && use_saddr, 4, &a0))
-    return 1;
-  /* the 256 bytes in one global page (no wrap past the top of the address space) */
-  uint64_t page = a0 & ~0xfffull;
-  if ((a0 & 0xfff) > 4096 - 4 * WAVE_SIZE || a0 + 4 * WAVE_SIZE < a0 || !global_page(in, page))
-    return 1;
+  if (exec == ~0ull && lanes_consecutive(w, in, saddr, 4 * dw, &a0))
+    return block_access(w, in, a0, dw, store);
+  return flat_dwords_spread(w, in, dw, store, exec, saddr);
+}
+
+#ifdef MEM_FAST_GATHER
+__attribute__((target("avx2")))
+static void gather_regs_avx2(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                             const uint32_t *restrict a)
+{
+  for (unsigned j = 0; j < nr; j++)
+    gather_avx2(regs[j], base[j], a);
+}
+#endif
+
+/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs). */
+static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
+                        const uint32_t *restrict a)
+{
+#ifdef MEM_FAST_GATHER
+  if (__builtin_cpu_supports("avx2")) {
+    gather_regs_avx2(regs, base, nr, a);
+    return;
+  }
+#endif
+  for (unsigned j = 0; j < nr; j++)
+    LANES memcpy(&regs[j][l], base[j] + a[l], 4);
+}
+
+/* ---- GLOBAL/FLAT executors bound per instruction form ----
+ *
+ * vadd's three accesses cost about 300 host instructions each through flat_dwords_direct():
+ * the consecutive test built its lane steps at run time and read the two address registers in
+ * two passes, and the block copy went through four calls. Bound once per decoded instruction
+ * (width, direction, SADDR or VGPR pair known), the common case (all lanes active, consecutive,
+ * one page in the TLB) is one function with the steps as constants. Everything else goes on
+ * to the paths above, which give the same results as before. */
+
+/* All 64 lanes: lo[l] == lo[0] + l * len without wrapping and, for a VGPR pair (hi not NULL),
+ * hi[l] == hi[0]; then lane l's address is the first lane's plus l * len. One pass reads both
+ * registers, eight lanes a step. */
+static inline __attribute__((always_inline)) bool wave_steps(const uint32_t *lo,
+                                                             const uint32_t *hi, uint32_t len)
+{
+  if (lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
+    return false;
+  v8u32 expect = {0, len, 2 * len, 3 * len, 4 * len, 5 * len, 6 * len, 7 * len};
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, h0 = diff;
+  expect += lo[0];
+  if (hi)
+    h0 += hi[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, lo + l, sizeof(v));
+    diff |= v ^ expect;
+    if (hi) {
+      memcpy(&v, hi + l, sizeof(v));
+      diff |= v ^ h0;
+    }
+    expect += 8 * len;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* Lane l's dw dwords at p + l * 4 * dw, to (load) or from (store) the registers. */
+static inline __attribute__((always_inline)) void wave_block_move(uint32_t *const *regs,
+                                                                  unsigned dw, uint8_t *p,
+                                                                  bool store)
+{
+  if (dw == 1) {
+#pragma GCC unroll 8
+    for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+      v8u32 v;
+      memcpy(&v, store ? (const void *)(regs[0] + l) : (const void *)(p + 4 * l), sizeof(v));
+      memcpy(store ? (void *)(p + 4 * l) : (void *)(regs[0] + l), &v, sizeof(v));
+    }
+  } else if (dw == 2) {
+    if (store)
+      store2_body(regs[0], regs[1], p);
+    else
+      load2_body(regs[0], regs[1], p);
+  } else {
+    for (unsigned i = 0; i < dw; i++)
+      LANES lane_dwords_move(p + (size_t)l * 4 * dw + 4 * i, &regs[i], l, 1, store);
+  }
+}
+
+/* All 64 lanes' x[l] == x[0]. */
+static inline __attribute__((always_inline)) bool lanes_equal(const uint32_t *x)
+{
+  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, x0 = diff + x[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    diff |= v ^ x0;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* Lowest and highest of 64 lanes' x[l]. */
+static inline __attribute__((always_inline)) void lanes_min_max(const uint32_t *x, uint32_t *mn,
+                                                                uint32_t *mx)
+{
+  v8u32 lo, hi;
+  memcpy(&lo, x, sizeof(lo));
+  hi = lo;
+#pragma GCC unroll 8
+  for (unsigned l = 8; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    v8u32 lt = (v8u32)(v < lo), gt = (v8u32)(v > hi);
+    lo = (v & lt) | (lo & ~lt);
+    hi = (v & gt) | (hi & ~gt);
+  }
+  uint32_t a = lo[0], b = hi[0];
+  for (unsigned i = 1; i < 8; i++) {
+    a = lo[i] < a ? lo[i] : a;
+    b = hi[i] > b ? hi[i] : b;
+  }
+  *mn = a;
+  *mx = b;
+}
+
+/* The host page of global `page` for an access of the instruction, NULL when it is not plain
+ * global memory that translates whole. */
+static inline __attribute__((always_inline)) uint8_t *wave_global_page(struct isa_wave *w,
+                                                                       const struct isa_inst *in,
+                                                                       uint64_t page, bool store)
+{
+  if (!global_page(in, page))
+    return NULL;
   uint8_t *host = wave_tlb_lookup(w, page, store);
-  if (!host && !(host = wave_page(w, page, store)))
+  return host ? host : wave_page(w, page, store);
+}
+
+/* The common case; 1 when it does not apply (nothing done, nothing faulted). All lanes active
+ * with the same high address dword (or a SADDR base): lane l's address is base + lo[l], base
+ * the same for all lanes (64-bit sums, as exec_mem.c forms them). Consecutive lanes in one
+ * page move as one block; others in one page are gathered (loads) or stored lane after lane. */
+static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           unsigned dw, bool store, bool saddr)
+{
+  if (wave_exec(w) != ~0ull)
     return 1;
-  if (store)
-    memcpy(host + (a0 - page), wave_vreg(w, in->data0), 4 * WAVE_SIZE);
-  else
-    memcpy(wave_vreg(w, in->dst), host + (a0 - page), 4 * WAVE_SIZE);
+  const uint32_t *lo = wave_vreg(w, in->addr), *hi = saddr ? NULL : wave_vreg(w, in->addr + 1);
+  uint64_t base = (uint64_t)(int64_t)in->offset;
+  base += saddr ? wave_sreg64(w, in->saddr) : (uint64_t)hi[0] << 32;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  if (lo[1] == lo[0] + 4 * dw && wave_steps(lo, hi, 4 * dw)) {
+    /* the first lane's address (read before a load writes a register it may share) */
+    uint64_t a0 = base + lo[0], page = a0 & ~0xfffull;
+    uint8_t *host;
+    /* inside one page, hence not wrapping past the top of the address space either */
+    if ((a0 & 0xfff) + WAVE_SIZE * 4 * dw > 4096 || !(host = wave_global_page(w, in, page, store)))
+      return 1;
+    wave_block_move(regs, dw, host + (a0 & 0xfff), store);
+    return 0;
+  }
+  if (hi && !lanes_equal(hi))
+    return 1;
+  uint32_t mn, mx;
+  lanes_min_max(lo, &mn, &mx);
+  uint64_t first = base + mn, last = base + mx + 4 * dw - 1, page = first & ~0xfffull;
+  uint8_t *host;
+  /* every lane's bytes in [first, last], one page, no wrap past the top of the address space */
+  if (last < first || (last & ~0xfffull) != page || !(host = wave_global_page(w, in, page, store)))
+    return 1;
+  /* lane l at offset lo[l] - mn + (first - page) in the page: below 4096, exact in 32 bits */
+  uint32_t off[WAVE_SIZE], d = (uint32_t)(first - page) - mn;
+  LANES off[l] = lo[l] + d;
+  if (store) {
+    LANES lane_dwords_move(host + off[l], regs, l, dw, true);
+    return 0;
+  }
+  const uint8_t *bases[4];
+  for (unsigned i = 0; i < dw; i++)
+    bases[i] = host + 4 * i;
+  gather_regs(regs, bases, dw, off);
   return 0;
+}
+
+/* Not the common case: one page with any lanes (gathered loads), else lane after lane (which
+ * reports a fault at the first faulting lane). */
+__attribute__((noinline))
+static int flat_wave_rest(struct isa_wave *w, const struct isa_inst *in, unsigned dw, bool store,
+                          bool saddr)
+{
+  uint64_t exec = wave_exec(w);
+  if (!exec || !flat_dwords_spread(w, in, dw, store, exec, saddr))
+    return 0;
+  return flat_dwords_lanes(w, in, in->mo, exec, saddr);
+}
+
+#define FLAT_WAVE_FN(name, dw, store, saddr)                                                     \
+  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  {                                                                                           \
+    return flat_wave(w, in, dw, store, saddr) ? flat_wave_rest(w, in, dw, store, saddr) : 0;    \
+  }
+FLAT_WAVE_FN(flat_load1, 1, false, false)
+FLAT_WAVE_FN(flat_load2, 2, false, false)
+FLAT_WAVE_FN(flat_load3, 3, false, false)
+FLAT_WAVE_FN(flat_load4, 4, false, false)
+FLAT_WAVE_FN(flat_store1, 1, true, false)
+FLAT_WAVE_FN(flat_store2, 2, true, false)
+FLAT_WAVE_FN(flat_store3, 3, true, false)
+FLAT_WAVE_FN(flat_store4, 4, true, false)
+FLAT_WAVE_FN(saddr_load1, 1, false, true)
+FLAT_WAVE_FN(saddr_load2, 2, false, true)
+FLAT_WAVE_FN(saddr_load3, 3, false, true)
+FLAT_WAVE_FN(saddr_load4, 4, false, true)
+FLAT_WAVE_FN(saddr_store1, 1, true, true)
+FLAT_WAVE_FN(saddr_store2, 2, true, true)
+FLAT_WAVE_FN(saddr_store3, 3, true, true)
+FLAT_WAVE_FN(saddr_store4, 4, true, true)
+
+isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store)
+{
+  bool saddr = in->enc == ENC_GLOBAL && in->saddr != 0x7f && in->saddr != OPD_NONE;
+  static isa_exec_fn const fns[2][2][4] = {
+      {{flat_load1, flat_load2, flat_load3, flat_load4},
+       {flat_store1, flat_store2, flat_store3, flat_store4}},
+      {{saddr_load1, saddr_load2, saddr_load3, saddr_load4},
+       {saddr_store1, saddr_store2, saddr_store3, saddr_store4}}};
+  return fns[saddr][store][(dw - 1) & 3];
 }
 
 /* ---- LDS (DS) loads and stores of whole dwords ---- */
@@ -428,4 +643,141 @@ int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct
     for (unsigned i = 0; i < dw; i++)
       gather_dwords(wave_vreg(w, in->dst + k * dw + i), lds + 4 * i, a[k], exec);
   return 0;
+}
+
+/* ---- DS executors bound per instruction form ----
+ *
+ * SGEMM's ds_read2_b32 and ds_read_b128 cost about 500 host instructions each through
+ * ds_dwords_direct(): the element offsets, 64 addresses stored per element, a call per
+ * register gathered. Bound once per decoded instruction (elements and width known), the
+ * common case (all lanes active, every element inside the LDS) tests the lanes' base addresses
+ * in one pass against the LDS size and gathers every destination register in one call, or
+ * copies one block for consecutive lanes. Other cases go to ds_dwords_direct() and the per-lane
+ * path, as before. */
+
+/* All 64 lanes' va[l] <= lim. */
+static inline __attribute__((always_inline)) bool lanes_at_most(const uint32_t *va, uint32_t lim)
+{
+  v8u32 over = {0, 0, 0, 0, 0, 0, 0, 0};
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, va + l, sizeof(v));
+    over |= (v8u32)(v > lim);
+  }
+  uint64_t q[4];
+  memcpy(q, &over, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* The byte offsets of a DS access's n elements (as ds_elements()). */
+static inline __attribute__((always_inline)) void ds_offsets(const struct isa_inst *in,
+                                                             unsigned n, uint32_t off[2])
+{
+  if (n == 1) {
+    off[0] = (uint32_t)(in->offset & 0xffff);
+    return;
+  }
+  const struct mem_op *mo = in->mo;
+  uint32_t esz = mo->bytes * (mo->two_addr == 2 ? 64u : 1u);
+  off[0] = (uint32_t)(in->offset & 0xff) * esz;
+  off[1] = (uint32_t)((in->offset >> 8) & 0xff) * esz;
+}
+
+/* The common case of a DS load or store of n elements of dw dwords; 1 when it does not apply
+ * (nothing done). Every lane's va + off + 4 * dw within the LDS means no 32-bit wrap and no
+ * fault for any lane, so the addresses are exec_ds()'s. */
+static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
+                                                         const struct isa_inst *in, unsigned n,
+                                                         unsigned dw, bool store)
+{
+  if (wave_exec(w) != ~0ull)
+    return 1;
+  uint32_t off[2];
+  ds_offsets(in, n, off);
+  uint32_t top = n == 2 && off[1] > off[0] ? off[1] : off[0], lds_size = w->wg->lds_size;
+  if ((uint64_t)top + 4 * dw > lds_size)
+    return 1;
+  const uint32_t *va = wave_vreg(w, in->addr);
+  if (!lanes_at_most(va, lds_size - top - 4 * dw))
+    return 1;
+  uint8_t *lds = w->wg->lds;
+  if (n == 1 && va[1] == va[0] + 4 * dw && steps_by_inline(va, 4 * dw)) {
+    uint32_t *regs[4];
+    for (unsigned i = 0; i < dw; i++)
+      regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+    /* consecutive lanes inside the LDS (the highest address checked above) */
+    wave_block_move(regs, dw, lds + va[0] + off[0], store);
+    return 0;
+  }
+  if (store) {
+    /* lane after lane, element after element: where lanes overlap the later write stays */
+    const uint32_t *regs[2][4];
+    for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        regs[k][i] = wave_vreg(w, (k ? in->data1 : in->data0) + i);
+    LANES for (unsigned k = 0; k < n; k++)
+      for (unsigned i = 0; i < dw; i++)
+        memcpy(lds + va[l] + off[k] + 4 * i, &regs[k][i][l], 4);
+    return 0;
+  }
+  uint32_t *regs[8];
+  const uint8_t *base[8];
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++) {
+      regs[k * dw + i] = wave_vreg(w, in->dst + k * dw + i);
+      base[k * dw + i] = lds + off[k] + 4 * i;
+    }
+  /* the addresses are all read before a destination that may be the address register is
+   * written */
+  unsigned r = (in->addr - in->dst) & (NUM_VREGS - 1);
+  if (r < n * dw) {
+    uint32_t a[WAVE_SIZE];
+    memcpy(a, va, sizeof(a));
+    gather_regs(regs, base, n * dw, a);
+  } else {
+    gather_regs(regs, base, n * dw, va);
+  }
+  return 0;
+}
+
+/* Not the common case: ds_dwords_direct() for any lanes, else exec_ds()'s per-lane path. */
+__attribute__((noinline))
+static int ds_wave_rest(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!ds_dwords_direct(w, in, in->mo, wave_exec(w)))
+    return 0;
+  return exec_ds_general(w, in);
+}
+
+#define DS_WAVE_FN(name, n, dw, store)                                                          \
+  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  {                                                                                           \
+    return ds_wave(w, in, n, dw, store) ? ds_wave_rest(w, in) : 0;                             \
+  }
+DS_WAVE_FN(ds_load1x1, 1, 1, false)
+DS_WAVE_FN(ds_load1x2, 1, 2, false)
+DS_WAVE_FN(ds_load1x3, 1, 3, false)
+DS_WAVE_FN(ds_load1x4, 1, 4, false)
+DS_WAVE_FN(ds_load2x1, 2, 1, false)
+DS_WAVE_FN(ds_load2x2, 2, 2, false)
+DS_WAVE_FN(ds_store1x1, 1, 1, true)
+DS_WAVE_FN(ds_store1x2, 1, 2, true)
+DS_WAVE_FN(ds_store1x3, 1, 3, true)
+DS_WAVE_FN(ds_store1x4, 1, 4, true)
+DS_WAVE_FN(ds_store2x1, 2, 1, true)
+DS_WAVE_FN(ds_store2x2, 2, 2, true)
+
+isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
+{
+  const struct mem_op *mo = in->mo;
+  static isa_exec_fn const fns[2][2][4] = {
+      {{ds_load1x1, ds_load1x2, ds_load1x3, ds_load1x4}, {ds_load2x1, ds_load2x2, NULL, NULL}},
+      {{ds_store1x1, ds_store1x2, ds_store1x3, ds_store1x4},
+       {ds_store2x1, ds_store2x2, NULL, NULL}}};
+  unsigned n = mo->two_addr ? 2 : 1, dw = n == 2 ? mo->bytes / 4 : mo->bytes * mo->count / 4;
+  if ((mo->kind != MK_LOAD && mo->kind != MK_STORE) || mo->bytes < 4 || mo->d16 || dw < 1 ||
+      dw > 4)
+    return NULL;
+  return fns[mo->kind == MK_STORE][n - 1][dw - 1];
 }

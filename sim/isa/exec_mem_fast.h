@@ -16,17 +16,27 @@
 int flat_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                        uint64_t exec, bool use_saddr);
 
-/* The GLOBAL/FLAT load or store (`store`) of one dword `in` with every lane active: runs it
- * when lane l accesses a0 + 4 * l, all in one mapped global page, and returns 0; else returns
- * 1 and changes nothing (flat_dwords_direct and the per-lane path then run it). */
-int flat_dword_unit(struct isa_wave *w, const struct isa_inst *in, bool use_saddr, bool store);
-
 /* Runs the DS load/store of whole dwords `in` (ds_read/write_b32, _b64, _b96, _b128 and the
  * read2/write2 and st64 forms; not sub-dword or d16) when every active lane's access lies
  * inside the workgroup's LDS, with exec_ds()'s results. Returns 0 when it ran it, 1 when the
  * per-lane path must. */
 int ds_dwords_direct(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                      uint64_t exec);
+
+/* The executor of the GLOBAL/FLAT load (store when [in] store) of [in] dw whole dwords (1-4)
+ * decoded as [in] in, whose mo is set: a whole-wave direct path for its form, else the paths
+ * of flat_dwords_direct() and flat_dwords_lanes(); exec_vmem()'s results. */
+isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store);
+
+/* The executor of the DS load or store of whole dwords decoded as [in] in, whose mo is set
+ * (ds_read/write_b32 to _b128, read2/write2 and st64 forms of b32 and b64): a whole-wave direct
+ * path for its form, else ds_dwords_direct() and exec_ds()'s per-lane path; exec_ds()'s
+ * results. NULL for any other DS instruction. */
+isa_exec_fn ds_dwords_bind(const struct isa_inst *in);
+
+/* exec_mem.c's lane-after-lane path for those accesses (faults at the first faulting lane). */
+int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
+                      uint64_t exec, bool use_saddr);
 
 /* exec_vmem() and exec_ds() without the direct paths; separate so tests can compare. */
 int exec_vmem_general(struct isa_wave *w, const struct isa_inst *in);

@@ -348,3 +348,56 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
   copy_free(&b);
   copy_free(&c);
 }
+
+/* A load whose destination is its own address register: every lane's address is read before
+ * a register is written, on the bound executors' block, gather and LDS paths alike. */
+Test(isa_mem_fast, loads_into_their_address_register)
+{
+  static struct copy a, b;
+  copy_init(&a);
+  copy_init(&b);
+  static const unsigned gops[] = {OP_GLOBAL_LOAD_DWORD, OP_GLOBAL_LOAD_DWORDX2,
+                                  OP_GLOBAL_LOAD_DWORDX4};
+  for (unsigned o = 0; o < 3; o++)
+    for (unsigned pattern = 0; pattern < 2; pattern++)
+      for (unsigned rep = 0; rep < 20; rep++) {
+        struct isa_inst in;
+        memset(&in, 0, sizeof(in));
+        in.op = (uint16_t)gops[o];
+        in.enc = ENC_GLOBAL;
+        in.size = 8;
+        in.addr = in.dst = OPD_VGPR + ADDR;
+        in.saddr = rep & 1 ? SADDR : 0x7f;
+        fill_case(&a, &in, pattern, ~0ull);
+        copy_clone(&b, &a);
+        struct isa_inst bound = in;
+        compare(&a, &b, &in, vmem_bind(&bound)(&a.w, &bound), exec_vmem_general(&b.w, &in),
+                pattern, ~0ull);
+      }
+  static const unsigned dops[] = {OP_DS_READ_B32, OP_DS_READ_B64, OP_DS_READ_B128,
+                                  OP_DS_READ2_B32, OP_DS_READ2ST64_B32};
+  for (unsigned o = 0; o < 5; o++)
+    for (unsigned rep = 0; rep < 20; rep++) {
+      const struct mem_op *mo = mem_op_info(dops[o]);
+      unsigned len = mo->bytes * mo->count;
+      struct isa_inst in;
+      memset(&in, 0, sizeof(in));
+      in.op = (uint16_t)dops[o];
+      in.enc = ENC_DS;
+      in.size = 8;
+      /* the address register first, in the middle or last of the destinations */
+      in.dst = OPD_VGPR + ADDR - rep % 3;
+      in.addr = OPD_VGPR + ADDR;
+      in.offset = mo->two_addr ? 0x0201 : 0;
+      fill_case(&a, &in, 0, ~0ull);
+      for (unsigned l = 0; l < WAVE_SIZE; l++)
+        a.v[ADDR][l] = rep & 1 ? l * len : next_u32() % (LDS_BYTES / 4 - len);
+      copy_clone(&b, &a);
+      struct isa_inst bound = in;
+      int rca = ds_bind(&bound)(&a.w, &bound);
+      compare(&a, &b, &in, rca, exec_ds_general(&b.w, &in), 0, ~0ull);
+      cr_assert_eq(rca, 0, "%s: no fault", isa_op_name(in.op));
+    }
+  copy_free(&a);
+  copy_free(&b);
+}
