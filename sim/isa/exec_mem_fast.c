@@ -317,10 +317,77 @@ static void gather_regs_avx2(uint32_t *const *regs, const uint8_t *const *base, 
 }
 #endif
 
-/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs). */
+/* ---- four rows of sixteen lanes ----
+ *
+ * Tiled kernels address memory in rows of 16 lanes: SGEMM's tile loads read 16 consecutive
+ * dwords a row (rows a matrix row apart), its LDS reads give all 16 lanes of a row one address
+ * (ds_read_b128 of a row of A) or the same 16 consecutive dwords in every row (ds_read2_b32 of
+ * B). A gather of 64 lanes costs about a cycle a lane; a row of these shapes is one 64-byte
+ * copy or one broadcast. */
+
+enum row_shape { ROWS_NONE, ROWS_UNIFORM, ROWS_CONSECUTIVE };
+
+/* The shape of 64 lanes' byte offsets `a`: each row of 16 lanes (l >> 4) at one offset
+ * (ROWS_UNIFORM) or at 16 consecutive dwords (ROWS_CONSECUTIVE) from its first lane's offset,
+ * which goes to row[]. ROWS_NONE otherwise. */
+static inline __attribute__((always_inline)) enum row_shape lane_rows(const uint32_t *a,
+                                                                     uint32_t row[4])
+{
+  const v8u32 step = {0, 4, 8, 12, 16, 20, 24, 28};
+  v8u32 same = {0, 0, 0, 0, 0, 0, 0, 0}, inc = same;
+  for (unsigned g = 0; g < 4; g++) {
+    row[g] = a[16 * g];
+    v8u32 lo, hi, r = {0, 0, 0, 0, 0, 0, 0, 0};
+    r += row[g];
+    memcpy(&lo, a + 16 * g, sizeof(lo));
+    memcpy(&hi, a + 16 * g + 8, sizeof(hi));
+    same |= (lo ^ r) | (hi ^ r);
+    inc |= (lo ^ (r + step)) | (hi ^ (r + step + 32));
+  }
+  uint64_t q[4], p[4];
+  memcpy(q, &same, sizeof(q));
+  memcpy(p, &inc, sizeof(p));
+  if ((q[0] | q[1] | q[2] | q[3]) == 0)
+    return ROWS_UNIFORM;
+  return (p[0] | p[1] | p[2] | p[3]) == 0 ? ROWS_CONSECUTIVE : ROWS_NONE;
+}
+
+/* regs[j] lane l from base[j] + a[l] when `a` has a row shape; false (nothing written) when
+ * not. The shape and row offsets are taken before the first register is written, so `a` may
+ * be one of the registers. */
+static inline __attribute__((always_inline)) bool gather_rows(uint32_t *const *regs,
+                                                              const uint8_t *const *base,
+                                                              unsigned nr, const uint32_t *a)
+{
+  uint32_t row[4];
+  enum row_shape shape = lane_rows(a, row);
+  if (shape == ROWS_NONE)
+    return false;
+  for (unsigned j = 0; j < nr; j++)
+    for (unsigned g = 0; g < 4; g++) {
+      const uint8_t *src = base[j] + row[g];
+      uint32_t *dst = regs[j] + 16 * g;
+      if (shape == ROWS_CONSECUTIVE) {
+        memcpy(dst, src, 64);
+        continue;
+      }
+      uint32_t x;
+      memcpy(&x, src, 4);
+      v8u32 v = {x, x, x, x, x, x, x, x};
+      memcpy(dst, &v, sizeof(v));
+      memcpy(dst + 8, &v, sizeof(v));
+    }
+  return true;
+}
+
+/* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs, or
+ * in a row shape). */
+MEM_FAST_CLONES
 static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsigned nr,
                         const uint32_t *restrict a)
 {
+  if (gather_rows(regs, base, nr, a))
+    return;
 #ifdef MEM_FAST_GATHER
   if (__builtin_cpu_supports("avx2")) {
     gather_regs_avx2(regs, base, nr, a);

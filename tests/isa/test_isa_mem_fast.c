@@ -131,6 +131,10 @@ static uint64_t lane_va(unsigned p, unsigned l, unsigned len, uint64_t base, boo
     return base + (uint64_t)(l / 4) * len;
   case 4: /* consecutive backwards */
     return base + (uint64_t)(WAVE_SIZE - 1 - l) * len;
+  case 5: /* rows of 16 lanes, each row one address (a tile's row broadcast) */
+    return base + (uint64_t)(l / 16) * 544;
+  case 6: /* rows of 16 lanes, each row consecutive (a tile's rows) */
+    return base + (uint64_t)(l / 16) * 608 + (l % 16) * len;
   default: /* FLAT: LDS or private aperture for some lanes */
     if (!flat || (next_u32() & 1))
       return base + (uint64_t)l * len;
@@ -213,7 +217,7 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
     bool flat = !strncmp(isa_op_name(ops[o]), "flat_", 5);
     bool store = strstr(isa_op_name(ops[o]), "store") != NULL;
-    for (unsigned pattern = 0; pattern < 6; pattern++)
+    for (unsigned pattern = 0; pattern < 8; pattern++)
       for (unsigned e = 0; e < 5; e++)
         for (unsigned rep = 0; rep < 40; rep++) {
           uint64_t exec = e == 0 || e == 4 ? ~0ull : e == 1 ? next_u64() : e == 2 ? 1ull << (next_u32() % 64) : 0;
@@ -275,6 +279,9 @@ static uint32_t ds_lane_addr(unsigned p, unsigned l, unsigned len, uint32_t base
   case 1: return next_u32() % (LDS_BYTES - len + 1);
   case 2: return next_u32() % (LDS_BYTES + 32);
   case 3: return base + (l / 8) * len;
+  case 4: return base + (l / 16) * 64;                   /* rows of 16 lanes at one address */
+  case 5: return base + (l / 16) * 256 + (l % 16) * len; /* rows of 16 consecutive lanes */
+  case 6: return (l / 16) * 64 + (l % 16) * len;         /* every row the same 16 lanes */
   default: return 0xfffffff0u + l * len;
   }
 }
@@ -294,7 +301,7 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
     const struct mem_op *mo = mem_op_info(ops[o]);
     unsigned len = mo->bytes * mo->count;
-    for (unsigned pattern = 0; pattern < 5; pattern++)
+    for (unsigned pattern = 0; pattern < 8; pattern++)
       for (unsigned e = 0; e < 4; e++)
         for (unsigned rep = 0; rep < 50; rep++) {
           uint64_t exec = e < 2 ? ~0ull : e == 2 ? next_u64() : 1ull << (next_u32() % 64);
