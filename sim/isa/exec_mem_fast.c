@@ -368,7 +368,13 @@ static inline __attribute__((always_inline)) bool gather_rows(uint32_t *const *r
       const uint8_t *src = base[j] + row[g];
       uint32_t *dst = regs[j] + 16 * g;
       if (shape == ROWS_CONSECUTIVE) {
-        memcpy(dst, src, 64);
+        /* 32-byte moves: the next VALU instruction reads the register 32 bytes at a time,
+         * and a load that spans two smaller stores cannot be forwarded from them */
+        v8u32 x0, x1;
+        memcpy(&x0, src, sizeof(x0));
+        memcpy(&x1, src + 32, sizeof(x1));
+        memcpy(dst, &x0, sizeof(x0));
+        memcpy(dst + 8, &x1, sizeof(x1));
         continue;
       }
       uint32_t x;
