@@ -110,44 +110,59 @@ void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write)
 
 /* ---- workgroup setup ---- */
 
-static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_wg *g)
+/* The user SGPRs the kernel descriptor asks for (code properties, in the order AMDGPUUsage's
+ * "Initial Kernel Execution State" lists them), the same for every wave of the dispatch, into
+ * c->s_init; every other SGPR starts as 0. */
+static void init_user_sgprs(struct isa_ctx *c)
 {
   const struct isa_dispatch *d = c->d;
+  uint32_t *s = c->s_init;
   unsigned n = 0;
   uint16_t kcp = c->code_props;
+  memset(s, 0, sizeof(c->s_init));
   if (kcp & KCP_PRIVATE_SEGMENT_BUFFER) {
     /* A buffer resource based at PRIVATE_VSHARP_BASE: MUBUF scratch accesses through it
      * land in the interpreter's per-lane private memory (exec_vmem.c). */
-    w->s[n++] = (uint32_t)PRIVATE_VSHARP_BASE;
-    w->s[n++] = (uint32_t)(PRIVATE_VSHARP_BASE >> 32);
-    w->s[n++] = 0xffffffffu;
-    w->s[n++] = 0x00027000u;
+    s[n++] = (uint32_t)PRIVATE_VSHARP_BASE;
+    s[n++] = (uint32_t)(PRIVATE_VSHARP_BASE >> 32);
+    s[n++] = 0xffffffffu;
+    s[n++] = 0x00027000u;
   }
   if (kcp & KCP_DISPATCH_PTR) {
-    w->s[n++] = (uint32_t)d->packet_va;
-    w->s[n++] = (uint32_t)(d->packet_va >> 32);
+    s[n++] = (uint32_t)d->packet_va;
+    s[n++] = (uint32_t)(d->packet_va >> 32);
   }
   if (kcp & KCP_QUEUE_PTR) {
-    w->s[n++] = (uint32_t)d->queue_va;
-    w->s[n++] = (uint32_t)(d->queue_va >> 32);
+    s[n++] = (uint32_t)d->queue_va;
+    s[n++] = (uint32_t)(d->queue_va >> 32);
   }
   if (kcp & KCP_KERNARG_PTR) {
-    w->s[n++] = (uint32_t)d->kernarg_address;
-    w->s[n++] = (uint32_t)(d->kernarg_address >> 32);
+    s[n++] = (uint32_t)d->kernarg_address;
+    s[n++] = (uint32_t)(d->kernarg_address >> 32);
   }
   if (kcp & KCP_DISPATCH_ID) {
-    w->s[n++] = (uint32_t)d->dispatch_id;
-    w->s[n++] = (uint32_t)(d->dispatch_id >> 32);
+    s[n++] = (uint32_t)d->dispatch_id;
+    s[n++] = (uint32_t)(d->dispatch_id >> 32);
   }
   if (kcp & KCP_FLAT_SCRATCH_INIT) {
     /* Scratch base offset 0 inside the private aperture; the per-lane size. */
-    w->s[n++] = 0;
-    w->s[n++] = c->priv_size;
+    s[n++] = 0;
+    s[n++] = c->priv_size;
   }
   if (kcp & KCP_PRIVATE_SEGMENT_SIZE)
-    w->s[n++] = c->priv_size;
+    s[n++] = c->priv_size;
   /* System SGPRs start after USER_SGPR_COUNT user SGPRs (rsrc2[5:1]). */
-  n = c->rsrc2 >> 1 & 0x1f;
+  c->s_system = c->rsrc2 >> 1 & 0x1f;
+  /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
+  c->mode_init = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
+}
+
+/* A new wave's SGPRs: the dispatch's template, then the system SGPRs rsrc2 enables (workgroup
+ * IDs x, y, z; workgroup info; the private segment wave offset). */
+static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_wg *g)
+{
+  memcpy(w->s, c->s_init, sizeof(w->s));
+  unsigned n = c->s_system;
   for (int i = 0; i < 3; i++)
     if (c->rsrc2 >> (7 + i) & 1)
       w->s[n++] = g->id[i];
@@ -202,18 +217,14 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
 {
   struct isa_ctx *c = k->ctx;
   struct isa_wg *g = &k->wg;
-  g->id[0] = (uint32_t)(idx % c->wg_count[0]);
-  g->id[1] = (uint32_t)(idx / c->wg_count[0] % c->wg_count[1]);
-  g->id[2] = (uint32_t)(idx / ((uint64_t)c->wg_count[0] * c->wg_count[1]));
-  /* Partial workgroups at the grid edge (AQL allows grid sizes that are not multiples). */
-  uint32_t sz[3];
-  for (int i = 0; i < 3; i++) {
-    uint32_t wgs = c->d->workgroup_size[i] ? c->d->workgroup_size[i] : 1;
-    uint32_t grid = c->d->grid_size[i] ? c->d->grid_size[i] : 1;
-    uint32_t left = grid - g->id[i] * wgs;
-    sz[i] = left < wgs ? left : wgs;
+  if (c->wg_count[1] == 1 && c->wg_count[2] == 1) {
+    g->id[0] = (uint32_t)idx;   /* a 1-D grid (most): no 64-bit divisions */
+    g->id[1] = g->id[2] = 0;
+  } else {
+    g->id[0] = (uint32_t)(idx % c->wg_count[0]);
+    g->id[1] = (uint32_t)(idx / c->wg_count[0] % c->wg_count[1]);
+    g->id[2] = (uint32_t)(idx / ((uint64_t)c->wg_count[0] * c->wg_count[1]));
   }
-  (void)sz;
   g->nwaves = (c->group_size + WAVE_SIZE - 1) / WAVE_SIZE;
   g->live = g->nwaves;
   g->at_barrier = 0;
@@ -223,7 +234,6 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
   memset(k->lds, 0, c->lds_size);
   for (unsigned i = 0; i < g->nwaves; i++) {
     struct isa_wave *w = &k->waves[i];
-    memset(w->s, 0, sizeof(w->s));
     w->scc = 0;
     w->pc = c->entry;
     w->state = WAVE_RUN;
@@ -240,8 +250,7 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->trapsts = 0;
     w->poll_pc = 0;
     w->clock_reads = 0;
-    /* MODE: round modes rsrc1[15:12], denorm modes rsrc1[19:16], DX10 clamp [21], IEEE [23]. */
-    w->mode = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
+    w->mode = c->mode_init;
     /* The worker's TLB is kept from earlier waves: it is the dispatch's page table (cleared
      * in worker_prepare). */
     init_sgprs(c, w, g);
@@ -253,7 +262,15 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
   return 0;
 }
 
-static void dispatch_start_helpers(struct isa_worker *k);
+static void dispatch_start_helpers_now(struct isa_worker *k);
+
+/* Called between wave time slices and workgroups: a test inline, the work out of line. */
+static inline void dispatch_start_helpers(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  if (k == c->lead && !c->helpers_started && c->helpers_wanted)
+    dispatch_start_helpers_now(k);
+}
 
 /* Every live wave of the workgroup waits. At a GWS barrier the workgroup is parked (wg_park.c)
  * unless the barrier ended meanwhile; with waves only at s_barrier it can never continue.
@@ -340,9 +357,10 @@ static bool wg_polled(struct isa_worker *k, bool poll)
   return false;
 }
 
-/* Run k's workgroup until it ends or parks. The worker counts in c->running on entry; on
- * return it no longer does (wg_park or the end of the workgroup takes it out). */
-static void run_wg(struct isa_worker *k)
+/* Run k's workgroup until it ends or parks. The worker counts in c->running on entry. Returns
+ * true when the workgroup ended and the worker still counts (it is about to claim another),
+ * false when it parked or failed to (wg_park took it out). */
+static bool run_wg(struct isa_worker *k)
 {
   struct isa_wg *g = &k->wg;
   struct isa_ctx *c = k->ctx;
@@ -382,9 +400,9 @@ static void run_wg(struct isa_worker *k)
       }
     }
     if (!ran && g->live && wg_blocked(k))
-      return;
+      return false;
     if (ran && g->live && wg_polled(k, polling))
-      return;
+      return false;
   }
   for (unsigned i = 0; i < g->nwaves; i++) {
     k->insts += g->waves[i].insts;
@@ -393,7 +411,7 @@ static void run_wg(struct isa_worker *k)
   }
   if (c->d->waves_done)   /* progress for the command processor: once per workgroup */
     __atomic_fetch_add(c->d->waves_done, g->nwaves - g->live, __ATOMIC_RELAXED);
-  atomic_fetch_sub(&c->running, 1);
+  return true;
 }
 
 /* No unclaimed workgroup is left for k: resume a released one, or wait (without spinning)
@@ -444,30 +462,42 @@ static bool worker_resume_or_wait(struct isa_worker *k)
   return got;
 }
 
+/* A worker's counts into the dispatch's, once at its end. */
+static void *worker_done(struct isa_worker *k)
+{
+  struct isa_ctx *c = k->ctx;
+  atomic_fetch_add(&c->insts, k->insts);
+  atomic_fetch_add(&c->waves, k->waves_run);
+  atomic_fetch_add(&c->lane_ops, k->lane_ops);
+  return NULL;
+}
+
 static void *worker_main(void *arg)
 {
   struct isa_worker *k = arg;
   struct isa_ctx *c = k->ctx;
+  /* Counted as running before a claim (see worker_resume_or_wait's deadlock rule), and from
+   * one workgroup's end to the next claim: two atomic operations a workgroup fewer. */
+  bool counted = false;
   for (;;) {
     if (atomic_load(&c->abort) || dispatch_cancelled(c))
       break;
-    /* Counted as running before the claim: see worker_resume_or_wait's deadlock rule. */
-    atomic_fetch_add(&c->running, 1);
+    if (!counted)
+      atomic_fetch_add(&c->running, 1);
     uint64_t idx = atomic_fetch_add(&c->next_wg, 1);
     if (idx < c->total_wgs) {
       setup_wg(k, idx);
     } else {
       atomic_fetch_sub(&c->running, 1);
       if (!worker_resume_or_wait(k))
-        break;
+        return worker_done(k);
     }
-    run_wg(k);
+    counted = run_wg(k);
     dispatch_start_helpers(k);
   }
-  atomic_fetch_add(&c->insts, k->insts);
-  atomic_fetch_add(&c->waves, k->waves_run);
-  atomic_fetch_add(&c->lane_ops, k->lane_ops);
-  return NULL;
+  if (counted)
+    atomic_fetch_sub(&c->running, 1);
+  return worker_done(k);
 }
 
 static struct isa_worker *worker_new(struct isa_ctx *c);
@@ -486,13 +516,11 @@ static uint64_t mono_ns(void)
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Called by every worker between workgroups and between wave time slices; only the lead acts,
- * once, when the dispatch has run HELPERS_AFTER_NS and workgroups are still unclaimed. */
-static void dispatch_start_helpers(struct isa_worker *k)
+/* Only the lead acts (dispatch_start_helpers tests that), once, when the dispatch has run
+ * HELPERS_AFTER_NS and workgroups are still unclaimed. */
+static void dispatch_start_helpers_now(struct isa_worker *k)
 {
   struct isa_ctx *c = k->ctx;
-  if (k != c->lead || c->helpers_started || c->helpers_wanted == 0)
-    return;
   /* Work for a helper: unclaimed workgroups, or parked ones a grid barrier released (read
    * without the lock: a hint, the helper checks properly). */
   if ((atomic_load_explicit(&c->next_wg, memory_order_relaxed) >= c->total_wgs && !c->nready) ||
@@ -748,6 +776,7 @@ void isa_dispatch_run(const struct isa_dispatch *d, struct isa_result *r)
   atomic_init(&c.gws_generation, 0);
   wg_park_setup(&c);
   init_wave_templates(&c);
+  init_user_sgprs(&c);
 
   long cores = d->host_threads ? (long)d->host_threads : online_cpus();
   if ((uint64_t)cores > c.total_wgs)

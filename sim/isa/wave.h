@@ -188,6 +188,11 @@ struct isa_ctx {
    * set-up does not clear them (only the slots of a workgroup's waves are written and read). */
   uint32_t v0_init[16][WAVE_SIZE];
   uint64_t exec_init[16];
+  /* Every wave's initial SGPRs up to the system ones (the user SGPRs the descriptor asks for,
+   * the rest zero), where the system SGPRs start, and its initial MODE (dispatch.c). */
+  uint32_t s_init[128];
+  unsigned s_system;
+  uint32_t mode_init;
 };
 
 /* blocks.c: the decoded-instruction cache and blocks of worker k, and the run loop */
