@@ -686,6 +686,40 @@ static void f64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
   store64(w, in->dst, r, exec);
 }
 
+/* ---- v_cvt_f64_f32 and v_cvt_f32_f64 ----
+ *
+ * HIP code turns a float into a double and back around every double constant (x * 5.34f
+ * without the f). exec_valu.c converts on the host, flushing f32 denormals when MODE says so;
+ * fast_run sends that mode there, so these are the host's conversions (round to nearest
+ * even, the host's and the default MODE's rounding). */
+static bool cvt64_plain(const struct isa_inst *in)
+{
+  bool widen = in->op == OP_V_CVT_F64_F32;
+  if (!widen && in->op != OP_V_CVT_F32_F64)
+    return false;
+  return in->dst_w == (widen ? 2 : 1) && in->src_w[0] == (widen ? 1 : 2) &&
+         in->src[0] != OPD_NONE && in->dst >= OPD_VGPR && in->dst != OPD_NONE &&
+         !source_mods(in);
+}
+
+VALU_FAST_CLONES
+static void cvt64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  if (in->op == OP_V_CVT_F64_F32) {
+    uint32_t buf[WAVE_SIZE];
+    uint64_t r[WAVE_SIZE];
+    const uint32_t *a = source(w, in, 0, buf);
+    LANES r[l] = bits_f64((double)f32_of(a[l]));
+    store64(w, in->dst, r, exec);
+    return;
+  }
+  uint64_t buf[WAVE_SIZE];
+  uint32_t r[WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf);
+  LANES r[l] = (uint32_t)bits_f32((float)f64_of(a[l]));
+  store(w, in->dst, r, exec);
+}
+
 /* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
 
 /* 64 lane flags (bytes holding 0 or 1) -> a lane mask. Eight at a time: the multiply moves
@@ -942,6 +976,8 @@ static enum fast_kind fast_static(const struct isa_inst *in)
   if (in->enc == ENC_VOP3 ? (in->opsel | in->clamp | in->omod) != 0
                           : in->enc != ENC_VOP1 && in->enc != ENC_VOP2 && in->enc != ENC_VOPC)
     return FAST_NONE;   /* abs and neg: see source_mods */
+  if (cvt64_plain(in))
+    return FAST_CVT64;
   if (in->fp64)
     return f64_plain(in) ? FAST_F64 : FAST_NONE;
   enum fast_kind kind = fast_kind(in->op);
@@ -977,6 +1013,11 @@ static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
   case FAST_CMP: return compare(w, in);
   case FAST_INT64: int64_op(w, in, wave_exec(w)); return 0;
   case FAST_F64: f64_op(w, in, wave_exec(w)); return 0;
+  case FAST_CVT64:
+    if (!(w->mode >> 4 & 3))
+      return 1; /* f32 denormals flushed: exec_valu.c applies MODE */
+    cvt64_op(w, in, wave_exec(w));
+    return 0;
   case FAST_F32:
     if (!(w->mode >> 4 & 3))
       return 1; /* f32 denormals flushed: exec_valu.c applies MODE */

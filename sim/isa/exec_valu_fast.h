@@ -23,7 +23,8 @@ valu_exec_fn valu_bind(struct isa_inst *in);
 /* The direct path's classes (in->fast). FAST_PK and FAST_CMP: v_pk_*_f32 and v_cmp/v_cmpx,
  * checked further when they run. */
 enum fast_kind {
-  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64
+  FAST_NONE, FAST_INT, FAST_F32, FAST_CARRY, FAST_CNDMASK, FAST_INT64, FAST_PK, FAST_CMP, FAST_F64,
+  FAST_CVT64
 };
 
 /* exec_valu_simd.c: on a host with AVX2 and FMA, a whole-wave handler of its own for `in`

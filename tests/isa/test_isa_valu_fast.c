@@ -195,7 +195,8 @@ Test(isa_valu_fast, same_results_as_the_general_path)
   static const unsigned must[] = {OP_V_PK_FMA_F32, OP_V_PK_MUL_F32, OP_V_CMP_GT_I32, OP_V_CMPX_LT_F32,
                                   OP_V_MAD_U64_U32, OP_V_ADDC_CO_U32, OP_V_CNDMASK_B32,
                                   OP_V_LSHLREV_B64, OP_V_FMAC_F32, OP_V_BFI_B32,
-                                  OP_V_FMAC_F64, OP_V_MUL_F64, OP_V_FMA_F64, OP_V_LSHL_ADD_U64};
+                                  OP_V_FMAC_F64, OP_V_MUL_F64, OP_V_FMA_F64, OP_V_LSHL_ADD_U64,
+                                  OP_V_CVT_F64_F32, OP_V_CVT_F32_F64};
   for (unsigned i = 0; i < sizeof(must) / sizeof(must[0]); i++)
     cr_expect(op_taken[must[i]], "%s did not take the direct path", isa_op_name(must[i]));
   free(a.v);
