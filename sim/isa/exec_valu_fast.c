@@ -714,10 +714,14 @@ static void cvt64_op(struct isa_wave *w, const struct isa_inst *in, uint64_t exe
     return;
   }
   uint64_t buf[WAVE_SIZE];
-  uint32_t r[WAVE_SIZE];
-  const uint64_t *a = source64(w, in, 0, buf);
+  uint32_t tmp[WAVE_SIZE];
+  const uint64_t *a = source64(w, in, 0, buf);   /* a copy: the destination may overlap it */
+  /* With every lane active, straight into the register with full-width vector stores (the
+   * next instruction's loads are forwarded from them, not from a copy's narrower ones). */
+  uint32_t *r = exec == ~0ull ? wave_vreg(w, in->dst) : tmp;
   LANES r[l] = (uint32_t)bits_f32((float)f64_of(a[l]));
-  store(w, in->dst, r, exec);
+  if (r == tmp)
+    store(w, in->dst, r, exec);
 }
 
 /* ---- compares (v_cmp, v_cmpx) of 32-bit integers and f32 ---- */
