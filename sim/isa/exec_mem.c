@@ -379,9 +379,63 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
   return vmem(w, in, true);
 }
 
+/* ---- scratch through the private segment buffer, whole dwords ----
+ *
+ * A local array the compiler keeps in scratch (hip-tests' MemFaultStackAllocation: int A1[1024]
+ * read in a loop of 100,000) is read and written with buffer_load/store_dword ... offen
+ * through the private buffer resource init_sgprs gives the wave. exec_mubuf forms each lane's
+ * address, checks it and copies through three calls a lane; this forms every active lane's
+ * offset, checks them all against the lane's private size before it touches anything (any lane
+ * outside goes to exec_mubuf, which reports the fault at that lane), then moves the dwords.
+ * The address is exec_mubuf's: the immediate plus VADDR in 32 bits, then the resource's base
+ * (as an offset into the private aperture) and SOFFSET over the wave size, in 64 bits. */
+static int mubuf_private_dwords(struct isa_wave *w, const struct isa_inst *in)
+{
+  const struct mem_op *mo = in->mo;
+  const uint32_t *v = &w->s[in->srsrc & 127];
+  uint64_t base = v[0] | (uint64_t)(v[1] & 0xffff) << 32;
+  unsigned len = 4u * mo->count;
+  uint64_t exec = wave_exec(w);
+  if (base < PRIVATE_VSHARP_BASE || !w->priv || !exec)
+    return exec_vmem(w, in);
+  uint64_t a0 = (base - PRIVATE_VSHARP_BASE) +
+                (uint32_t)wave_scalar_src(w, in, in->soffset, 1) / WAVE_SIZE;
+  if (a0 >= w->priv_bytes || w->priv_bytes - a0 < len)
+    return exec_vmem(w, in);
+  uint64_t room = w->priv_bytes - a0 - len;   /* the largest lane offset that fits */
+  const uint32_t *va = in->offen ? wave_vreg(w, in->addr) : NULL;
+  uint32_t off[WAVE_SIZE], over = 0;
+  for (unsigned l = 0; l < WAVE_SIZE; l++) {
+    off[l] = (uint32_t)in->offset + (va ? va[l] : 0);
+    over |= (uint32_t)(off[l] > room && (exec >> l & 1));
+  }
+  if (over)
+    return exec_vmem(w, in);
+  uint8_t *p0 = w->priv + a0;
+  bool store = mo->kind == MK_STORE;
+  unsigned reg = store ? in->data0 : in->dst;
+  FOR_LANES(exec) {
+    uint8_t *p = p0 + (size_t)l * w->priv_bytes + off[l];
+    for (unsigned i = 0; i < mo->count; i++) {
+      uint32_t *r = &wave_vreg(w, reg + i)[l];
+      if (store)
+        memcpy(p + 4 * i, r, 4);
+      else
+        memcpy(r, p + 4 * i, 4);
+    }
+  }
+  return 0;
+}
+
 isa_exec_fn vmem_bind(struct isa_inst *in)
 {
   const struct mem_op *mo = mem_op_info(in->op);
+  if (in->enc == ENC_MUBUF && !in->lds && !in->idxen &&
+      (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
+      mo->count >= 1 && mo->count <= 4 && !strstr(isa_op_name(in->op), "_format_")) {
+    in->mo = mo;
+    return mubuf_private_dwords;
+  }
   if ((in->enc == ENC_GLOBAL || in->enc == ENC_FLAT) && !in->lds &&
       (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
       mo->count >= 1 && mo->count <= 4) {

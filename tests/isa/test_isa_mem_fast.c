@@ -408,3 +408,63 @@ Test(isa_mem_fast, loads_into_their_address_register)
   copy_free(&a);
   copy_free(&b);
 }
+
+/* Scratch through the private segment buffer (buffer_load/store_dword to _dwordx4, offen or
+ * not): the executor vmem_bind gives against exec_vmem_general, with lane offsets inside the
+ * lane's private memory, partly past its end, wrapping in 32 bits, and a base and SOFFSET that
+ * move them; EXEC full, partial, one lane and empty. */
+Test(isa_mem_fast, scratch_dwords_same_results_as_the_per_lane_path)
+{
+  static const unsigned ops[] = {OP_BUFFER_LOAD_DWORD,   OP_BUFFER_LOAD_DWORDX2,
+                                 OP_BUFFER_LOAD_DWORDX3,  OP_BUFFER_LOAD_DWORDX4,
+                                 OP_BUFFER_STORE_DWORD,  OP_BUFFER_STORE_DWORDX2,
+                                 OP_BUFFER_STORE_DWORDX3, OP_BUFFER_STORE_DWORDX4};
+  enum { RSRC = 4, SOFF = 12 };
+  static struct copy b, c;
+  copy_init(&b);
+  copy_init(&c);
+  unsigned faults = 0, clean = 0;
+  for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+    const struct mem_op *mo = mem_op_info(ops[o]);
+    for (unsigned pattern = 0; pattern < 4; pattern++)
+      for (unsigned e = 0; e < 5; e++)
+        for (unsigned rep = 0; rep < 40; rep++) {
+          uint64_t exec = e < 2 ? ~0ull : e == 2 ? next_u64() : e == 3 ? 1ull << (next_u32() % 64) : 0;
+          struct isa_inst in;
+          memset(&in, 0, sizeof(in));
+          in.op = (uint16_t)ops[o];
+          in.enc = ENC_MUBUF;
+          in.size = 8;
+          in.addr = OPD_VGPR + ADDR;
+          in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + (rep % 5 ? DST : ADDR);
+          in.data0 = OPD_VGPR + DATA;
+          in.saddr = 0x7f;
+          in.srsrc = RSRC;
+          in.soffset = SOFF;
+          in.offen = pattern != 3;
+          in.offset = (int32_t)(next_u32() % 16);
+          fill_case(&c, &in, 0, exec);
+          uint64_t vsharp = PRIVATE_VSHARP_BASE + (rep % 4 ? 0 : next_u32() % 8);
+          c.w.s[RSRC] = (uint32_t)vsharp;
+          c.w.s[RSRC + 1] = (uint32_t)(vsharp >> 32);
+          c.w.s[RSRC + 2] = 0xffffffffu;
+          c.w.s[RSRC + 3] = 0x00027000u;
+          c.w.s[SOFF] = (rep % 3 ? next_u32() % 4 : next_u32() % 32) * WAVE_SIZE * 4;
+          for (unsigned l = 0; l < WAVE_SIZE; l++)
+            c.v[ADDR][l] = pattern == 0   ? (l % 8) * 4
+                           : pattern == 1 ? next_u32() % (PRIV_BYTES + 8)
+                                          : 0xfffffff0u + 4 * (next_u32() % 8);
+          copy_clone(&b, &c);
+          struct isa_inst bound = in;
+          int rcc = vmem_bind(&bound)(&c.w, &bound);
+          int rcb = exec_vmem_general(&b.w, &in);
+          compare(&c, &b, &in, rcc, rcb, pattern, exec);
+          faults += b.result.status == ISA_PAGE_FAULT;
+          clean += b.result.status != ISA_PAGE_FAULT && exec;
+        }
+  }
+  cr_assert_gt(faults, 100, "only %u cases faulted", faults);
+  cr_assert_gt(clean, 1000, "only %u cases ran without a fault", clean);
+  copy_free(&b);
+  copy_free(&c);
+}
