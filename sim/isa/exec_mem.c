@@ -22,14 +22,48 @@ static inline uint64_t vreg64(struct isa_wave *w, unsigned code, unsigned l)
   return wave_vreg(w, code)[l] | (uint64_t)wave_vreg(w, code + 1)[l] << 32;
 }
 
-/* Host pointer for `len` bytes of lane `l`'s private memory at offset `off`. */
-static uint8_t *priv_ptr(struct isa_wave *w, unsigned l, uint64_t off, unsigned len, bool write)
+/* ---- private (scratch) memory ----
+ *
+ * A wave's private memory is swizzled as the hardware's scratch is (the private segment buffer
+ * with an element size of 4 and an index stride of 64, AMDGPUUsage "Private Segment Buffer"):
+ * dword k of every lane lies in one row of 64 dwords, lane l at 4 * l in it. A wave that reads
+ * the same offset in every lane (a local array indexed by a loop counter) reads 256
+ * consecutive bytes, not one line from each of 64 lane-sized blocks. Only this file sees the
+ * layout: accesses go through priv_check and priv_copy. */
+
+/* The byte at offset `off` of lane `l`. */
+static inline uint8_t *priv_at(struct isa_wave *w, unsigned l, uint64_t off)
+{
+  return w->priv + (off >> 2) * (4 * WAVE_SIZE) + 4 * l + (off & 3);
+}
+
+/* True when `len` bytes at offset `off` lie in a lane's private memory; else a fault. */
+static bool priv_check(struct isa_wave *w, uint64_t off, unsigned len, bool write)
 {
   if (off + len > w->priv_bytes || off + len < off) {
     wave_page_fault(w, APERTURE_PRIVATE_BASE + off, write);
-    return NULL;
+    return false;
   }
-  return w->priv + (size_t)l * w->priv_bytes + off;
+  return true;
+}
+
+/* `len` bytes of lane l's private memory at `off` (checked) from (`write`) or to `buf`, a
+ * dword's part at a time. */
+static void priv_copy(struct isa_wave *w, unsigned l, uint64_t off, uint8_t *buf, unsigned len,
+                      bool write)
+{
+  while (len) {
+    unsigned n = 4 - (unsigned)(off & 3);
+    n = n < len ? n : len;
+    uint8_t *p = priv_at(w, l, off);
+    if (write)
+      memcpy(p, buf, n);
+    else
+      memcpy(buf, p, n);
+    off += n;
+    buf += n;
+    len -= n;
+  }
 }
 
 static uint8_t *lds_ptr(struct isa_wave *w, uint64_t off, unsigned len, bool write)
@@ -43,13 +77,11 @@ static uint8_t *lds_ptr(struct isa_wave *w, uint64_t off, unsigned len, bool wri
 
 enum space { SP_GLOBAL, SP_PRIVATE, SP_LDS };
 
-static uint8_t *resolve(struct isa_wave *w, enum space sp, unsigned l, uint64_t a, unsigned len, bool write)
+/* The host address of an LDS or global access (private memory is not contiguous per lane:
+ * priv_copy). */
+static uint8_t *resolve(struct isa_wave *w, enum space sp, uint64_t a, unsigned len, bool write)
 {
-  switch (sp) {
-  case SP_PRIVATE: return priv_ptr(w, l, a, len, write);
-  case SP_LDS: return lds_ptr(w, a, len, write);
-  default: return wave_mem(w, a, len, write);
-  }
+  return sp == SP_LDS ? lds_ptr(w, a, len, write) : wave_mem(w, a, len, write);
 }
 
 static void write_lane_data(struct isa_wave *w, unsigned reg, unsigned l, const uint8_t *src,
@@ -106,22 +138,37 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
                        enum space sp, unsigned l, uint64_t a, unsigned dreg, unsigned vdata)
 {
   unsigned len = mo->bytes * mo->count;
+  uint8_t buf[16];
   if (mo->kind == MK_LOAD) {
-    uint8_t *p = resolve(w, sp, l, a, len, false);
-    if (!p) return -1;
-    uint8_t buf[16];
-    memcpy(buf, p, len);
+    if (sp == SP_PRIVATE) {
+      if (!priv_check(w, a, len, false)) return -1;
+      priv_copy(w, l, a, buf, len, false);
+    } else {
+      uint8_t *p = resolve(w, sp, a, len, false);
+      if (!p) return -1;
+      memcpy(buf, p, len);
+    }
     write_lane_data(w, dreg, l, buf, mo);
   } else if (mo->kind == MK_STORE) {
-    uint8_t *p = resolve(w, sp, l, a, len, true);
-    if (!p) return -1;
-    uint8_t buf[16];
+    if (sp == SP_PRIVATE ? !priv_check(w, a, len, true) : false) return -1;
+    uint8_t *p = sp == SP_PRIVATE ? NULL : resolve(w, sp, a, len, true);
+    if (sp != SP_PRIVATE && !p) return -1;
     read_lane_data(w, vdata, l, buf, mo);
-    memcpy(p, buf, len);
+    if (p)
+      memcpy(p, buf, len);
+    else
+      priv_copy(w, l, a, buf, len, true);
   } else {
-    uint8_t *p = resolve(w, sp, l, a, mo->bytes, true);
-    if (!p) return -1;
-    if ((uintptr_t)p % mo->bytes) {
+    /* private memory is this lane's alone: its atomic works on a copy, written back */
+    uint64_t word = 0;
+    uint8_t *p = (uint8_t *)&word;
+    if (sp == SP_PRIVATE) {
+      if (!priv_check(w, a, mo->bytes, true)) return -1;
+      priv_copy(w, l, a, p, mo->bytes, false);
+    } else if (!(p = resolve(w, sp, a, mo->bytes, true))) {
+      return -1;
+    }
+    if ((sp == SP_PRIVATE ? a : (uintptr_t)p) % mo->bytes) {
       wave_fail(w, ISA_PAGE_FAULT, "misaligned atomic at 0x%llx", (unsigned long long)a);
       return -1;
     }
@@ -135,6 +182,8 @@ static int lane_access(struct isa_wave *w, const struct isa_inst *in, const stru
     /* Private and LDS memory belong to this thread alone; host atomics are still correct. */
     uint64_t old = sp == SP_GLOBAL && fp_atomic_dropped(w, mo, a)
                        ? 0 : mem_atomic(p, mo->bytes, (enum atomic_op)mo->atomic, src, cmp);
+    if (sp == SP_PRIVATE)
+      priv_copy(w, l, a, p, mo->bytes, true);
     if (in->glc)
       for (unsigned i = 0; i < dw; i++)
         wave_vreg(w, dreg + i)[l] = (uint32_t)(old >> (32 * i));
@@ -287,9 +336,13 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
     uint32_t idx = 0, off = (uint32_t)in->offset;
     if (in->idxen) idx = wave_vreg(w, in->addr)[l];
     if (in->offen) off += wave_vreg(w, in->addr + (in->idxen ? 1 : 0))[l];
-    uint8_t *p;
+    uint8_t *p, tmp[16];
+    uint64_t pa = (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off;
     if (priv) {
-      p = priv_ptr(w, l, (base - PRIVATE_VSHARP_BASE) + soff / WAVE_SIZE + off, esz, store);
+      /* through tmp: a lane's private bytes are not contiguous */
+      p = priv_check(w, pa, esz, store) ? tmp : NULL;
+      if (p && !store)
+        priv_copy(w, l, pa, tmp, esz, false);
     } else {
       uint64_t eoff = (uint64_t)off + (uint64_t)idx * stride;
       if (stride ? idx >= num_records : eoff + esz > num_records) {
@@ -308,6 +361,8 @@ static int exec_typed(struct isa_wave *w, const struct isa_inst *in, const struc
       uint8_t buf[16];
       buf_format_store(buf, &f, val);
       memcpy(p, buf, esz);
+      if (priv)
+        priv_copy(w, l, pa, tmp, esz, true);
     } else {
       buf_format_load(p, &f, 4, val);
       for (unsigned i = 0; i < mo->count; i++)
@@ -386,7 +441,8 @@ int exec_vmem(struct isa_wave *w, const struct isa_inst *in)
  * through the private buffer resource init_sgprs gives the wave. exec_mubuf forms each lane's
  * address, checks it and copies through three calls a lane; this forms every active lane's
  * offset, checks them all against the lane's private size before it touches anything (any lane
- * outside goes to exec_mubuf, which reports the fault at that lane), then moves the dwords.
+ * outside, or not dword aligned, goes to exec_mubuf, which reports the fault at that lane),
+ * then moves the dwords: a whole row of the swizzled layout when every lane is at one offset.
  * The address is exec_mubuf's: the immediate plus VADDR in 32 bits, then the resource's base
  * (as an offset into the private aperture) and SOFFSET over the wave size, in 64 bits. */
 static int mubuf_private_dwords(struct isa_wave *w, const struct isa_inst *in)
@@ -400,28 +456,41 @@ static int mubuf_private_dwords(struct isa_wave *w, const struct isa_inst *in)
     return exec_vmem(w, in);
   uint64_t a0 = (base - PRIVATE_VSHARP_BASE) +
                 (uint32_t)wave_scalar_src(w, in, in->soffset, 1) / WAVE_SIZE;
-  if (a0 >= w->priv_bytes || w->priv_bytes - a0 < len)
+  if (a0 >= w->priv_bytes || w->priv_bytes - a0 < len || (a0 & 3))
     return exec_vmem(w, in);
   uint64_t room = w->priv_bytes - a0 - len;   /* the largest lane offset that fits */
   const uint32_t *va = in->offen ? wave_vreg(w, in->addr) : NULL;
-  uint32_t off[WAVE_SIZE], over = 0;
+  uint32_t off[WAVE_SIZE], bad = 0, diff = 0;
   for (unsigned l = 0; l < WAVE_SIZE; l++) {
     off[l] = (uint32_t)in->offset + (va ? va[l] : 0);
-    over |= (uint32_t)(off[l] > room && (exec >> l & 1));
+    /* outside the lane's memory, or not dword aligned (then its dwords straddle rows) */
+    bad |= (uint32_t)((off[l] > room || (off[l] & 3)) && (exec >> l & 1));
+    diff |= off[l] ^ off[0];
   }
-  if (over)
+  if (bad)
     return exec_vmem(w, in);
-  uint8_t *p0 = w->priv + a0;
   bool store = mo->kind == MK_STORE;
   unsigned reg = store ? in->data0 : in->dst;
+  if (exec == ~0ull && !diff) {
+    /* every lane at one offset: dword i of the wave is one row of 256 bytes */
+    uint8_t *row = priv_at(w, 0, a0 + off[0]);
+    for (unsigned i = 0; i < mo->count; i++, row += 4 * WAVE_SIZE) {
+      uint32_t *r = wave_vreg(w, reg + i);
+      if (store)
+        memcpy(row, r, 4 * WAVE_SIZE);
+      else
+        memcpy(r, row, 4 * WAVE_SIZE);
+    }
+    return 0;
+  }
   FOR_LANES(exec) {
-    uint8_t *p = p0 + (size_t)l * w->priv_bytes + off[l];
-    for (unsigned i = 0; i < mo->count; i++) {
+    uint8_t *p = priv_at(w, l, a0 + off[l]);
+    for (unsigned i = 0; i < mo->count; i++, p += 4 * WAVE_SIZE) {
       uint32_t *r = &wave_vreg(w, reg + i)[l];
       if (store)
-        memcpy(p + 4 * i, r, 4);
+        memcpy(p, r, 4);
       else
-        memcpy(r, p + 4 * i, 4);
+        memcpy(r, p, 4);
     }
   }
   return 0;
