@@ -1051,6 +1051,166 @@ static bool pk_mov_form(const struct isa_inst *in)
          in->dst >= OPD_VGPR && in->dst != OPD_NONE;
 }
 
+/* ---- f64 add, mul and fma; v_cvt_f64_f32 and v_cvt_f32_f64 ----
+ *
+ * Doubles live in register pairs, low dwords in one VGPR and high dwords in the next. Eight
+ * lanes are unpacked into two vectors of four doubles, lanes (0, 1, 4, 5) and (2, 3, 6, 7), the
+ * operation runs on them, and f64_store8 undoes the unpacking; no buffer in between, where
+ * exec_valu_fast.c's path joins each operand into a buffer and splits the result out of one.
+ * The host's double operations are the results there too (MODE's f64 denormals are kept). */
+
+static AVX INL void f64_load8(const struct pair *p, unsigned l, __m256i klo, __m256i khi,
+                              const bool vgpr, __m256d *x0, __m256d *x1)
+{
+  __m256i lo, hi;
+  pair_load8(p, l, klo, khi, vgpr, &lo, &hi);
+  *x0 = _mm256_castsi256_pd(_mm256_unpacklo_epi32(lo, hi));
+  *x1 = _mm256_castsi256_pd(_mm256_unpackhi_epi32(lo, hi));
+}
+
+/* Lanes l..l+7 from two vectors in f64_load8's order into the pair (dlo, dhi). */
+static AVX INL void f64_store8(uint32_t *dlo, uint32_t *dhi, unsigned l, __m256d r0, __m256d r1,
+                               uint64_t exec, const bool full)
+{
+  /* per 128 bits: (lo0 hi0 lo1 hi1) -> (lo0 lo1 hi0 hi1), then the halves paired up */
+  __m256i t0 = _mm256_shuffle_epi32(_mm256_castpd_si256(r0), _MM_SHUFFLE(3, 1, 2, 0));
+  __m256i t1 = _mm256_shuffle_epi32(_mm256_castpd_si256(r1), _MM_SHUFFLE(3, 1, 2, 0));
+  store8(dlo, l, _mm256_unpacklo_epi64(t0, t1), exec, full);
+  store8(dhi, l, _mm256_unpackhi_epi64(t0, t1), exec, full);
+}
+
+enum { F64_ADD, F64_MUL, F64_FMA, F64_FMAC };
+
+static AVX INL __m256d f64_apply(const int op, __m256d a, __m256d b, __m256d c)
+{
+  switch (op) {
+  case F64_ADD: return _mm256_add_pd(a, b);
+  case F64_MUL: return _mm256_mul_pd(a, b);
+  default: return _mm256_fmadd_pd(a, b, c);
+  }
+}
+
+static AVX INL void f64_lanes8(const int op, uint32_t *dlo, uint32_t *dhi, const struct pair *a,
+                               const struct pair *b, const struct pair *c, uint64_t exec,
+                               const int vk, const bool full)
+{
+  const __m256i kal = _mm256_set1_epi32((int)(uint32_t)a->k),
+                kah = _mm256_set1_epi32((int)(uint32_t)(a->k >> 32)),
+                kbl = _mm256_set1_epi32((int)(uint32_t)b->k),
+                kbh = _mm256_set1_epi32((int)(uint32_t)(b->k >> 32)),
+                kcl = _mm256_set1_epi32((int)(uint32_t)c->k),
+                kch = _mm256_set1_epi32((int)(uint32_t)(c->k >> 32));
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256d a0, a1, b0, b1, c0 = _mm256_setzero_pd(), c1 = c0;
+    f64_load8(a, l, kal, kah, vk & 1, &a0, &a1);
+    f64_load8(b, l, kbl, kbh, vk & 2, &b0, &b1);
+    if (op >= F64_FMA)
+      f64_load8(c, l, kcl, kch, op == F64_FMAC || (vk & 4), &c0, &c1);
+    f64_store8(dlo, dhi, l, f64_apply(op, a0, b0, c0), f64_apply(op, a1, b1, c1), exec, full);
+  }
+}
+
+static AVX INL int run_f64(struct isa_wave *w, const struct isa_inst *in, const int op,
+                           const int vk)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  struct pair a = pair_operand(w, in, 0, vk & 1), b = pair_operand(w, in, 1, vk & 2);
+  struct pair c = {no_lanes, no_lanes, 0};
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+  if (op == F64_FMA)
+    c = pair_operand(w, in, 2, vk & 4);
+  else if (op == F64_FMAC)   /* accumulates into its destination */
+    c = (struct pair){dlo, dhi, 0};
+  uint64_t exec = wave_exec(w);
+  if (exec == ~0ull)
+    f64_lanes8(op, dlo, dhi, &a, &b, &c, exec, vk, true);
+  else
+    f64_lanes8(op, dlo, dhi, &a, &b, &c, exec, vk, false);
+  return 0;
+}
+
+#define HF64(OP, VK)                                                                          static AVX int simd_f64_##OP##_##VK(struct isa_wave *w, const struct isa_inst *in)          {                                                                                             return run_f64(w, in, OP, VK);                                                            }
+#define HF64_4(OP) HF64(OP, 0) HF64(OP, 1) HF64(OP, 2) HF64(OP, 3)
+HF64_4(F64_ADD) HF64_4(F64_MUL) HF64_4(F64_FMAC) HF64_4(F64_FMA)
+HF64(F64_FMA, 4) HF64(F64_FMA, 5) HF64(F64_FMA, 6) HF64(F64_FMA, 7)
+#undef HF64_4
+#undef HF64
+
+/* v_cvt_f64_f32 (widen) and v_cvt_f32_f64 from a VGPR (vk 1) or a scalar; f32 denormals
+ * flushed by MODE go to exec_valu_bound's path, which applies it. */
+static AVX INL int run_cvt64(struct isa_wave *w, const struct isa_inst *in, const bool widen,
+                             const int vk)
+{
+  if ((w->gpr_idx >> 31) || !(w->mode >> 4 & 3))
+    return exec_valu_bound(w, in);
+  uint64_t exec = wave_exec(w);
+  bool full = exec == ~0ull;
+  /* (0 1 4 5 2 3 6 7): f64_load8's order to lane order and back (it is its own inverse) */
+  const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
+  if (widen) {
+    uint32_t k;
+    const uint32_t *a = operand(w, in, 0, vk & 1, &k);
+    uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in->dst + 1);
+    for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+      __m256i f = vk & 1 ? load8(a, l) : _mm256_set1_epi32((int)k);
+      __m256 g = _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(f, order));
+      __m256d r0 = _mm256_cvtps_pd(_mm256_castps256_ps128(g));
+      __m256d r1 = _mm256_cvtps_pd(_mm256_extractf128_ps(g, 1));
+      if (full)
+        f64_store8(dlo, dhi, l, r0, r1, exec, true);
+      else
+        f64_store8(dlo, dhi, l, r0, r1, exec, false);
+    }
+    return 0;
+  }
+  struct pair a = pair_operand(w, in, 0, vk & 1);
+  const __m256i kl = _mm256_set1_epi32((int)(uint32_t)a.k),
+                kh = _mm256_set1_epi32((int)(uint32_t)(a.k >> 32));
+  uint32_t *d = wave_vreg(w, in->dst);
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256d x0, x1;
+    f64_load8(&a, l, kl, kh, vk & 1, &x0, &x1);
+    __m256 g = _mm256_set_m128(_mm256_cvtpd_ps(x1), _mm256_cvtpd_ps(x0));
+    __m256i r = _mm256_permutevar8x32_epi32(_mm256_castps_si256(g), order);
+    if (full)
+      store8(d, l, r, exec, true);
+    else
+      store8(d, l, r, exec, false);
+  }
+  return 0;
+}
+
+#define HCVT(W, VK)                                                                           static AVX int simd_cvt64_##W##_##VK(struct isa_wave *w, const struct isa_inst *in)         {                                                                                             return run_cvt64(w, in, W, VK);                                                           }
+HCVT(0, 0) HCVT(0, 1) HCVT(1, 0) HCVT(1, 1)
+#undef HCVT
+
+/* FAST_F64 (exec_valu_fast.c's f64_plain: pairs, a VGPR destination, no modifiers) and
+ * FAST_CVT64, by operation and operand kind. */
+static valu_exec_fn f64_handler(const struct isa_inst *in)
+{
+  static const valu_exec_fn add[4] = {simd_f64_F64_ADD_0, simd_f64_F64_ADD_1,
+                                      simd_f64_F64_ADD_2, simd_f64_F64_ADD_3};
+  static const valu_exec_fn mul[4] = {simd_f64_F64_MUL_0, simd_f64_F64_MUL_1,
+                                      simd_f64_F64_MUL_2, simd_f64_F64_MUL_3};
+  static const valu_exec_fn fmac[4] = {simd_f64_F64_FMAC_0, simd_f64_F64_FMAC_1,
+                                       simd_f64_F64_FMAC_2, simd_f64_F64_FMAC_3};
+  static const valu_exec_fn fma[8] = {simd_f64_F64_FMA_0, simd_f64_F64_FMA_1,
+                                      simd_f64_F64_FMA_2, simd_f64_F64_FMA_3,
+                                      simd_f64_F64_FMA_4, simd_f64_F64_FMA_5,
+                                      simd_f64_F64_FMA_6, simd_f64_F64_FMA_7};
+  int vk = is_vgpr(in, 0) | is_vgpr(in, 1) << 1;
+  switch (in->op) {
+  case OP_V_ADD_F64: return add[vk];
+  case OP_V_MUL_F64: return mul[vk];
+  case OP_V_FMAC_F64: return fmac[vk];
+  case OP_V_FMA_F64: return fma[vk | is_vgpr(in, 2) << 2];
+  case OP_V_CVT_F64_F32: return is_vgpr(in, 0) ? simd_cvt64_1_1 : simd_cvt64_1_0;
+  case OP_V_CVT_F32_F64: return is_vgpr(in, 0) ? simd_cvt64_0_1 : simd_cvt64_0_0;
+  default: return NULL;
+  }
+}
+
 valu_exec_fn valu_simd_bind(const struct isa_inst *in)
 {
   if (!host_has_avx2_fma())
@@ -1065,6 +1225,7 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
   case FAST_INT: case FAST_F32: case FAST_CNDMASK: return lanes_handler(in);
   case FAST_CARRY: return carry_handler(in);
   case FAST_CMP: { valu_exec_fn h = cmp_handler(in); return h ? h : cmp64_handler(in); }
+  case FAST_F64: case FAST_CVT64: return f64_handler(in);
   default: return NULL;
   }
 }
