@@ -80,14 +80,33 @@ void *wave_page(struct isa_wave *w, uint64_t page, bool write)
   uint8_t *h = wave_tlb_lookup(w, page, write);
   if (h)
     return h;
+  struct isa_tlb *t = w->tlb;
   const struct isa_dispatch *d = w->ctx->d;
-  h = d->translate(d->mem_ctx, page, 4096, write);
-  if (h) {
-    struct isa_tlb *t = w->tlb;
-    unsigned i = t->next++ % TLB_ENTRIES;
-    t->page[i] = page | (write ? 1 : 0);
-    t->host[i] = h;
+  uint64_t region = page & ~((1ull << TLB2_SHIFT) - 1), rn = page >> TLB2_SHIFT;
+  uint64_t key = region | (uint64_t)t->gen << 1, e;
+  unsigned j = (unsigned)(rn ^ rn >> 9) & (TLB2_ENTRIES - 1);
+  bool known = ((t->page2[j] ^ key) & ~1ull) == 0, wr = write;
+  if (known && t->host2[j] && (!write || (t->page2[j] & 1))) {
+    h = t->host2[j] + (page - region);
+    wr = t->page2[j] & 1;
+  } else if (!(known && !t->host2[j]) &&
+             (h = d->translate(d->mem_ctx, region, 1ull << TLB2_SHIFT, write))) {
+    t->page2[j] = key | (write ? 1 : 0);
+    t->host2[j] = h;
+    h += page - region;
+  } else {
+    if (!write && !known) {   /* a read of the region failed: it does not translate whole */
+      t->page2[j] = key;
+      t->host2[j] = NULL;
+    }
+    h = d->translate(d->mem_ctx, page, 4096, write);
+    if (!h)
+      return NULL;
   }
+  e = page | (wr ? 1 : 0);
+  unsigned i = t->next++ % TLB_ENTRIES;
+  t->page[i] = e;
+  t->host[i] = h;
   return h;
 }
 

@@ -15,6 +15,9 @@
 #define NUM_VREGS 512      /* v0..v255 then a0..a255 */
 #define LDS_MAX (64 * 1024)
 #define TLB_ENTRIES 4
+#define TLB2_ENTRIES 512
+#define TLB2_SHIFT 21      /* 2 MiB regions */
+#define TLB2_GENS 2047     /* generations in an entry's bits 11..1 */
 #define ICACHE_L0 512      /* blocks.c: direct-mapped front of the decoded-instruction cache */
 
 /* Apertures reported by src_shared_base / src_private_base: the upper 32 bits of the gfx9 LDS
@@ -77,6 +80,15 @@ struct isa_tlb {
   uint64_t page[TLB_ENTRIES];
   uint8_t *host[TLB_ENTRIES];
   unsigned next;               /* round-robin replacement */
+  /* Behind it, TLB2_ENTRIES direct-mapped entries of 2 MiB regions (dispatch.c, wave_page): a
+   * grid-stride loop moves a wave to a new page every iteration, over the whole array, and
+   * every other wave of the grid visits the same regions. An entry holds region | gen << 1 |
+   * write, and the region's host address, or NULL when the region does not translate whole
+   * (its pages then go one by one). Clearing bumps gen (1..TLB2_GENS) instead of writing
+   * every entry. */
+  unsigned gen;
+  uint64_t page2[TLB2_ENTRIES];
+  uint8_t *host2[TLB2_ENTRIES];
 };
 
 struct isa_wave {
@@ -286,6 +298,15 @@ static inline void tlb_clear(struct isa_tlb *t)
     t->page[i] = TLB_EMPTY;
     t->host[i] = NULL;
   }
+  if (t->gen >= 1 && t->gen < TLB2_GENS) {
+    t->gen++;   /* every entry of the older generations misses */
+    return;
+  }
+  for (unsigned i = 0; i < TLB2_ENTRIES; i++) {
+    t->page2[i] = TLB_EMPTY;
+    t->host2[i] = NULL;
+  }
+  t->gen = 1;
 }
 
 /* Host address of the 4 KiB page `page` from the wave's (worker's) TLB, NULL on a miss. x = entry ^ page
