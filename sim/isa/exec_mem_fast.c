@@ -414,32 +414,13 @@ static void gather_regs(uint32_t *const *regs, const uint8_t *const *base, unsig
  * to the paths above, which give the same results as before. */
 
 /* All 64 lanes: lo[l] == lo[0] + l * len without wrapping and, for a VGPR pair (hi not NULL),
- * hi[l] == hi[0]; then lane l's address is the first lane's plus l * len. One pass reads both
- * registers, eight lanes a step. */
+ * hi[l] == hi[0]; then lane l's address is the first lane's plus l * len. */
 static inline __attribute__((always_inline)) bool wave_steps(const uint32_t *lo,
                                                              const uint32_t *hi, uint32_t len)
 {
   if (lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
-  v8u32 expect = {0, len, 2 * len, 3 * len, 4 * len, 5 * len, 6 * len, 7 * len};
-  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, h0 = diff;
-  expect += lo[0];
-  if (hi)
-    h0 += hi[0];
-#pragma GCC unroll 8
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 v;
-    memcpy(&v, lo + l, sizeof(v));
-    diff |= v ^ expect;
-    if (hi) {
-      memcpy(&v, hi + l, sizeof(v));
-      diff |= v ^ h0;
-    }
-    expect += 8 * len;
-  }
-  uint64_t q[4];
-  memcpy(q, &diff, sizeof(q));
-  return (q[0] | q[1] | q[2] | q[3]) == 0;
+  return steps_by_inline(lo, len) && (!hi || steps_by_inline(hi, 0));
 }
 
 /* Lane l's dw dwords at p + l * 4 * dw, to (load) or from (store) the registers. */
@@ -463,21 +444,6 @@ static inline __attribute__((always_inline)) void wave_block_move(uint32_t *cons
     for (unsigned i = 0; i < dw; i++)
       LANES lane_dwords_move(p + (size_t)l * 4 * dw + 4 * i, &regs[i], l, 1, store);
   }
-}
-
-/* All 64 lanes' x[l] == x[0]. */
-static inline __attribute__((always_inline)) bool lanes_equal(const uint32_t *x)
-{
-  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0}, x0 = diff + x[0];
-#pragma GCC unroll 8
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 v;
-    memcpy(&v, x + l, sizeof(v));
-    diff |= v ^ x0;
-  }
-  uint64_t q[4];
-  memcpy(q, &diff, sizeof(q));
-  return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
 /* Lowest and highest of 64 lanes' x[l]. */
@@ -542,7 +508,7 @@ static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
     wave_block_move(regs, dw, host + (a0 & 0xfff), store);
     return 0;
   }
-  if (hi && !lanes_equal(hi))
+  if (hi && !steps_by_inline(hi, 0))
     return 1;
   uint32_t mn, mx;
   lanes_min_max(lo, &mn, &mx);
