@@ -131,18 +131,22 @@ static void worker(int t, const std::vector<hipStream_t> &own, const std::vector
     fill<<<1, N, 0, s>>>(d, value);
     TRY(hipGetLastError(), t, i);
 
-    // Every fourth allocation goes to the next thread as soon as its event is recorded: that
-    // thread waits for it on one of its own streams while this one still reads it.
+    // Every fourth allocation goes to the next thread, with an event recorded after the fill:
+    // that thread waits for it on one of its own streams while this one still reads it. It is
+    // handed over only once this thread's last read of it is enqueued: the receiver frees it,
+    // and hipFree waits for the device's enqueued work, not for work enqueued later.
     hipEvent_t ready = nullptr;
     bool handed = i % 4 == 0;
     if (handed) {
       TRY(hipEventCreateWithFlags(&ready, hipEventDisableTiming), t, i);
       TRY(hipEventRecord(ready, s), t, i);
-      std::lock_guard<std::mutex> g(boxes[(t + 1) % THREADS].lock);
-      boxes[(t + 1) % THREADS].items.push_back({d, ready, value});
     }
 
     TRY(hipMemcpyAsync(scratch, d, N * sizeof(int), hipMemcpyDeviceToDevice, s), t, i);
+    if (handed) {
+      std::lock_guard<std::mutex> g(boxes[(t + 1) % THREADS].lock);
+      boxes[(t + 1) % THREADS].items.push_back({d, ready, value});
+    }
     add<<<1, N, 0, s>>>(scratch, 1);
     TRY(hipMemcpyAsync(host, scratch, N * sizeof(int), hipMemcpyDeviceToHost, s), t, i);
     hipEvent_t done;
