@@ -141,6 +141,19 @@ static void same_waves(const struct wave_copy *x, const struct wave_copy *y, con
                isa_op_name(in->op), in->enc);
 }
 
+/* b := c, then `in` through the general path on b and through the executor valu_bind gives
+ * on c: both succeed and leave the same wave (EXEC `exec`, MODE `mode`). */
+static void bound_matches_general(struct wave_copy *b, struct wave_copy *c,
+                                  const struct isa_inst *in, uint64_t exec, uint32_t mode)
+{
+  wave_clone(b, c);
+  cr_assert_eq(exec_valu_general(&b->w, in), 0, "%s: general path failed", isa_op_name(in->op));
+  struct isa_inst bound = *in;
+  valu_exec_fn fn = valu_bind(&bound);
+  cr_assert_eq(fn(&c->w, &bound), 0, "%s: bound executor failed", isa_op_name(in->op));
+  same_waves(c, b, in, exec, mode);
+}
+
 Test(isa_valu_fast, same_results_as_the_general_path)
 {
   static const unsigned src0_codes[] = {OPD_VGPR + 1, 4, 133, 196, 240, 242, OPD_LITERAL, OPD_VCC};
@@ -270,13 +283,7 @@ Test(isa_valu_fast, address_arithmetic_in_place_matches_the_general_path)
         /* carries out of the low dword in some lanes */
         for (unsigned l = 0; l < WAVE_SIZE; l += 3)
           c.v[pairs[p] - OPD_VGPR][l] = 0xfffffff0u + l % 32;
-        wave_clone(&b, &c);
-        cr_assert_eq(exec_valu_general(&b.w, &in), 0, "%s: general path failed",
-                     isa_op_name(in.op));
-        struct isa_inst bound = in;
-        valu_exec_fn fn = valu_bind(&bound);
-        cr_assert_eq(fn(&c.w, &bound), 0, "%s: bound executor failed", isa_op_name(in.op));
-        same_waves(&c, &b, &in, execs[e], 0xf0);
+        bound_matches_general(&b, &c, &in, execs[e], 0xf0);
       }
   free(b.v);
   free(c.v);
@@ -301,12 +308,7 @@ Test(isa_valu_fast, packed_f32_in_place_matches_the_general_path)
         in.dst = (uint16_t)dsts[d];
         uint64_t exec = e ? 0x0f0f0f0f0f0f0f0full : ~0ull;
         wave_fill(&c, exec, 0xf0);
-        wave_clone(&b, &c);
-        cr_assert_eq(exec_valu_general(&b.w, &in), 0);
-        struct isa_inst bound = in;
-        valu_exec_fn fn = valu_bind(&bound);
-        cr_assert_eq(fn(&c.w, &bound), 0);
-        same_waves(&c, &b, &in, exec, 0xf0);
+        bound_matches_general(&b, &c, &in, exec, 0xf0);
       }
   free(b.v);
   free(c.v);
@@ -337,12 +339,7 @@ Test(isa_valu_fast, pk_mov_b32_matches_the_general_path)
           in.opsel = (uint8_t)sel;
           in.opsel_hi = (uint8_t)(next_u32() & 3);   /* not used by v_pk_mov_b32 */
           wave_fill(&c, execs[e], 0xf0);
-          wave_clone(&b, &c);
-          cr_assert_eq(exec_valu_general(&b.w, &in), 0);
-          struct isa_inst bound = in;
-          valu_exec_fn fn = valu_bind(&bound);
-          cr_assert_eq(fn(&c.w, &bound), 0);
-          same_waves(&c, &b, &in, execs[e], 0xf0);
+          bound_matches_general(&b, &c, &in, execs[e], 0xf0);
         }
   /* values: op_sel 3 takes the high register of each pair, v2 (of v[1:2]) and v4 (of v[3:4]) */
   struct isa_inst in = make_inst(row, OPD_VGPR + 1, 0);
@@ -438,12 +435,7 @@ Test(isa_valu_fast, mad64_with_a_register_addend_matches_the_general_path)
               c.v[1][l] = c.v[2][l] = 0xffffffffu - l;
               c.v[addends[a] - OPD_VGPR + 1][l] = 0xfffffff0u | (l & 15);
             }
-            wave_clone(&b, &c);
-            cr_assert_eq(exec_valu_general(&b.w, &in), 0);
-            struct isa_inst bound = in;
-            valu_exec_fn fn = valu_bind(&bound);
-            cr_assert_eq(fn(&c.w, &bound), 0);
-            same_waves(&c, &b, &in, execs[e], 0xf0);
+            bound_matches_general(&b, &c, &in, execs[e], 0xf0);
           }
   free(b.v);
   free(c.v);
