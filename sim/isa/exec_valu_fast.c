@@ -201,9 +201,29 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
 
 /* The rest of the f32 set: kept apart from f32_op so that the common arithmetic does not pay
  * for the library calls' register saves. */
-VALU_FAST_CLONES
+static void f32_lib(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                    uint32_t *restrict r, unsigned n);
+
+/* EXPERIMENT: a library-call operation with few active lanes computes only those lanes (the
+ * caller stores only the active lanes when exec is not full). */
 static void f32_misc(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
-                     uint32_t *restrict r)
+                     uint32_t *restrict r, uint64_t exec)
+{
+  if (exec == ~0ull || __builtin_popcountll(exec) > 16) {
+    f32_lib(op, a, b, r, WAVE_SIZE);
+    return;
+  }
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    f32_lib(op, a + l, b + l, r + l, 1);
+  }
+}
+
+#undef LANES
+#define LANES for (unsigned l = 0; l < n; l++)
+VALU_FAST_CLONES
+static void f32_lib(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                    uint32_t *restrict r, unsigned n)
 {
   switch (op) {
   case OP_V_MIN_F32: LANES r[l] = bits_f32(fmin_hw(f32_of(a[l]), f32_of(b[l]))); return;
@@ -234,11 +254,14 @@ static void f32_misc(unsigned op, const uint32_t *restrict a, const uint32_t *re
   default: return;
   }
 }
+#undef LANES
+#define LANES for (unsigned l = 0; l < WAVE_SIZE; l++)
 
 /* f32 arithmetic with denormals kept (the caller checked MODE). */
 VALU_FAST_CLONES
 static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
-                   const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r)
+                   const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r,
+                   uint64_t exec)
 {
   float k = f32_of(in->literal);
   switch (in->op) {
@@ -251,7 +274,7 @@ static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
   case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
   case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
   case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
-  default: f32_misc(in->op, a, b, r); return;
+  default: f32_misc(in->op, a, b, r, exec); return;
   }
 }
 
@@ -1049,7 +1072,7 @@ static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
   case FAST_F32:
     /* v_fmac_f32 accumulates into its destination */
     c = in->op == OP_V_FMAC_F32 ? d : e64 ? source(w, in, 2, buf[2]) : c;
-    f32_op(in, a, b, c, r);
+    f32_op(in, a, b, c, r, exec);
     break;
   default:
     if (e64)
@@ -1101,7 +1124,7 @@ static inline __attribute__((always_inline)) int lanes32(struct isa_wave *w,
   if (f32) {
     if (in->op == OP_V_FMAC_F32)
       c = d;
-    f32_op(in, a, b, c, r);
+    f32_op(in, a, b, c, r, exec);
   } else {
     int_op(in->op, a, b, c, r);
   }
@@ -1184,7 +1207,7 @@ static int valu_f32_vop2(struct isa_wave *w, const struct isa_inst *in)
     /* v_fmac_f32 accumulates into its destination (lanes32 passes the same): lane l of c is
      * read before lane l of d is written */
     const uint32_t *c = in->op == OP_V_FMAC_F32 ? d : buf;
-    f32_op(in, a, b, c, d);
+    f32_op(in, a, b, c, d, ~0ull);
     return 0;
   }
   }
