@@ -333,23 +333,62 @@ enum row_shape { ROWS_NONE, ROWS_UNIFORM, ROWS_CONSECUTIVE };
 static inline __attribute__((always_inline)) enum row_shape lane_rows(const uint32_t *a,
                                                                      uint32_t row[4])
 {
+  /* lanes 0 and 1 tell which shape to test: one pass over the 64 lanes, not two */
   const v8u32 step = {0, 4, 8, 12, 16, 20, 24, 28};
-  v8u32 same = {0, 0, 0, 0, 0, 0, 0, 0}, inc = same;
+  enum row_shape shape = a[1] == a[0] ? ROWS_UNIFORM
+                         : a[1] == a[0] + 4 ? ROWS_CONSECUTIVE : ROWS_NONE;
+  if (shape == ROWS_NONE)
+    return ROWS_NONE;
+  v8u32 lane = shape == ROWS_UNIFORM ? step - step : step, diff = step - step;
+#pragma GCC unroll 4
   for (unsigned g = 0; g < 4; g++) {
     row[g] = a[16 * g];
-    v8u32 lo, hi, r = {0, 0, 0, 0, 0, 0, 0, 0};
-    r += row[g];
+    v8u32 lo, hi, r = lane + row[g];
     memcpy(&lo, a + 16 * g, sizeof(lo));
     memcpy(&hi, a + 16 * g + 8, sizeof(hi));
-    same |= (lo ^ r) | (hi ^ r);
-    inc |= (lo ^ (r + step)) | (hi ^ (r + step + 32));
+    diff |= (lo ^ r) | (hi ^ (shape == ROWS_UNIFORM ? r : r + 32));
   }
-  uint64_t q[4], p[4];
-  memcpy(q, &same, sizeof(q));
-  memcpy(p, &inc, sizeof(p));
-  if ((q[0] | q[1] | q[2] | q[3]) == 0)
-    return ROWS_UNIFORM;
-  return (p[0] | p[1] | p[2] | p[3]) == 0 ? ROWS_CONSECUTIVE : ROWS_NONE;
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0 ? shape : ROWS_NONE;
+}
+
+/* regs[j] lane l from base[j] + row[l >> 4] + 4 * (l & 15): each row of 16 lanes one 64-byte
+ * copy, in 32-byte moves (the next VALU instruction reads the register 32 bytes at a time, and
+ * a load that spans two smaller stores cannot be forwarded from them). Unrolled where the
+ * caller's nr is a constant. */
+static inline __attribute__((always_inline)) void rows_consecutive(uint32_t *const *regs,
+                                                                   const uint8_t *const *base,
+                                                                   unsigned nr,
+                                                                   const uint32_t row[4])
+{
+  for (unsigned j = 0; j < nr; j++) {
+#pragma GCC unroll 4
+    for (unsigned g = 0; g < 4; g++) {
+      v8u32 x0, x1;
+      memcpy(&x0, base[j] + row[g], sizeof(x0));
+      memcpy(&x1, base[j] + row[g] + 32, sizeof(x1));
+      memcpy(regs[j] + 16 * g, &x0, sizeof(x0));
+      memcpy(regs[j] + 16 * g + 8, &x1, sizeof(x1));
+    }
+  }
+}
+
+/* regs[j] lane l from base[j] + row[l >> 4]: one dword broadcast to each row of 16 lanes. */
+static inline __attribute__((always_inline)) void rows_uniform(uint32_t *const *regs,
+                                                               const uint8_t *const *base,
+                                                               unsigned nr, const uint32_t row[4])
+{
+  for (unsigned j = 0; j < nr; j++) {
+#pragma GCC unroll 4
+    for (unsigned g = 0; g < 4; g++) {
+      uint32_t x;
+      memcpy(&x, base[j] + row[g], 4);
+      v8u32 v = {x, x, x, x, x, x, x, x};
+      memcpy(regs[j] + 16 * g, &v, sizeof(v));
+      memcpy(regs[j] + 16 * g + 8, &v, sizeof(v));
+    }
+  }
 }
 
 /* regs[j] lane l from base[j] + a[l] when `a` has a row shape; false (nothing written) when
@@ -360,30 +399,11 @@ static inline __attribute__((always_inline)) bool gather_rows(uint32_t *const *r
                                                               unsigned nr, const uint32_t *a)
 {
   uint32_t row[4];
-  enum row_shape shape = lane_rows(a, row);
-  if (shape == ROWS_NONE)
-    return false;
-  for (unsigned j = 0; j < nr; j++)
-    for (unsigned g = 0; g < 4; g++) {
-      const uint8_t *src = base[j] + row[g];
-      uint32_t *dst = regs[j] + 16 * g;
-      if (shape == ROWS_CONSECUTIVE) {
-        /* 32-byte moves: the next VALU instruction reads the register 32 bytes at a time,
-         * and a load that spans two smaller stores cannot be forwarded from them */
-        v8u32 x0, x1;
-        memcpy(&x0, src, sizeof(x0));
-        memcpy(&x1, src + 32, sizeof(x1));
-        memcpy(dst, &x0, sizeof(x0));
-        memcpy(dst + 8, &x1, sizeof(x1));
-        continue;
-      }
-      uint32_t x;
-      memcpy(&x, src, 4);
-      v8u32 v = {x, x, x, x, x, x, x, x};
-      memcpy(dst, &v, sizeof(v));
-      memcpy(dst + 8, &v, sizeof(v));
-    }
-  return true;
+  switch (lane_rows(a, row)) {
+  case ROWS_CONSECUTIVE: rows_consecutive(regs, base, nr, row); return true;
+  case ROWS_UNIFORM: rows_uniform(regs, base, nr, row); return true;
+  default: return false;
+  }
 }
 
 /* Register regs[j] lane l from the dword at base[j] + a[l], for all lanes (a not in regs, or
@@ -723,6 +743,49 @@ static inline __attribute__((always_inline)) void ds_offsets(const struct isa_in
   off[1] = (uint32_t)((in->offset >> 8) & 0xff) * esz;
 }
 
+/* The destination register and LDS base of each dword j of a load's n elements of dw. */
+static inline __attribute__((always_inline)) void ds_load_targets(struct isa_wave *w,
+                                                                  const struct isa_inst *in,
+                                                                  unsigned n, unsigned dw,
+                                                                  const uint32_t off[2],
+                                                                  const uint8_t *lds,
+                                                                  uint32_t **regs,
+                                                                  const uint8_t **base)
+{
+  for (unsigned k = 0; k < n; k++)
+    for (unsigned i = 0; i < dw; i++) {
+      regs[k * dw + i] = wave_vreg(w, in->dst + k * dw + i);
+      base[k * dw + i] = lds + off[k] + 4 * i;
+    }
+}
+
+/* A load whose lane addresses have a row shape (lane_rows: SGEMM's tile reads), all lanes
+ * active: every lane inside the LDS when each row's highest address is (a row of consecutive
+ * lanes ends 60 bytes after its start; 64-bit sums, so no wrap); then one copy or broadcast
+ * per row and dword, the rows' offsets already read (the address register may be a
+ * destination). 1 (nothing done) when a lane is outside. */
+static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
+                                                         const struct isa_inst *in, unsigned n,
+                                                         unsigned dw, const uint32_t off[2],
+                                                         const uint8_t *lds,
+                                                         const uint32_t row[4],
+                                                         enum row_shape shape, uint32_t lim)
+{
+  uint32_t top = row[0];
+  for (unsigned g = 1; g < 4; g++)
+    top = row[g] > top ? row[g] : top;
+  if ((uint64_t)top + (shape == ROWS_CONSECUTIVE ? 60 : 0) > lim)
+    return 1;
+  uint32_t *regs[8];
+  const uint8_t *base[8];
+  ds_load_targets(w, in, n, dw, off, lds, regs, base);
+  if (shape == ROWS_CONSECUTIVE)
+    rows_consecutive(regs, base, n * dw, row);
+  else
+    rows_uniform(regs, base, n * dw, row);
+  return 0;
+}
+
 /* The common case of a DS load or store of n elements of dw dwords; 1 when it does not apply
  * (nothing done). Every lane's va + off + 4 * dw within the LDS means no 32-bit wrap and no
  * fault for any lane, so the addresses are exec_ds()'s. */
@@ -737,10 +800,16 @@ static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
   uint32_t top = n == 2 && off[1] > off[0] ? off[1] : off[0], lds_size = w->wg->lds_size;
   if ((uint64_t)top + 4 * dw > lds_size)
     return 1;
-  const uint32_t *va = wave_vreg(w, in->addr);
-  if (!lanes_at_most(va, lds_size - top - 4 * dw))
-    return 1;
+  const uint32_t *va = wave_vreg(w, in->addr), lim = lds_size - top - 4 * dw;
   uint8_t *lds = w->wg->lds;
+  if (!store) {
+    uint32_t row[4];
+    enum row_shape shape = lane_rows(va, row);
+    if (shape != ROWS_NONE)
+      return ds_rows(w, in, n, dw, off, lds, row, shape, lim);
+  }
+  if (!lanes_at_most(va, lim))
+    return 1;
   if (n == 1 && va[1] == va[0] + 4 * dw && steps_by_inline(va, 4 * dw)) {
     uint32_t *regs[4];
     for (unsigned i = 0; i < dw; i++)
@@ -762,11 +831,7 @@ static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
   }
   uint32_t *regs[8];
   const uint8_t *base[8];
-  for (unsigned k = 0; k < n; k++)
-    for (unsigned i = 0; i < dw; i++) {
-      regs[k * dw + i] = wave_vreg(w, in->dst + k * dw + i);
-      base[k * dw + i] = lds + off[k] + 4 * i;
-    }
+  ds_load_targets(w, in, n, dw, off, lds, regs, base);
   /* the addresses are all read before a destination that may be the address register is
    * written */
   unsigned r = (in->addr - in->dst) & (NUM_VREGS - 1);

@@ -204,8 +204,9 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
 static void f32_lib(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
                     uint32_t *restrict r, unsigned n);
 
-/* EXPERIMENT: a library-call operation with few active lanes computes only those lanes (the
- * caller stores only the active lanes when exec is not full). */
+/* A library-call operation (exp2f, ldexpf, ...) with 16 or fewer active lanes computes only
+ * those lanes: a loop in one lane (hip-tests' stream cases) otherwise pays 64 calls a step. The
+ * caller stores only the active lanes when EXEC is not full, so the others' results are unused. */
 static void f32_misc(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
                      uint32_t *restrict r, uint64_t exec)
 {
