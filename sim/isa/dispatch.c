@@ -598,6 +598,15 @@ bool dispatch_cancelled(struct isa_ctx *c)
   return true;
 }
 
+/* Host memory for a worker's register files, LDS and private memory, on cache-line
+ * boundaries: the handlers move registers and LDS rows 32 bytes at a time, and malloc's 16-byte
+ * alignment (for the mmap'd blocks these are) made every second move span two cache lines,
+ * which costs a split load or store each. */
+static void *alloc_lines(size_t bytes)
+{
+  return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+
 /* Make `k` ready for a dispatch of `c`: counters zero, enough private memory, no decoded
  * instruction left from an earlier dispatch. Returns 0 or -1 (out of memory). */
 static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
@@ -609,9 +618,11 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
   tlb_clear(&k->tlb);
   size_t priv = (size_t)16 * WAVE_SIZE * c->priv_size;
   if (priv > k->priv_cap) {
-    void *p = realloc(k->priv, priv);
+    /* cleared per workgroup (setup_wg): nothing to keep */
+    void *p = alloc_lines(priv);
     if (!p)
       return -1;
+    free(k->priv);
     k->priv = p;
     k->priv_cap = priv;
   }
@@ -622,12 +633,12 @@ static int worker_prepare(struct isa_worker *k, struct isa_ctx *c)
 static struct isa_worker *worker_new(struct isa_ctx *c)
 {
   /* Not calloc: the 64 KiB LDS is cleared per workgroup (setup_wg), only as far as it is used. */
-  struct isa_worker *k = malloc(sizeof(*k));
+  struct isa_worker *k = alloc_lines(sizeof(*k));
   if (!k)
     return NULL;
   memset(k, 0, offsetof(struct isa_worker, lds));
   memset(&k->wg, 0, sizeof(*k) - offsetof(struct isa_worker, wg));
-  k->vregs = malloc(sizeof(*k->vregs) * 16);
+  k->vregs = alloc_lines(sizeof(*k->vregs) * 16);
   if (!k->vregs || icache_grow(k) || worker_prepare(k, c)) {
     free(k->vregs);
     free(k->priv);

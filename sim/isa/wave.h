@@ -142,7 +142,7 @@ struct isa_worker {
   uint32_t (*vregs)[NUM_VREGS][WAVE_SIZE];   /* 16 wave register files */
   uint8_t *priv;
   size_t priv_cap;
-  uint8_t lds[LDS_MAX];
+  _Alignas(64) uint8_t lds[LDS_MAX];   /* on a cache line (dispatch.c, alloc_lines) */
   struct isa_wg wg;
   uint64_t insts, waves_run, lane_ops;
   uint64_t poll_streak;       /* consecutive passes that only polled (dispatch.c, wg_polled) */
