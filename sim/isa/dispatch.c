@@ -176,27 +176,44 @@ static void init_user_sgprs(struct isa_ctx *c)
   c->mode_init = (c->rsrc1 >> 12 & 0xff) | (c->rsrc1 >> 21 & 1) << 8 | (c->rsrc1 >> 23 & 1) << 9;
 }
 
-typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
-/* n bytes (a multiple of 64) in 16-byte moves, unrolled: a wave's 512 bytes of SGPRs and 256
- * of v0, for which memcpy became `rep movsq` with a start-up cost of some 30 cycles a copy. */
-static inline void copy_regs(void *restrict dst, const void *restrict src, size_t n)
+/* 32-byte moves where the CPU has AVX2 (a clone per target, chosen once at load time, as in
+ * exec_valu_fast.c), 16-byte ones elsewhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define SETUP_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define SETUP_CLONES
+#endif
+
+/* n bytes (a multiple of 64, a constant) in vector moves, unrolled. */
+static inline __attribute__((always_inline)) void copy_regs(void *restrict dst,
+                                                            const void *restrict src, size_t n)
 {
+#pragma GCC unroll 8
   for (size_t i = 0; i < n; i += 64) {
-#pragma GCC unroll 4
-    for (size_t j = 0; j < 64; j += 16) {
-      v4u32 x;
-      memcpy(&x, (const uint8_t *)src + i + j, sizeof(x));
-      memcpy((uint8_t *)dst + i + j, &x, sizeof(x));
-    }
+    v8u32 x, y;
+    memcpy(&x, (const uint8_t *)src + i, sizeof(x));
+    memcpy(&y, (const uint8_t *)src + i + 32, sizeof(y));
+    memcpy((uint8_t *)dst + i, &x, sizeof(x));
+    memcpy((uint8_t *)dst + i + 32, &y, sizeof(y));
   }
 }
 
-/* A new wave's SGPRs: the dispatch's template, then the system SGPRs rsrc2 enables (workgroup
- * IDs x, y, z; workgroup info; the private segment wave offset). */
-static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_wg *g)
+/* A new wave's SGPRs from the dispatch's template and its v0 from the slot's (512 and 256
+ * bytes a wave, for which memcpy became `rep movsq` with a start-up cost of some 30 cycles a
+ * copy). */
+SETUP_CLONES
+static void copy_wave_templates(struct isa_ctx *c, struct isa_wave *w, unsigned slot)
 {
   copy_regs(w->s, c->s_init, sizeof(w->s));
+  copy_regs(w->v[0], c->v0_init[slot], sizeof(c->v0_init[slot]));
+}
+
+/* A new wave's system SGPRs, after copy_wave_templates: those rsrc2 enables (workgroup IDs
+ * x, y, z; workgroup info; the private segment wave offset). */
+static void init_sgprs(struct isa_ctx *c, struct isa_wave *w, const struct isa_wg *g)
+{
   unsigned n = c->s_system;
   for (int i = 0; i < 3; i++)
     if (c->rsrc2 >> (7 + i) & 1)
@@ -288,8 +305,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
     w->mode = c->mode_init;
     /* The worker's TLB is kept from earlier waves: it is the dispatch's page table (cleared
      * in worker_prepare). */
+    copy_wave_templates(c, w, i);
     init_sgprs(c, w, g);
-    copy_regs(w->v[0], c->v0_init[i], sizeof(c->v0_init[i]));
     wave_set_exec(w, c->exec_init[i]);
   }
   if (c->priv_size)
