@@ -75,6 +75,15 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
 /* Host address of the 4 KiB page at `page` through the wave's TLB, or NULL when the page does
  * not translate whole (no fault is raised). An entry made by a read does not serve a write
  * (the page may be read-only): the write translates again. */
+/* The second-level TLB slot of the 2 MiB region of `va`, and the key its entry has when it is
+ * the region's (write bit clear). */
+static inline unsigned tlb2_slot(const struct isa_tlb *t, uint64_t va, uint64_t *key)
+{
+  uint64_t rn = va >> TLB2_SHIFT;
+  *key = (va & ~((1ull << TLB2_SHIFT) - 1)) | (uint64_t)t->gen << 1;
+  return (unsigned)(rn ^ rn >> 9) & (TLB2_ENTRIES - 1);
+}
+
 void *wave_page(struct isa_wave *w, uint64_t page, bool write)
 {
   uint8_t *h = wave_tlb_lookup(w, page, write);
@@ -82,9 +91,8 @@ void *wave_page(struct isa_wave *w, uint64_t page, bool write)
     return h;
   struct isa_tlb *t = w->tlb;
   const struct isa_dispatch *d = w->ctx->d;
-  uint64_t region = page & ~((1ull << TLB2_SHIFT) - 1), rn = page >> TLB2_SHIFT;
-  uint64_t key = region | (uint64_t)t->gen << 1, e;
-  unsigned j = (unsigned)(rn ^ rn >> 9) & (TLB2_ENTRIES - 1);
+  uint64_t region = page & ~((1ull << TLB2_SHIFT) - 1), key, e;
+  unsigned j = tlb2_slot(t, page, &key);
   bool known = ((t->page2[j] ^ key) & ~1ull) == 0, wr = write;
   if (known && t->host2[j] && (!write || (t->page2[j] & 1))) {
     h = t->host2[j] + (page - region);
@@ -108,6 +116,25 @@ void *wave_page(struct isa_wave *w, uint64_t page, bool write)
   t->page[i] = e;
   t->host[i] = h;
   return h;
+}
+
+/* Host address of [va, va+len) for reading, through the second-level TLB only (a region it
+ * does not know is translated and entered there, as wave_page does), or NULL: the range spans
+ * two regions or its region does not translate whole. For prefetches: the first level, which
+ * holds the pages in use, is left alone, and nothing faults. */
+const void *wave_region_peek(struct isa_wave *w, uint64_t va, uint32_t len)
+{
+  struct isa_tlb *t = w->tlb;
+  uint64_t region = va & ~((1ull << TLB2_SHIFT) - 1), key;
+  if (!len || va + len - 1 < va || ((va + len - 1) & ~((1ull << TLB2_SHIFT) - 1)) != region)
+    return NULL;
+  unsigned j = tlb2_slot(t, va, &key);
+  if (((t->page2[j] ^ key) & ~1ull) != 0) {
+    const struct isa_dispatch *d = w->ctx->d;
+    t->page2[j] = key;
+    t->host2[j] = d->translate(d->mem_ctx, region, 1ull << TLB2_SHIFT, false);
+  }
+  return t->host2[j] ? t->host2[j] + (va - region) : NULL;
 }
 
 /* Host address of [va, va+len). A few-page TLB per worker keeps translate() off the hot path;

@@ -17,6 +17,7 @@
 #define TLB_ENTRIES 4
 #define TLB2_ENTRIES 512
 #define TLB2_SHIFT 21      /* 2 MiB regions */
+#define WAVE_STRIDES 4     /* load instructions a wave follows for stride prefetches */
 #define TLB2_GENS 2047     /* generations in an entry's bits 11..1 */
 #define ICACHE_L0 512      /* blocks.c: direct-mapped front of the decoded-instruction cache */
 
@@ -118,6 +119,13 @@ struct isa_wave {
   uint64_t insts;
   uint64_t lane_ops;
   struct isa_tlb *tlb;         /* its worker's (struct isa_tlb) */
+  /* The last address and step of a few of its load instructions (exec_mem_fast.c,
+   * stride_prefetch); only a hint, never reset between waves. */
+  struct wave_stride {
+    const struct isa_inst *in;
+    uint64_t last;
+    int64_t step;
+  } strides[WAVE_STRIDES];
 };
 
 struct isa_wg {
@@ -219,6 +227,7 @@ void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void *wave_mem(struct isa_wave *w, uint64_t va, uint32_t len, bool write);
 void *wave_page(struct isa_wave *w, uint64_t page, bool write);   /* no fault: NULL */
+const void *wave_region_peek(struct isa_wave *w, uint64_t va, uint32_t len);   /* prefetches */
 void wave_page_fault(struct isa_wave *w, uint64_t va, bool write);
 /* wg_park.c: parking and resuming workgroups (callers hold c->lock where noted) */
 void wg_park_setup(struct isa_ctx *c);

@@ -136,3 +136,29 @@ Test(isa_tlb, nothing_survives_a_clear)
     }
   }
 }
+
+/* wave_region_peek (stride prefetches): the host address of a range inside one region that
+ * translates whole, NULL for a range over two regions, in a region with a hole or outside the
+ * space; the page entries in use are left as they were, and a region is translated once. */
+Test(isa_tlb, a_prefetch_peek_sees_whole_regions_only_and_keeps_the_page_entries)
+{
+  struct rig g;
+  rig_init(&g);
+  uint64_t in_use = BASE + REGION + 3 * 4096;
+  cr_assert_eq(wave_page(&g.w, in_use, false), expect(&g.space, in_use, false));
+  struct isa_tlb before = g.tlb;
+  g.space.calls = 0;
+  uint64_t va = BASE + 5 * 4096 + 64;
+  cr_assert_eq(wave_region_peek(&g.w, va, 512), g.space.host + (va - BASE));
+  cr_assert_eq(wave_region_peek(&g.w, va + 4096, 512), g.space.host + (va + 4096 - BASE));
+  cr_expect_eq(g.space.calls, 1, "%u calls for one region", g.space.calls);
+  cr_assert_null(wave_region_peek(&g.w, BASE + REGION - 256, 512), "a range over two regions");
+  cr_assert_null(wave_region_peek(&g.w, BASE + 2 * REGION + 64, 512), "a region with a hole");
+  cr_assert_null(wave_region_peek(&g.w, BASE + NREGIONS * REGION, 512), "outside the space");
+  cr_assert_null(wave_region_peek(&g.w, ~0ull - 100, 512), "past the top of the address space");
+  cr_assert_eq(memcmp(g.tlb.page, before.page, sizeof(before.page)), 0);
+  cr_assert_eq(memcmp(g.tlb.host, before.host, sizeof(before.host)), 0);
+  cr_assert_eq(g.tlb.next, before.next);
+  /* the region the peek entered serves wave_page as translate() would */
+  cr_assert_eq(wave_page(&g.w, BASE + 9 * 4096, true), expect(&g.space, BASE + 9 * 4096, true));
+}
