@@ -813,6 +813,27 @@ static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
   return 0;
 }
 
+/* A dword load or store of the lanes below the first inactive one (EXEC a run of ones from
+ * lane 0: `if (t < stride)` in a tree reduction), when all 64 lanes' addresses are
+ * consecutive dwords: one copy of the active lanes' dwords, if they all lie inside the LDS
+ * (64-bit sums: no wrap). 1 (nothing done) otherwise. */
+static inline __attribute__((always_inline)) int ds_prefix(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           uint64_t exec, bool store)
+{
+  const uint32_t *va = wave_vreg(w, in->addr);
+  uint32_t bytes = 4 * (uint32_t)__builtin_popcountll(exec);
+  uint64_t at = (uint64_t)va[0] + (uint32_t)(in->offset & 0xffff);
+  if (va[1] != va[0] + 4 || !steps_by_inline(va, 4) || at + bytes > w->wg->lds_size)
+    return 1;
+  uint8_t *lds = w->wg->lds + at;
+  if (store)
+    memcpy(lds, wave_vreg(w, in->data0), bytes);
+  else
+    memcpy(wave_vreg(w, in->dst), lds, bytes);
+  return 0;
+}
+
 /* The common case of a DS load or store of n elements of dw dwords; 1 when it does not apply
  * (nothing done). Every lane's va + off + 4 * dw within the LDS means no 32-bit wrap and no
  * fault for any lane, so the addresses are exec_ds()'s. */
@@ -820,8 +841,10 @@ static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
                                                          const struct isa_inst *in, unsigned n,
                                                          unsigned dw, bool store)
 {
-  if (wave_exec(w) != ~0ull)
-    return 1;
+  uint64_t exec = wave_exec(w);
+  if (exec != ~0ull)
+    return n == 1 && dw == 1 && exec && !(exec & (exec + 1)) ? ds_prefix(w, in, exec, store)
+                                                              : 1;
   uint32_t off[2];
   ds_offsets(in, n, off);
   uint32_t top = n == 2 && off[1] > off[0] ? off[1] : off[0], lds_size = w->wg->lds_size;

@@ -302,9 +302,13 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
     const struct mem_op *mo = mem_op_info(ops[o]);
     unsigned len = mo->bytes * mo->count;
     for (unsigned pattern = 0; pattern < 8; pattern++)
-      for (unsigned e = 0; e < 4; e++)
+      for (unsigned e = 0; e < 5; e++)
         for (unsigned rep = 0; rep < 50; rep++) {
-          uint64_t exec = e < 2 ? ~0ull : e == 2 ? next_u64() : 1ull << (next_u32() % 64);
+          /* all lanes, random lanes, one lane, or the lanes below a random one */
+          uint64_t exec = e < 2    ? ~0ull
+                          : e == 2 ? next_u64()
+                          : e == 3 ? 1ull << (next_u32() % 64)
+                                   : (1ull << (1 + next_u32() % 63)) - 1;
           struct isa_inst in;
           memset(&in, 0, sizeof(in));
           in.op = (uint16_t)ops[o];
