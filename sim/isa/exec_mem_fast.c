@@ -353,41 +353,38 @@ static inline __attribute__((always_inline)) enum row_shape lane_rows(const uint
   return (q[0] | q[1] | q[2] | q[3]) == 0 ? shape : ROWS_NONE;
 }
 
-/* regs[j] lane l from base[j] + row[l >> 4] + 4 * (l & 15): each row of 16 lanes one 64-byte
- * copy, in 32-byte moves (the next VALU instruction reads the register 32 bytes at a time, and
- * a load that spans two smaller stores cannot be forwarded from them). Unrolled where the
- * caller's nr is a constant. */
-static inline __attribute__((always_inline)) void rows_consecutive(uint32_t *const *regs,
-                                                                   const uint8_t *const *base,
-                                                                   unsigned nr,
-                                                                   const uint32_t row[4])
+/* The 16 lanes of one row of register dst from src: consecutive dwords, one 64-byte copy in
+ * 32-byte moves (the next VALU instruction reads the register 32 bytes at a time, and a load
+ * that spans two smaller stores cannot be forwarded from them); or one dword for all. */
+static inline __attribute__((always_inline)) void row_fill(uint32_t *dst, const uint8_t *src,
+                                                           enum row_shape shape)
 {
-  for (unsigned j = 0; j < nr; j++) {
-#pragma GCC unroll 4
-    for (unsigned g = 0; g < 4; g++) {
-      v8u32 x0, x1;
-      memcpy(&x0, base[j] + row[g], sizeof(x0));
-      memcpy(&x1, base[j] + row[g] + 32, sizeof(x1));
-      memcpy(regs[j] + 16 * g, &x0, sizeof(x0));
-      memcpy(regs[j] + 16 * g + 8, &x1, sizeof(x1));
-    }
+  if (shape == ROWS_CONSECUTIVE) {
+    v8u32 x0, x1;
+    memcpy(&x0, src, sizeof(x0));
+    memcpy(&x1, src + 32, sizeof(x1));
+    memcpy(dst, &x0, sizeof(x0));
+    memcpy(dst + 8, &x1, sizeof(x1));
+    return;
   }
+  uint32_t x;
+  memcpy(&x, src, 4);
+  v8u32 v = {x, x, x, x, x, x, x, x};
+  memcpy(dst, &v, sizeof(v));
+  memcpy(dst + 8, &v, sizeof(v));
 }
 
-/* regs[j] lane l from base[j] + row[l >> 4]: one dword broadcast to each row of 16 lanes. */
-static inline __attribute__((always_inline)) void rows_uniform(uint32_t *const *regs,
-                                                               const uint8_t *const *base,
-                                                               unsigned nr, const uint32_t row[4])
+/* regs[j] row g (lanes 16g..16g+15) from base[j] + row[g], in the row shape (a constant where
+ * the caller's is, as is nr: the loops unroll). */
+static inline __attribute__((always_inline)) void rows_fill(uint32_t *const *regs,
+                                                            const uint8_t *const *base,
+                                                            unsigned nr, const uint32_t row[4],
+                                                            enum row_shape shape)
 {
   for (unsigned j = 0; j < nr; j++) {
 #pragma GCC unroll 4
-    for (unsigned g = 0; g < 4; g++) {
-      uint32_t x;
-      memcpy(&x, base[j] + row[g], 4);
-      v8u32 v = {x, x, x, x, x, x, x, x};
-      memcpy(regs[j] + 16 * g, &v, sizeof(v));
-      memcpy(regs[j] + 16 * g + 8, &v, sizeof(v));
-    }
+    for (unsigned g = 0; g < 4; g++)
+      row_fill(regs[j] + 16 * g, base[j] + row[g], shape);
   }
 }
 
@@ -400,8 +397,8 @@ static inline __attribute__((always_inline)) bool gather_rows(uint32_t *const *r
 {
   uint32_t row[4];
   switch (lane_rows(a, row)) {
-  case ROWS_CONSECUTIVE: rows_consecutive(regs, base, nr, row); return true;
-  case ROWS_UNIFORM: rows_uniform(regs, base, nr, row); return true;
+  case ROWS_CONSECUTIVE: rows_fill(regs, base, nr, row, ROWS_CONSECUTIVE); return true;
+  case ROWS_UNIFORM: rows_fill(regs, base, nr, row, ROWS_UNIFORM); return true;
   default: return false;
   }
 }
@@ -527,6 +524,36 @@ static inline __attribute__((always_inline)) void stride_prefetch(struct isa_wav
     __builtin_prefetch(h + i);
 }
 
+/* A load whose lanes' low address dwords have a row shape (lane_rows: tiles of a matrix, 16
+ * lanes a row, rows a matrix row apart and often in different pages), all lanes active, one
+ * base for all: each row inside one page of plain global memory, translated on its own, then
+ * one copy or broadcast per row and dword. 1 (nothing done) when a row does not qualify. A
+ * row of consecutive lanes must not wrap its 32-bit offsets (lane l's address is base + the
+ * 32-bit lo[l]). */
+static inline __attribute__((always_inline)) int flat_rows(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           uint64_t base, const uint32_t row[4],
+                                                           enum row_shape shape,
+                                                           uint32_t *const *regs, unsigned dw)
+{
+  uint32_t last = (shape == ROWS_CONSECUTIVE ? 60 : 0) + 4 * dw - 1;
+  const uint8_t *src[4];
+  for (unsigned g = 0; g < 4; g++) {
+    uint64_t a = base + row[g];
+    uint8_t *host;
+    if (row[g] > UINT32_MAX - last || (a & 0xfff) + last > 0xfff ||
+        !(host = wave_global_page(w, in, a & ~0xfffull, false)))
+      return 1;
+    src[g] = host + (a & 0xfff);
+  }
+  for (unsigned j = 0; j < dw; j++) {
+#pragma GCC unroll 4
+    for (unsigned g = 0; g < 4; g++)
+      row_fill(regs[j] + 16 * g, src[g] + 4 * j, shape);
+  }
+  return 0;
+}
+
 /* The common case; 1 when it does not apply (nothing done, nothing faulted). All lanes active
  * with the same high address dword (or a SADDR base): lane l's address is base + lo[l], base
  * the same for all lanes (64-bit sums, as exec_mem.c forms them). Consecutive lanes in one
@@ -557,6 +584,14 @@ static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
   }
   if (hi && !steps_by_inline(hi, 0))
     return 1;
+  if (!store) {
+    uint32_t row[4];
+    switch (lane_rows(lo, row)) {
+    case ROWS_CONSECUTIVE: return flat_rows(w, in, base, row, ROWS_CONSECUTIVE, regs, dw);
+    case ROWS_UNIFORM: return flat_rows(w, in, base, row, ROWS_UNIFORM, regs, dw);
+    default: break;
+    }
+  }
   uint32_t mn, mx;
   lanes_min_max(lo, &mn, &mx);
   uint64_t first = base + mn, last = base + mx + 4 * dw - 1, page = first & ~0xfffull;
@@ -807,9 +842,9 @@ static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
   const uint8_t *base[8];
   ds_load_targets(w, in, n, dw, off, lds, regs, base);
   if (shape == ROWS_CONSECUTIVE)
-    rows_consecutive(regs, base, n * dw, row);
+    rows_fill(regs, base, n * dw, row, ROWS_CONSECUTIVE);
   else
-    rows_uniform(regs, base, n * dw, row);
+    rows_fill(regs, base, n * dw, row, ROWS_UNIFORM);
   return 0;
 }
 

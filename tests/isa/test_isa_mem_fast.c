@@ -135,6 +135,11 @@ static uint64_t lane_va(unsigned p, unsigned l, unsigned len, uint64_t base, boo
     return base + (uint64_t)(l / 16) * 544;
   case 6: /* rows of 16 lanes, each row consecutive (a tile's rows) */
     return base + (uint64_t)(l / 16) * 608 + (l % 16) * len;
+  case 7: { /* the same, rows in pages 0, 1, 3, 0, or (one case in four) 0, 1, 2, 3: the hole */
+    static const unsigned pages[2][4] = {{0, 1, 3, 0}, {0, 1, 2, 3}};
+    unsigned g = l / 16, hole = (base >> 4) % 4 == 0;
+    return VA0 + pages[hole][g] * 4096ull + (base & 0xfc0) + 64 * g + (l % 16) * len;
+  }
   default: /* FLAT: LDS or private aperture for some lanes */
     if (!flat || (next_u32() & 1))
       return base + (uint64_t)l * len;
@@ -217,7 +222,7 @@ Test(isa_mem_fast, same_results_as_the_per_lane_path)
   for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
     bool flat = !strncmp(isa_op_name(ops[o]), "flat_", 5);
     bool store = strstr(isa_op_name(ops[o]), "store") != NULL;
-    for (unsigned pattern = 0; pattern < 8; pattern++)
+    for (unsigned pattern = 0; pattern < 9; pattern++)
       for (unsigned e = 0; e < 5; e++)
         for (unsigned rep = 0; rep < 40; rep++) {
           uint64_t exec = e == 0 || e == 4 ? ~0ull : e == 1 ? next_u64() : e == 2 ? 1ull << (next_u32() % 64) : 0;
