@@ -381,7 +381,7 @@ static int exec_mubuf(struct isa_wave *w, const struct isa_inst *in, const struc
   uint32_t stride = v[1] >> 16 & 0x3fff, num_records = v[2];
   uint32_t soff = (uint32_t)wave_scalar_src(w, in, in->soffset, 1);
   bool priv = base >= PRIVATE_VSHARP_BASE;
-  if (in->enc == ENC_MTBUF || strstr(isa_op_name(in->op), "_format_"))
+  if (in->enc == ENC_MTBUF || mo->typed)
     return exec_typed(w, in, mo, v, soff);
   unsigned len = mo->bytes * mo->count;
   FOR_LANES(exec) {
@@ -501,7 +501,7 @@ isa_exec_fn vmem_bind(struct isa_inst *in)
   const struct mem_op *mo = mem_op_info(in->op);
   if (in->enc == ENC_MUBUF && !in->lds && !in->idxen &&
       (mo->kind == MK_LOAD || mo->kind == MK_STORE) && mo->bytes == 4 && !mo->d16 &&
-      mo->count >= 1 && mo->count <= 4 && !strstr(isa_op_name(in->op), "_format_")) {
+      mo->count >= 1 && mo->count <= 4 && !mo->typed) {
     in->mo = mo;
     return mubuf_private_dwords;
   }

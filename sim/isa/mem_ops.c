@@ -30,6 +30,7 @@ static void parse_vmem(struct mem_op *m, const char *rest)
     const char *t = rest + (load ? 5 : 6);
     m->kind = load ? MK_LOAD : MK_STORE;
     m->count = 1;
+    m->typed = !strncmp(t, "format_", 7);
     if (!strncmp(t, "dwordx", 6)) { m->bytes = 4; m->count = (uint8_t)atoi(t + 6); }
     else if (!strncmp(t, "dword", 5)) m->bytes = 4;
     else if (!strncmp(t, "format_x", 8)) { m->bytes = 4; m->count = (uint8_t)strlen(t + 7); }

@@ -28,6 +28,7 @@ struct mem_op {
   uint8_t is_float;   /* fmin/fmax/fadd on f32/f64 */
   uint8_t two_addr;   /* DS read2/write2: 1, st64: 2 */
   uint8_t ret;        /* DS: the _rtn form returns the old value */
+  uint8_t typed;      /* buffer_{load,store}_format_*: data converted by a buffer format */
 };
 
 /* The description of `op` (zeroed if it is not a memory instruction). */
