@@ -150,10 +150,15 @@ static inline uint32_t mbcnt_hi_mask(unsigned l)
   return l > 32 ? (1u << (l - 32)) - 1 : 0;
 }
 
-/* Integer operations (fast_kind FAST_INT). */
-VALU_FAST_CLONES
-static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
-                   const uint32_t *restrict c, uint32_t *restrict r)
+/* Integer operations (fast_kind FAST_INT) on lanes 0..n-1 of the arrays: all 64 lanes of a
+ * wave (int_op), or the packed active lanes of a wave with few (few_run; not the v_mbcnt
+ * forms, which read the lane number). Inlined into both, so that the 64-lane loops keep a
+ * constant count to vectorise. */
+#undef LANES
+#define LANES for (unsigned l = 0; l < n; l++)
+static inline __attribute__((always_inline)) void
+int_lanes(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+          const uint32_t *restrict c, uint32_t *restrict r, const unsigned n)
 {
   switch (op) {
   case OP_V_MOV_B32: LANES r[l] = a[l]; return;
@@ -197,6 +202,13 @@ static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *rest
   case OP_V_FFBH_U32: LANES r[l] = a[l] ? (uint32_t)__builtin_clz(a[l]) : ~0u; return;
   default: return;
   }
+}
+
+VALU_FAST_CLONES
+static void int_op(unsigned op, const uint32_t *restrict a, const uint32_t *restrict b,
+                   const uint32_t *restrict c, uint32_t *restrict r)
+{
+  int_lanes(op, a, b, c, r, WAVE_SIZE);
 }
 
 /* The rest of the f32 set: kept apart from f32_op so that the common arithmetic does not pay
@@ -255,28 +267,36 @@ static void f32_lib(unsigned op, const uint32_t *restrict a, const uint32_t *res
   default: return;
   }
 }
+/* f32 arithmetic with denormals kept (the caller checked MODE) on lanes 0..n-1, as
+ * int_lanes; false for the operations f32_lib computes. */
+static inline __attribute__((always_inline)) bool
+f32_lanes(const struct isa_inst *in, const uint32_t *restrict a, const uint32_t *restrict b,
+          const uint32_t *restrict c, uint32_t *restrict r, const unsigned n)
+{
+  float k = f32_of(in->literal);
+  switch (in->op) {
+  case OP_V_ADD_F32: LANES r[l] = bits_f32(f32_of(a[l]) + f32_of(b[l])); return true;
+  case OP_V_SUB_F32: LANES r[l] = bits_f32(f32_of(a[l]) - f32_of(b[l])); return true;
+  case OP_V_SUBREV_F32: LANES r[l] = bits_f32(f32_of(b[l]) - f32_of(a[l])); return true;
+  case OP_V_MUL_F32: LANES r[l] = bits_f32(f32_of(a[l]) * f32_of(b[l])); return true;
+  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); return true;
+  case OP_V_FMAMK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), k, f32_of(b[l]))); return true;
+  case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return true;
+  case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return true;
+  case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return true;
+  default: return false;
+  }
+}
 #undef LANES
 #define LANES for (unsigned l = 0; l < WAVE_SIZE; l++)
 
-/* f32 arithmetic with denormals kept (the caller checked MODE). */
 VALU_FAST_CLONES
 static void f32_op(const struct isa_inst *in, const uint32_t *restrict a,
                    const uint32_t *restrict b, const uint32_t *restrict c, uint32_t *restrict r,
                    uint64_t exec)
 {
-  float k = f32_of(in->literal);
-  switch (in->op) {
-  case OP_V_ADD_F32: LANES r[l] = bits_f32(f32_of(a[l]) + f32_of(b[l])); return;
-  case OP_V_SUB_F32: LANES r[l] = bits_f32(f32_of(a[l]) - f32_of(b[l])); return;
-  case OP_V_SUBREV_F32: LANES r[l] = bits_f32(f32_of(b[l]) - f32_of(a[l])); return;
-  case OP_V_MUL_F32: LANES r[l] = bits_f32(f32_of(a[l]) * f32_of(b[l])); return;
-  case OP_V_FMA_F32: case OP_V_FMAC_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); return;
-  case OP_V_FMAMK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), k, f32_of(b[l]))); return;
-  case OP_V_FMAAK_F32: LANES r[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), k)); return;
-  case OP_V_CVT_F32_I32: LANES r[l] = bits_f32((float)(int32_t)a[l]); return;
-  case OP_V_CVT_F32_U32: LANES r[l] = bits_f32((float)a[l]); return;
-  default: f32_misc(in->op, a, b, r, exec); return;
-  }
+  if (!f32_lanes(in, a, b, c, r, WAVE_SIZE))
+    f32_misc(in->op, a, b, r, exec);
 }
 
 /* A lane mask -> 64 lane flags (bytes holding 0 or 1), the inverse of pack(): byte i of the
@@ -767,49 +787,74 @@ static uint64_t pack(const uint8_t *restrict bit)
   return m;
 }
 
+/* The v_cmp predicates (valu_cmp_lookup's numbers) on lanes 0..n-1, each lane's result a
+ * byte t[l] of 0 or 1: all 64 lanes (cmp_i32, cmp_f32, which pack them into a mask) or the
+ * packed active lanes of a wave with few (few_compare). */
+#undef LANES
+#define LANES for (unsigned l = 0; l < n; l++)
+static inline __attribute__((always_inline)) void
+cmp_i32_lanes(unsigned pred, bool sign, const uint32_t *restrict a, const uint32_t *restrict b,
+              uint8_t *restrict t, const unsigned n)
+{
+  switch (pred) {
+  case 0: LANES t[l] = 0; return;
+  case 1: if (sign) LANES t[l] = (int32_t)a[l] < (int32_t)b[l]; else LANES t[l] = a[l] < b[l]; return;
+  case 2: LANES t[l] = a[l] == b[l]; return;
+  case 3: if (sign) LANES t[l] = (int32_t)a[l] <= (int32_t)b[l]; else LANES t[l] = a[l] <= b[l]; return;
+  case 4: if (sign) LANES t[l] = (int32_t)a[l] > (int32_t)b[l]; else LANES t[l] = a[l] > b[l]; return;
+  case 5: LANES t[l] = a[l] != b[l]; return;
+  case 6: if (sign) LANES t[l] = (int32_t)a[l] >= (int32_t)b[l]; else LANES t[l] = a[l] >= b[l]; return;
+  default: LANES t[l] = 1; return;
+  }
+}
+
+static inline __attribute__((always_inline)) void
+cmp_f32_lanes(unsigned pred, const float *restrict a, const float *restrict b,
+              uint8_t *restrict t, const unsigned n)
+{
+  switch (pred) {
+  case 0: LANES t[l] = 0; return;
+  case 1: LANES t[l] = a[l] < b[l]; return;
+  case 2: LANES t[l] = a[l] == b[l]; return;
+  case 3: LANES t[l] = a[l] <= b[l]; return;
+  case 4: LANES t[l] = a[l] > b[l]; return;
+  case 5: LANES t[l] = a[l] < b[l] || a[l] > b[l]; return;
+  case 6: LANES t[l] = a[l] >= b[l]; return;
+  case 7: LANES t[l] = !(isnan(a[l]) || isnan(b[l])); return;
+  case 8: LANES t[l] = isnan(a[l]) || isnan(b[l]); return;
+  case 9: LANES t[l] = !(a[l] >= b[l]); return;
+  case 10: LANES t[l] = !(a[l] < b[l] || a[l] > b[l]); return;
+  case 11: LANES t[l] = !(a[l] > b[l]); return;
+  case 12: LANES t[l] = !(a[l] <= b[l]); return;
+  case 13: LANES t[l] = !(a[l] == b[l]); return;
+  case 14: LANES t[l] = !(a[l] < b[l]); return;
+  default: LANES t[l] = 1; return;
+  }
+}
+#undef LANES
+#define LANES for (unsigned l = 0; l < WAVE_SIZE; l++)
+
 VALU_FAST_CLONES
 static uint64_t cmp_i32(unsigned pred, bool sign, const uint32_t *restrict a,
                         const uint32_t *restrict b)
 {
+  if (pred == 0 || pred > 6)
+    return pred ? ~0ull : 0;
   uint8_t t[WAVE_SIZE];
-  switch (pred) {
-  case 0: return 0;
-  case 1: if (sign) LANES t[l] = (int32_t)a[l] < (int32_t)b[l]; else LANES t[l] = a[l] < b[l]; break;
-  case 2: LANES t[l] = a[l] == b[l]; break;
-  case 3: if (sign) LANES t[l] = (int32_t)a[l] <= (int32_t)b[l]; else LANES t[l] = a[l] <= b[l]; break;
-  case 4: if (sign) LANES t[l] = (int32_t)a[l] > (int32_t)b[l]; else LANES t[l] = a[l] > b[l]; break;
-  case 5: LANES t[l] = a[l] != b[l]; break;
-  case 6: if (sign) LANES t[l] = (int32_t)a[l] >= (int32_t)b[l]; else LANES t[l] = a[l] >= b[l]; break;
-  default: return ~0ull;
-  }
+  cmp_i32_lanes(pred, sign, a, b, t, WAVE_SIZE);
   return pack(t);
 }
 
 VALU_FAST_CLONES
 static uint64_t cmp_f32(unsigned pred, const uint32_t *restrict ab, const uint32_t *restrict bb)
 {
+  if (pred == 0 || pred > 14)
+    return pred ? ~0ull : 0;
   uint8_t t[WAVE_SIZE];
   float a[WAVE_SIZE], b[WAVE_SIZE];
   memcpy(a, ab, sizeof(a));
   memcpy(b, bb, sizeof(b));
-  switch (pred) {
-  case 0: return 0;
-  case 1: LANES t[l] = a[l] < b[l]; break;
-  case 2: LANES t[l] = a[l] == b[l]; break;
-  case 3: LANES t[l] = a[l] <= b[l]; break;
-  case 4: LANES t[l] = a[l] > b[l]; break;
-  case 5: LANES t[l] = a[l] < b[l] || a[l] > b[l]; break;
-  case 6: LANES t[l] = a[l] >= b[l]; break;
-  case 7: LANES t[l] = !(isnan(a[l]) || isnan(b[l])); break;
-  case 8: LANES t[l] = isnan(a[l]) || isnan(b[l]); break;
-  case 9: LANES t[l] = !(a[l] >= b[l]); break;
-  case 10: LANES t[l] = !(a[l] < b[l] || a[l] > b[l]); break;
-  case 11: LANES t[l] = !(a[l] > b[l]); break;
-  case 12: LANES t[l] = !(a[l] <= b[l]); break;
-  case 13: LANES t[l] = !(a[l] == b[l]); break;
-  case 14: LANES t[l] = !(a[l] < b[l]); break;
-  default: return ~0ull;
-  }
+  cmp_f32_lanes(pred, a, b, t, WAVE_SIZE);
   return pack(t);
 }
 
@@ -831,6 +876,218 @@ static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
   return pack(t);
 }
 
+/* ---- waves with few active lanes ----
+ *
+ * A wave with 16 or fewer active lanes (a loop run by one lane, a tail) pays for 64 on the
+ * paths above: a scalar operand broadcast into 64 lanes, abs/neg applied to 64, the operation
+ * computed for 64. Here the active lanes' operands are packed (lane[j] is the j-th active
+ * lane), a scalar operand is read once, the operation runs on the packed lanes through the
+ * same lane functions (int_lanes, f32_lanes, f32_lib, the compare bodies) and each result goes
+ * back to its lane: the same host operations on the same values, so the same bits. */
+#define FEW_LANES 16
+
+struct few {
+  unsigned n;
+  uint8_t lane[FEW_LANES];
+};
+
+/* The active lanes of exec in order, when there are at most FEW_LANES of them. (Counted by
+ * visiting them, not with a popcount: without POPCNT in the baseline target that is a library
+ * call.) */
+static inline bool few_lanes(uint64_t exec, struct few *f)
+{
+  if (exec == ~0ull)
+    return false;
+  unsigned n = 0;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    if (n == FEW_LANES)
+      return false;
+    f->lane[n++] = (uint8_t)__builtin_ctzll(m);
+  }
+  f->n = n;
+  return true;
+}
+
+/* Source i in the packed lanes, abs then neg applied as source() applies them (none set for
+ * the unmodified forms: the values are the register's or the scalar's). */
+static inline __attribute__((always_inline)) void
+few_source(struct isa_wave *w, const struct isa_inst *in, int i, const struct few *f,
+           uint32_t *restrict out)
+{
+  unsigned code = in->src[i];
+  if (code == OPD_NONE)
+    return;   /* not read by the operation */
+  uint32_t keep = in->abs >> i & 1 ? 0x7fffffffu : ~0u;
+  uint32_t flip = in->neg >> i & 1 ? 0x80000000u : 0;
+  if (code >= OPD_VGPR) {
+    const uint32_t *v = wave_vreg(w, code);
+    for (unsigned j = 0; j < f->n; j++)
+      out[j] = (v[f->lane[j]] & keep) ^ flip;
+    return;
+  }
+  uint32_t k = (scalar32(w, in, code) & keep) ^ flip;
+  for (unsigned j = 0; j < f->n; j++)
+    out[j] = k;
+}
+
+/* Whether few_run computes `in` of class `kind`: the lane-wise 32-bit classes, except the
+ * v_mbcnt forms (their result depends on the lane number, which the packed lanes lose). */
+static bool few_kind(const struct isa_inst *in, enum fast_kind kind)
+{
+  if (kind == FAST_INT)
+    return in->op != OP_V_MBCNT_LO_U32_B32 && in->op != OP_V_MBCNT_HI_U32_B32;
+  return kind == FAST_F32 || kind == FAST_CNDMASK;
+}
+
+/* fast_run's FAST_INT / FAST_F32 / FAST_CNDMASK work on the lanes of f (few_kind). Every
+ * source is packed before the destination is written, so a destination that is a source reads
+ * its old values. */
+static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
+                    const struct few *f)
+{
+  uint32_t a[FEW_LANES], b[FEW_LANES], c[FEW_LANES], r[FEW_LANES];
+  unsigned n = f->n;
+  bool e64 = in->enc == ENC_VOP3;
+  uint32_t *d = wave_vreg(w, in->dst);
+  few_source(w, in, 0, f, a);
+  few_source(w, in, 1, f, b);
+  if (kind == FAST_CNDMASK) {
+    uint64_t sel = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
+    for (unsigned j = 0; j < n; j++)
+      r[j] = (sel >> f->lane[j] & 1) ? b[j] : a[j];
+  } else if (kind == FAST_F32) {
+    if (in->op == OP_V_FMAC_F32) {   /* accumulates into its destination */
+      for (unsigned j = 0; j < n; j++)
+        c[j] = d[f->lane[j]];
+    } else if (e64) {
+      few_source(w, in, 2, f, c);
+    }
+    if (!f32_lanes(in, a, b, c, r, n))
+      f32_lib(in->op, a, b, r, n);
+  } else {
+    if (e64)
+      few_source(w, in, 2, f, c);
+    int_lanes(in->op, a, b, c, r, n);
+  }
+  for (unsigned j = 0; j < n; j++)
+    d[f->lane[j]] = r[j];
+}
+
+/* A v_cmp of i32, u32 or f32 (f32 denormals kept: the caller checked MODE) on the lanes of f:
+ * the lane mask, 0 in the inactive lanes. */
+static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
+                            unsigned pred, const struct few *f)
+{
+  uint32_t a[FEW_LANES], b[FEW_LANES];
+  uint8_t t[FEW_LANES];
+  unsigned n = f->n;
+  few_source(w, in, 0, f, a);
+  few_source(w, in, 1, f, b);
+  if (type == CT_F32) {
+    float x[FEW_LANES], y[FEW_LANES];
+    memcpy(x, a, sizeof(x));
+    memcpy(y, b, sizeof(y));
+    cmp_f32_lanes(pred, x, y, t, n);
+  } else {
+    cmp_i32_lanes(pred, type == CT_I32, a, b, t, n);
+  }
+  uint64_t res = 0;
+  for (unsigned j = 0; j < n; j++)
+    res |= (uint64_t)t[j] << f->lane[j];
+  return res;
+}
+
+/* ---- v_cmp_class_f32 / f64 ---- */
+
+static bool class_op(unsigned op)
+{
+  return op == OP_V_CMP_CLASS_F32 || op == OP_V_CMPX_CLASS_F32 || op == OP_V_CMP_CLASS_F64 ||
+         op == OP_V_CMPX_CLASS_F64;
+}
+
+static bool class_f64(unsigned op)
+{
+  return op == OP_V_CMP_CLASS_F64 || op == OP_V_CMPX_CLASS_F64;
+}
+
+/* The forms class_run takes: VOPC or VOP3 (fast_static has turned away DPP, SDWA, op_sel,
+ * clamp and omod), src0 of its type's width, a 32-bit class mask. */
+static bool class_form(const struct isa_inst *in)
+{
+  unsigned w0 = in->src_w[0] ? in->src_w[0] : 1;
+  return class_op(in->op) && w0 == (class_f64(in->op) ? 2u : 1u) && in->src_w[1] <= 1 &&
+         in->src[0] != OPD_NONE && in->src[1] != OPD_NONE &&
+         (in->enc == ENC_VOPC || in->enc == ENC_VOP3);
+}
+
+/* The class mask bit that value v (mbits of mantissa, ebits of exponent, then the sign) tests
+ * (ISA guide, V_CMP_CLASS): 0 signaling NaN, 1 quiet NaN (the mantissa's top bit set),
+ * 2 -inf, 3 -normal, 4 -denormal, 5 -0, 6 +0, 7 +denormal, 8 +normal, 9 +inf. exec_valu.c's
+ * fclass from the host's classification; the same classes from the bits. */
+static inline unsigned class_bit(uint64_t v, const unsigned mbits, const unsigned ebits)
+{
+  uint64_t mant = v & ((1ull << mbits) - 1), exp = v >> mbits & ((1ull << ebits) - 1);
+  bool neg = v >> (mbits + ebits) & 1;
+  if (exp == (1ull << ebits) - 1)
+    return mant ? (unsigned)(mant >> (mbits - 1)) : neg ? 2 : 9;
+  if (exp == 0)
+    return mant ? (neg ? 4u : 7u) : (neg ? 5u : 6u);
+  return neg ? 3 : 8;
+}
+
+/* The lane mask of a class_form instruction under exec: each active lane's value (abs then neg
+ * on its sign bit, as exec_valu.c's fetch) tested against its lane's class mask. A scalar
+ * operand is read once, as fetch reads it (wave_scalar_src at the operand's width). */
+static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  bool f64 = class_f64(in->op);
+  unsigned c0 = in->src[0], c1 = in->src[1];
+  const uint32_t *lo = NULL, *hi = NULL, *mv = NULL;
+  uint64_t k = 0, sign = f64 ? 1ull << 63 : 1ull << 31;
+  uint32_t km = 0;
+  if (c0 >= OPD_VGPR) {
+    lo = wave_vreg(w, c0);
+    hi = f64 ? wave_vreg(w, c0 + 1) : NULL;
+  } else {
+    k = wave_scalar_src(w, in, c0, f64 ? 2 : 1);
+  }
+  if (c1 >= OPD_VGPR)
+    mv = wave_vreg(w, c1);
+  else
+    km = (uint32_t)wave_scalar_src(w, in, c1, 1);
+  uint64_t keep = in->abs & 1 ? ~sign : ~0ull, flip = in->neg & 1 ? sign : 0;
+  uint64_t res = 0;
+  for (uint64_t m = exec; m; m &= m - 1) {
+    unsigned l = (unsigned)__builtin_ctzll(m);
+    uint64_t v = lo ? lo[l] | (hi ? (uint64_t)hi[l] << 32 : 0) : k;
+    v = (v & keep) ^ flip;
+    unsigned bit = f64 ? class_bit(v, 52, 11) : class_bit((uint32_t)v, 23, 8);
+    uint32_t mask = mv ? mv[l] : km;
+    res |= (uint64_t)(mask >> bit & 1) << l;
+  }
+  return res;
+}
+
+/* A class_form instruction: the mask to VCC (VOPC) or the VOP3 destination, and to EXEC for
+ * v_cmpx. */
+static void class_run(struct isa_wave *w, const struct isa_inst *in)
+{
+  uint64_t res = class_lanes(w, in, wave_exec(w));
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (in->op == OP_V_CMPX_CLASS_F32 || in->op == OP_V_CMPX_CLASS_F64)
+    wave_set_exec(w, res);
+}
+
+/* The bound executor of a class_form instruction (math library code tests for NaN, infinity
+ * and denormals with it around nearly every f32 call). */
+static int valu_cmp_class(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_general(w, in);   /* VGPR indexing: exec_valu.c relocates the operands */
+  class_run(w, in);
+  return 0;
+}
+
 /* v_cmp/v_cmpx of 64-bit integers: register pairs or 64-bit scalars (cloned for the pair
  * shuffles, as f64_op). */
 VALU_FAST_CLONES
@@ -847,6 +1104,12 @@ static int compare(struct isa_wave *w, const struct isa_inst *in)
 {
   unsigned type, pred;
   bool x;
+  if (class_op(in->op)) {
+    if (!class_form(in))
+      return 1;
+    class_run(w, in);
+    return 0;
+  }
   if (!valu_cmp_lookup(in->op, &type, &pred, &x))
     return 1;
   bool wide = type == CT_I64 || type == CT_U64;
@@ -856,8 +1119,11 @@ static int compare(struct isa_wave *w, const struct isa_inst *in)
   if (!wide && type != CT_I32 && type != CT_U32 && !(type == CT_F32 && (w->mode >> 4 & 3)))
     return 1;
   uint64_t res;
+  struct few f;
   if (wide) {
     res = compare64(w, in, type, pred);
+  } else if (few_lanes(wave_exec(w), &f)) {
+    res = few_compare(w, in, type, pred, &f);
   } else {
     lane32_t buf[2];
     const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
@@ -1004,6 +1270,8 @@ static enum fast_kind fast_static(const struct isa_inst *in)
   if (in->enc == ENC_VOP3 ? (in->opsel | in->clamp | in->omod) != 0
                           : in->enc != ENC_VOP1 && in->enc != ENC_VOP2 && in->enc != ENC_VOPC)
     return FAST_NONE;   /* abs and neg: see source_mods */
+  if (class_op(in->op))
+    return class_form(in) ? FAST_CMP : FAST_NONE;
   if (cvt64_plain(in))
     return FAST_CVT64;
   if (in->fp64)
@@ -1052,9 +1320,14 @@ static int fast_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
     break;
   default: break;
   }
+  uint64_t exec = wave_exec(w);
+  struct few f;
+  if (few_kind(in, kind) && few_lanes(exec, &f)) {
+    few_run(w, in, kind, &f);
+    return 0;
+  }
   bool e64 = in->enc == ENC_VOP3;
   lane32_t buf[3], tmp;
-  uint64_t exec = wave_exec(w);
   const uint32_t *a = source(w, in, 0, buf[0]), *b = source(w, in, 1, buf[1]);
   const uint32_t *c = buf[2];
   /* With every lane active the result goes straight to the destination: every operation
@@ -1115,8 +1388,14 @@ source_plain(struct isa_wave *w, const struct isa_inst *in, int i, uint32_t *buf
 static inline __attribute__((always_inline)) int lanes32(struct isa_wave *w,
                                                          const struct isa_inst *in, bool f32)
 {
-  lane32_t buf[3], tmp;
   uint64_t exec = wave_exec(w);
+  struct few f;
+  enum fast_kind kind = f32 ? FAST_F32 : FAST_INT;
+  if (few_kind(in, kind) && few_lanes(exec, &f)) {
+    few_run(w, in, kind, &f);
+    return 0;
+  }
+  lane32_t buf[3], tmp;
   const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
   const uint32_t *c = buf[2];
   uint32_t *d = wave_vreg(w, in->dst), *r = exec == ~0ull ? d : tmp;   /* as in fast_run */
@@ -1335,9 +1614,15 @@ static inline __attribute__((always_inline)) int cmp32_run(struct isa_wave *w,
 {
   if (w->gpr_idx >> 31)
     return exec_valu_bound(w, in);
-  lane32_t buf[2];
-  const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
-  uint64_t res = cmp_i32(pred, sign, a, b) & wave_exec(w);
+  uint64_t exec = wave_exec(w), res;
+  struct few f;
+  if (few_lanes(exec, &f)) {
+    res = few_compare(w, in, sign ? CT_I32 : CT_U32, pred, &f);
+  } else {
+    lane32_t buf[2];
+    const uint32_t *a = source_plain(w, in, 0, buf[0]), *b = source_plain(w, in, 1, buf[1]);
+    res = cmp_i32(pred, sign, a, b) & exec;
+  }
   wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
   return 0;
 }
@@ -1450,6 +1735,8 @@ static int valu_add64_uniform(struct isa_wave *w, const struct isa_inst *in)
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
+  if (in->fast == FAST_CMP && class_op(in->op))
+    return valu_cmp_class;
   valu_exec_fn simd = valu_simd_bind(in);   /* AVX2 hosts: exec_valu_simd.c */
   if (simd)
     return simd;

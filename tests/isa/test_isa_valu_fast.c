@@ -440,3 +440,167 @@ Test(isa_valu_fast, mad64_with_a_register_addend_matches_the_general_path)
   free(b.v);
   free(c.v);
 }
+
+/* EXEC masks with 1, 7, 16 and 17 active lanes (16 is the most the few-lane path takes; 17
+ * goes the 64-lane way), scattered over both halves of the wave. */
+static const uint64_t few_execs[] = {0x0000000000000001ull, 0x8000000000000000ull,
+                                     0x0000100000000000ull, 0x0100010001000101ull | 1ull << 33 | 1ull << 63,
+                                     0x00000000ffff0000ull, 0x5555000000005555ull,
+                                     0x0001ffff00000000ull, 0x8000000080008421ull | 0x7ffull << 40,
+                                     0};
+
+static unsigned lanes_in(uint64_t m)
+{
+  unsigned n = 0;
+  for (; m; m &= m - 1)
+    n++;
+  return n;
+}
+
+/* Every VOP1/VOP2/VOPC/VOP3 row the direct path takes, with 1, 7, 16 and 17 active lanes:
+ * VGPR, SGPR, inline-constant and literal sources, abs/neg on the VOP3 forms, f32 denormals
+ * kept and flushed. exec_valu_fast and the bound executor against the general path. */
+Test(isa_valu_fast, few_active_lanes_match_the_general_path)
+{
+  static const unsigned src0_codes[] = {OPD_VGPR + 1, 4, 133, 196, 242, OPD_LITERAL};
+  static const uint32_t modes[] = {0xf0, 0x00};
+  struct wave_copy a, b, c;
+  wave_init(&a);
+  wave_init(&b);
+  wave_init(&c);
+  unsigned taken = 0, counts = 0;
+  for (unsigned e = 0; e < sizeof(few_execs) / sizeof(few_execs[0]); e++)
+    counts |= 1u << (lanes_in(few_execs[e]) & 31);
+  cr_assert_eq(counts & (1u << 1 | 1u << 7 | 1u << 16 | 1u << 17), 1u << 1 | 1u << 7 | 1u << 16 | 1u << 17);
+  for (unsigned i = 0; i < isa_optab_count; i++) {
+    const struct isa_opinfo *row = &isa_optab[i];
+    if (row->enc != ENC_VOP1 && row->enc != ENC_VOP2 && row->enc != ENC_VOP3 &&
+        row->enc != ENC_VOPC)
+      continue;
+    for (unsigned s = 0; s < sizeof(src0_codes) / sizeof(src0_codes[0]); s++)
+      for (unsigned e = 0; e < sizeof(few_execs) / sizeof(few_execs[0]); e++)
+        for (unsigned m = 0; m < 2; m++) {
+          uint64_t exec = few_execs[e];
+          struct isa_inst in = make_inst(row, src0_codes[s], value());
+          if (in.enc == ENC_VOP3 && (e & 1)) {
+            in.abs = (uint8_t)(next_u32() & 7);
+            in.neg = (uint8_t)(next_u32() & 7);
+          }
+          if (in.op == OP_V_FMAC_F32 && in.enc == ENC_VOP3)
+            in.abs = in.neg = 0;   /* the accumulator takes no modifier */
+          wave_fill(&a, exec, modes[m]);
+          wave_clone(&c, &a);
+          if (exec_valu_fast(&a.w, &in))
+            continue;
+          wave_clone(&b, &c);
+          cr_assert_eq(exec_valu_general(&b.w, &in), 0, "%s: general path failed",
+                       isa_op_name(in.op));
+          same_waves(&a, &b, &in, exec, modes[m]);
+          bound_matches_general(&b, &c, &in, exec, modes[m]);
+          taken++;
+        }
+  }
+  cr_assert_gt(taken, 2000, "only %u cases took the direct path", taken);
+  free(a.v);
+  free(b.v);
+  free(c.v);
+}
+
+/* One value of each class v_cmp_class tells apart, in the order of the mask's bits: signaling
+ * NaN, quiet NaN, -inf, -normal, -denormal, -0, +0, +denormal, +normal, +inf. */
+static const uint32_t class_f32[10][2] = {
+    {0x7f800001, 0xffa00000}, {0x7fc00000, 0xffffffff}, {0xff800000, 0xff800000},
+    {0xbf800000, 0x80800000}, {0x80000001, 0x807fffff}, {0x80000000, 0x80000000},
+    {0x00000000, 0x00000000}, {0x00000001, 0x007fffff}, {0x3f800000, 0x7f7fffff},
+    {0x7f800000, 0x7f800000}};
+static const uint64_t class_f64[10][2] = {
+    {0x7ff0000000000001ull, 0xfff4000000000000ull}, {0x7ff8000000000000ull, 0xffffffffffffffffull},
+    {0xfff0000000000000ull, 0xfff0000000000000ull}, {0xbff0000000000000ull, 0x8010000000000000ull},
+    {0x8000000000000001ull, 0x800fffffffffffffull}, {0x8000000000000000ull, 0x8000000000000000ull},
+    {0x0000000000000000ull, 0x0000000000000000ull}, {0x0000000000000001ull, 0x000fffffffffffffull},
+    {0x3ff0000000000000ull, 0x7fefffffffffffffull}, {0x7ff0000000000000ull, 0x7ff0000000000000ull}};
+
+/* Lane l of src0 (v1, or the pair v[1:2]) holds a value of class l % 10 (f32: an f32 denormal
+ * is not normal, though it is as a double). */
+static void fill_classes(struct wave_copy *c, bool f64)
+{
+  for (unsigned l = 0; l < WAVE_SIZE; l++) {
+    unsigned k = l % 10, v = l / 10 & 1;
+    if (f64) {
+      c->v[1][l] = (uint32_t)class_f64[k][v];
+      c->v[2][l] = (uint32_t)(class_f64[k][v] >> 32);
+    } else {
+      c->v[1][l] = class_f32[k][v];
+    }
+  }
+}
+
+/* v_cmp_class_f32/f64 and v_cmpx_class_f32/f64, VOPC and VOP3, with every class in src0 and
+ * each single mask bit, all ten, none and random masks (SGPR, inline constant, literal, a
+ * per-lane VGPR mask), abs/neg on src0, full, empty and partial EXEC (1, 7, 16, 17 lanes):
+ * the lane mask written (VCC, the VOP3 SGPR pair, EXEC for v_cmpx) is the class test of each
+ * active lane, 0 in the inactive ones, and the same as the general path's. */
+Test(isa_valu_fast, cmp_class_masks)
+{
+  static const unsigned ops[] = {OP_V_CMP_CLASS_F32, OP_V_CMPX_CLASS_F32, OP_V_CMP_CLASS_F64,
+                                 OP_V_CMPX_CLASS_F64};
+  static const unsigned encs[] = {ENC_VOPC, ENC_VOP3};
+  static const unsigned mask_codes[] = {4, 4, 129, OPD_LITERAL, OPD_VGPR + 3};
+  struct wave_copy b, c;
+  wave_init(&b);
+  wave_init(&c);
+  unsigned checked = 0;
+  for (unsigned o = 0; o < 4; o++)
+    for (unsigned en = 0; en < 2; en++)
+      for (unsigned mk = 0; mk < 12 + 3; mk++)
+        for (unsigned mc = 0; mc < sizeof(mask_codes) / sizeof(mask_codes[0]); mc++)
+          for (unsigned e = 0; e < 2 + sizeof(few_execs) / sizeof(few_execs[0]); e++) {
+            const struct isa_opinfo *row = row_of(ops[o], encs[en]);
+            cr_assert_not_null(row, "%s", isa_op_name(ops[o]));
+            bool f64 = ops[o] == OP_V_CMP_CLASS_F64 || ops[o] == OP_V_CMPX_CLASS_F64;
+            bool x = ops[o] == OP_V_CMPX_CLASS_F32 || ops[o] == OP_V_CMPX_CLASS_F64;
+            uint64_t exec = e == 0 ? ~0ull : e == 1 ? 0xfedcba9876543210ull : few_execs[e - 2];
+            /* masks: bit 0..9 alone, none, all ten, then random ones */
+            uint32_t mask = mk < 10 ? 1u << mk : mk == 10 ? 0 : mk == 11 ? 0x3ff : next_u32();
+            unsigned code = mask_codes[mc];
+            if (code == 129)
+              mask = 1;   /* inline constant 1: signaling NaN only */
+            struct isa_inst in = make_inst(row, OPD_VGPR + 1, mask);
+            in.src[1] = (uint16_t)code;
+            if (encs[en] == ENC_VOP3 && mk >= 12) {
+              in.abs = (uint8_t)(next_u32() & 3);
+              in.neg = (uint8_t)(next_u32() & 3);
+            }
+            wave_fill(&c, exec, 0xf0);
+            fill_classes(&c, f64);
+            c.w.s[4] = mask;
+            for (unsigned l = 0; l < WAVE_SIZE; l++)
+              c.v[3][l] = mk >= 12 ? next_u32() : mask;
+            /* the expected mask, from the table's classes */
+            uint64_t want = 0;
+            for (unsigned l = 0; l < WAVE_SIZE; l++) {
+              unsigned k = l % 10;
+              if (in.abs & 1 && k <= 5 && k >= 2)
+                k = 11 - k;   /* |-x| is +x: -inf..-0 become +inf..+0 */
+              if (in.neg & 1 && k >= 2)
+                k = 11 - k;
+              uint32_t lm = code == OPD_VGPR + 3 ? c.v[3][l] : mask;
+              if ((exec >> l & 1) && (lm >> k & 1))
+                want |= 1ull << l;
+            }
+            struct isa_inst bound = in;
+            cr_assert_eq(valu_bind(&bound) != exec_valu_general, true);
+            bound_matches_general(&b, &c, &in, exec, 0xf0);
+            unsigned dst = encs[en] == ENC_VOP3 ? in.dst : OPD_VCC;
+            uint64_t got = wave_sreg64(&c.w, dst);
+            cr_assert_eq(got, want, "%s enc %u mask %03x abs %u neg %u exec %016llx: %016llx want %016llx",
+                         isa_op_name(in.op), in.enc, mask & 0x3ff, in.abs, in.neg,
+                         (unsigned long long)exec, (unsigned long long)got, (unsigned long long)want);
+            if (x)
+              cr_assert_eq(wave_exec(&c.w), want, "%s writes EXEC", isa_op_name(in.op));
+            checked++;
+          }
+  cr_assert_gt(checked, 1000);
+  free(b.v);
+  free(c.v);
+}
