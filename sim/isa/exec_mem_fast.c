@@ -88,6 +88,29 @@ static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t
   return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
+/* The same for lanes 0..n-1 only (1 <= n <= 64): the other lanes' values are not looked at
+ * (lanes EXEC leaves out keep whatever an earlier instruction left). */
+static inline __attribute__((always_inline)) bool steps_by_prefix(const uint32_t *x,
+                                                                  uint32_t step, unsigned n)
+{
+  const v8u32 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+  v8u32 expect = iota * step, diff = iota - iota, lane = iota;
+  expect += x[0];
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    if (l >= n)
+      break;
+    v8u32 v;
+    memcpy(&v, x + l, sizeof(v));
+    diff |= (v ^ expect) & (v8u32)(lane < n);
+    expect += 8 * step;
+    lane += 8;
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
 MEM_FAST_CLONES
 static bool steps_by(const uint32_t *x, uint32_t step)
 {
@@ -849,17 +872,19 @@ static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
 }
 
 /* A dword load or store of the lanes below the first inactive one (EXEC a run of ones from
- * lane 0: `if (t < stride)` in a tree reduction), when all 64 lanes' addresses are
- * consecutive dwords: one copy of the active lanes' dwords, if they all lie inside the LDS
+ * lane 0: `if (t < stride)` in a tree reduction), when those lanes' addresses are consecutive
+ * dwords (the inactive lanes' are not looked at: an address computed under the same EXEC left
+ * them as they were): one copy of the active lanes' dwords, if they all lie inside the LDS
  * (64-bit sums: no wrap). 1 (nothing done) otherwise. */
 static inline __attribute__((always_inline)) int ds_prefix(struct isa_wave *w,
                                                            const struct isa_inst *in,
                                                            uint64_t exec, bool store)
 {
   const uint32_t *va = wave_vreg(w, in->addr);
-  uint32_t bytes = 4 * (uint32_t)__builtin_popcountll(exec);
+  unsigned n = (unsigned)__builtin_popcountll(exec);
+  uint32_t bytes = 4 * n;
   uint64_t at = (uint64_t)va[0] + (uint32_t)(in->offset & 0xffff);
-  if (va[1] != va[0] + 4 || !steps_by_inline(va, 4) || at + bytes > w->wg->lds_size)
+  if (!steps_by_prefix(va, 4, n) || at + bytes > w->wg->lds_size)
     return 1;
   uint8_t *lds = w->wg->lds + at;
   if (store)
