@@ -7,6 +7,7 @@
  */
 #include "isa/wave.h"
 #include "isa/exec_valu_fast.h"   /* valu_bind */
+#include "isa/valu_pair.h"
 #include "isa/image.h"   /* exec_image (textures) */
 
 #include <stdio.h>
@@ -407,6 +408,24 @@ static void entry_classify(struct icache_entry *e)
   e->role = block_ends(e) ? ROLE_END : salu_is_nop(e->inst.in.exec) ? ROLE_NOP : ROLE_SLOT;
 }
 
+/* Adjacent slots that run as one (valu_pair.h): the first's executor runs both, the second's
+ * does nothing. The slots stay (counts, fault positions and run_wave's loop are unchanged);
+ * only blocks get pairs, so run_single, which runs from the instruction cache, runs each on
+ * its own. */
+static void block_pair(struct isa_block *b, unsigned n)
+{
+  for (unsigned i = 0; i + 1 < n; i++) {
+    struct isa_inst *first = &b->slot[i].at.in, *second = &b->slot[i + 1].at.in;
+    isa_exec_fn f = valu_pair_bind(first, second);
+    if (!f)
+      continue;
+    first->exec = f;
+    first->pair = second;
+    second->exec = valu_pair_second;
+    i++;
+  }
+}
+
 /* Decode the block at pc (its first instruction must exist: a fault is reported otherwise)
  * and record it in the icache entry of pc. NULL when the wave stopped. */
 static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
@@ -452,6 +471,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
       break;
   }
   blk_trim(k, b, sizeof(*b) + n * sizeof(b->slot[0]));
+  block_pair(b, n);
   b->pc = pc;
   b->end_pc = at;
   b->target = target;

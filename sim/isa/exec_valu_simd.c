@@ -18,6 +18,7 @@
  * against exec_valu.c on random and edge-value registers with full, partial and empty EXEC.
  */
 #include "isa/exec_valu_fast.h"
+#include "isa/valu_pair.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 
@@ -432,6 +433,112 @@ HCARRY(subrev_co, C_SUBREV, false)
 HCARRY(subbrev_co, C_SUBREV, true)
 #undef HCARRY
 #undef HCARRYK
+
+/* ---- v_add_co_u32 then v_addc_co_u32 (valu_pair.h) ----
+ *
+ * Per eight lanes: the first's sum and carries, its stores, then the second's sources (read
+ * after those stores, so a source that is the first's destination has its new value in the
+ * active lanes) with the first's carries as its carry-in. The operations are lane-wise, so
+ * step after step this is the first on all lanes and then the second. The carry-in of an
+ * inactive lane differs from X's (0 there) but only its unstored result sees it. `vk`: bits
+ * 0-1 the first's src0/src1 are VGPRs, bits 2-3 the second's. */
+static AVX INL uint64_t add64_pair_lanes(uint32_t *dlo, uint32_t *dhi, const uint32_t *pa,
+                                         const uint32_t *pb, const uint32_t *pc,
+                                         const uint32_t *pd, const uint32_t k[4],
+                                         uint64_t exec, const int vk, const bool full,
+                                         uint64_t *carry1)
+{
+  const __m256i ka = _mm256_set1_epi32((int)k[0]), kb = _mm256_set1_epi32((int)k[1]),
+                kc = _mm256_set1_epi32((int)k[2]), kd = _mm256_set1_epi32((int)k[3]);
+  uint64_t out1 = 0, out2 = 0;
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    __m256i a = vk & 1 ? load8(pa, l) : ka, b = vk & 2 ? load8(pb, l) : kb;
+    __m256i s = _mm256_add_epi32(a, b);
+    __m256i nc1 = _mm256_cmpeq_epi32(_mm256_max_epu32(s, a), s);   /* no carry out */
+    store8(dlo, l, s, exec, full);
+    __m256i c = vk & 4 ? load8(pc, l) : kc, d = vk & 8 ? load8(pd, l) : kd;
+    __m256i t = _mm256_add_epi32(c, d);
+    /* + 1 where the first carried: - (-1), the carry mask being the inverse of nc1 */
+    __m256i r = _mm256_sub_epi32(t, _mm256_xor_si256(nc1, _mm256_set1_epi32(-1)));
+    __m256i nc2 = _mm256_and_si256(_mm256_cmpeq_epi32(_mm256_max_epu32(t, c), t),
+                                   _mm256_cmpeq_epi32(_mm256_max_epu32(r, t), r));
+    store8(dhi, l, r, exec, full);
+    out1 |= (uint64_t)bits8(nc1) << l;
+    out2 |= (uint64_t)bits8(nc2) << l;
+  }
+  *carry1 = ~out1;
+  return ~out2;
+}
+
+static AVX INL int run_add64_pair(struct isa_wave *w, const struct isa_inst *in, const int vk)
+{
+  const struct isa_inst *in2 = in->pair;
+  if (w->gpr_idx >> 31) {   /* VGPR indexing: each on its own path */
+    int r = exec_valu_bound(w, in);
+    return r ? r : exec_valu_bound(w, in2);
+  }
+  uint32_t k[4];
+  /* the second's scalar sources are not the first's carry pair (valu_pair_bind), so reading
+   * them now reads what the second would */
+  const uint32_t *pa = operand(w, in, 0, vk & 1, &k[0]), *pb = operand(w, in, 1, vk & 2, &k[1]);
+  const uint32_t *pc = operand(w, in2, 0, vk & 4, &k[2]), *pd = operand(w, in2, 1, vk & 8, &k[3]);
+  uint32_t *dlo = wave_vreg(w, in->dst), *dhi = wave_vreg(w, in2->dst);
+  uint64_t exec = wave_exec(w), c1, c2;
+  if (exec == ~0ull)
+    c2 = add64_pair_lanes(dlo, dhi, pa, pb, pc, pd, k, exec, vk, true, &c1);
+  else
+    c2 = add64_pair_lanes(dlo, dhi, pa, pb, pc, pd, k, exec, vk, false, &c1);
+  /* the first's carries, then the second's (which may go to the same pair) */
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->sdst : OPD_VCC, c1 & exec);
+  wave_set_sreg64(w, in2->enc == ENC_VOP3 ? in2->sdst : OPD_VCC, c2 & exec);
+  return 0;
+}
+
+#define HPAIR(VK)                                                                             \
+  static AVX int simd_add64_pair_##VK(struct isa_wave *w, const struct isa_inst *in)          \
+  {                                                                                           \
+    return run_add64_pair(w, in, VK);                                                         \
+  }
+HPAIR(0) HPAIR(1) HPAIR(2) HPAIR(3) HPAIR(4) HPAIR(5) HPAIR(6) HPAIR(7)
+HPAIR(8) HPAIR(9) HPAIR(10) HPAIR(11) HPAIR(12) HPAIR(13) HPAIR(14) HPAIR(15)
+#undef HPAIR
+
+/* Whether scalar source i of `in` reads a dword of the SGPR pair x. */
+static bool reads_pair(const struct isa_inst *in, int i, unsigned x)
+{
+  return !is_vgpr(in, i) && (in->src[i] == x || in->src[i] == x + 1);
+}
+
+valu_exec_fn valu_pair_bind(const struct isa_inst *first, const struct isa_inst *second)
+{
+  static const valu_exec_fn pair[16] = {
+      simd_add64_pair_0,  simd_add64_pair_1,  simd_add64_pair_2,  simd_add64_pair_3,
+      simd_add64_pair_4,  simd_add64_pair_5,  simd_add64_pair_6,  simd_add64_pair_7,
+      simd_add64_pair_8,  simd_add64_pair_9,  simd_add64_pair_10, simd_add64_pair_11,
+      simd_add64_pair_12, simd_add64_pair_13, simd_add64_pair_14, simd_add64_pair_15};
+  if (first->op != OP_V_ADD_CO_U32 || second->op != OP_V_ADDC_CO_U32)
+    return NULL;
+  int vk1 = is_vgpr(first, 0) | is_vgpr(first, 1) << 1;
+  int vk2 = is_vgpr(second, 0) | is_vgpr(second, 1) << 1;
+  /* both bound to their own handlers: the forms, sources and modifiers those take */
+  if (first->exec != simd_add_co[vk1] || second->exec != simd_addc_co[vk2])
+    return NULL;
+  unsigned x = first->enc == ENC_VOP3 ? first->sdst : OPD_VCC;
+  unsigned cin = second->enc == ENC_VOP3 ? second->src[2] : OPD_VCC;
+  /* the carry goes through an SGPR pair that is not EXEC (which would change the second's
+   * lanes) and that the second reads only as its carry-in */
+  if (cin != x || x + 1 >= OPD_EXEC || reads_pair(second, 0, x) || reads_pair(second, 1, x))
+    return NULL;
+  return pair[vk1 | vk2 << 2];
+}
+
+int valu_pair_second(struct isa_wave *w, const struct isa_inst *in)
+{
+  (void)w;
+  (void)in;
+  return 0;
+}
 
 static valu_exec_fn carry_handler(const struct isa_inst *in)
 {
@@ -1236,6 +1343,20 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
 {
   (void)in;
   return NULL;
+}
+
+valu_exec_fn valu_pair_bind(const struct isa_inst *first, const struct isa_inst *second)
+{
+  (void)first;
+  (void)second;
+  return NULL;
+}
+
+int valu_pair_second(struct isa_wave *w, const struct isa_inst *in)
+{
+  (void)w;
+  (void)in;
+  return 0;
 }
 
 #endif

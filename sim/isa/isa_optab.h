@@ -53,7 +53,10 @@ struct isa_inst {
    * bind_executor); isa_decode leaves them zero. The executor for this instruction, and for
    * VALU instructions the direct path's class (exec_valu_fast.h, valu_bind). */
   int (*exec)(struct isa_wave *w, const struct isa_inst *in);
-  const struct mem_op *mo;   /* memory instructions bound to a direct path: mem_op_info(op) */
+  union {
+    const struct mem_op *mo;     /* memory instructions bound to a direct path: mem_op_info(op) */
+    const struct isa_inst *pair; /* a VALU pair's first instruction: the second (valu_pair.h) */
+  };
   uint8_t fast;
   uint16_t op;          /* enum isa_op */
   uint8_t enc;
