@@ -883,7 +883,8 @@ static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
  * computed for 64. Here the active lanes' operands are packed (lane[j] is the j-th active
  * lane), a scalar operand is read once, the operation runs on the packed lanes through the
  * same lane functions (int_lanes, f32_lanes, f32_lib, the compare bodies) and each result goes
- * back to its lane: the same host operations on the same values, so the same bits. */
+ * back to its lane: the same host operations on the same values, so the same bits. Cloned
+ * as the 64-lane functions, so that fmaf is one instruction where the host has FMA. */
 #define FEW_LANES 16
 
 struct few {
@@ -942,6 +943,7 @@ static bool few_kind(const struct isa_inst *in, enum fast_kind kind)
 /* fast_run's FAST_INT / FAST_F32 / FAST_CNDMASK work on the lanes of f (few_kind). Every
  * source is packed before the destination is written, so a destination that is a source reads
  * its old values. */
+VALU_FAST_CLONES
 static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
                     const struct few *f)
 {
@@ -975,6 +977,7 @@ static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
 
 /* A v_cmp of i32, u32 or f32 (f32 denormals kept: the caller checked MODE) on the lanes of f:
  * the lane mask, 0 in the inactive lanes. */
+VALU_FAST_CLONES
 static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
                             unsigned pred, const struct few *f)
 {
