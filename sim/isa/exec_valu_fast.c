@@ -1735,6 +1735,21 @@ static int valu_add64_uniform(struct isa_wave *w, const struct isa_inst *in)
 }
 #endif
 
+/* A FAST_INT / FAST_F32 / FAST_CNDMASK instruction with abs/neg (math library code negates
+ * f32 operands of fma and takes |x| for its range checks): with few active lanes straight to
+ * few_run, without exec_valu_bound's class switch; otherwise exec_valu_bound's path. */
+static int valu_lanes_mods(struct isa_wave *w, const struct isa_inst *in)
+{
+  enum fast_kind kind = (enum fast_kind)in->fast;
+  struct few f;
+  if (!(w->gpr_idx >> 31) && (kind != FAST_F32 || (w->mode >> 4 & 3)) &&
+      few_lanes(wave_exec(w), &f)) {
+    few_run(w, in, kind, &f);
+    return 0;
+  }
+  return exec_valu_bound(w, in);
+}
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
@@ -1772,5 +1787,7 @@ valu_exec_fn valu_bind(struct isa_inst *in)
 #endif
   if (in->fast == FAST_INT && !mods)
     return valu_int_plain;
+  if (mods && few_kind(in, (enum fast_kind)in->fast))
+    return valu_lanes_mods;
   return in->fast ? exec_valu_bound : exec_valu_general;
 }
