@@ -1750,6 +1750,15 @@ static int valu_lanes_mods(struct isa_wave *w, const struct isa_inst *in)
   return exec_valu_bound(w, in);
 }
 
+/* A v_cmp/v_cmpx with abs/neg (|x| compared against infinity or a threshold): compare()
+ * without exec_valu_bound's class switch; the general path for what compare() declines. */
+static int valu_cmp_mods(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!(w->gpr_idx >> 31) && !compare(w, in))
+    return 0;
+  return exec_valu_general(w, in);
+}
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
@@ -1789,5 +1798,7 @@ valu_exec_fn valu_bind(struct isa_inst *in)
     return valu_int_plain;
   if (mods && few_kind(in, (enum fast_kind)in->fast))
     return valu_lanes_mods;
+  if (mods && in->fast == FAST_CMP)
+    return valu_cmp_mods;
   return in->fast ? exec_valu_bound : exec_valu_general;
 }
