@@ -913,7 +913,7 @@ static inline bool few_lanes(uint64_t exec, struct few *f)
  * the unmodified forms: the values are the register's or the scalar's). */
 static inline __attribute__((always_inline)) void
 few_source(struct isa_wave *w, const struct isa_inst *in, int i, const struct few *f,
-           uint32_t *restrict out)
+           uint32_t *restrict out, const unsigned n)
 {
   unsigned code = in->src[i];
   if (code == OPD_NONE)
@@ -922,12 +922,12 @@ few_source(struct isa_wave *w, const struct isa_inst *in, int i, const struct fe
   uint32_t flip = in->neg >> i & 1 ? 0x80000000u : 0;
   if (code >= OPD_VGPR) {
     const uint32_t *v = wave_vreg(w, code);
-    for (unsigned j = 0; j < f->n; j++)
+    for (unsigned j = 0; j < n; j++)
       out[j] = (v[f->lane[j]] & keep) ^ flip;
     return;
   }
   uint32_t k = (scalar32(w, in, code) & keep) ^ flip;
-  for (unsigned j = 0; j < f->n; j++)
+  for (unsigned j = 0; j < n; j++)
     out[j] = k;
 }
 
@@ -943,16 +943,17 @@ static bool few_kind(const struct isa_inst *in, enum fast_kind kind)
 /* fast_run's FAST_INT / FAST_F32 / FAST_CNDMASK work on the lanes of f (few_kind). Every
  * source is packed before the destination is written, so a destination that is a source reads
  * its old values. */
-VALU_FAST_CLONES
-static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
-                    const struct few *f)
+static inline __attribute__((always_inline)) void
+few_run_n(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind, const struct few *f,
+          const unsigned n)
 {
-  uint32_t a[FEW_LANES], b[FEW_LANES], c[FEW_LANES], r[FEW_LANES];
-  unsigned n = f->n;
+  /* c and r zeroed: not every operation reads src2 or writes every lane's result (an
+   * operation outside int_lanes' set leaves r as it is), and nothing unset is stored */
+  uint32_t a[FEW_LANES], b[FEW_LANES], c[FEW_LANES] = {0}, r[FEW_LANES] = {0};
   bool e64 = in->enc == ENC_VOP3;
   uint32_t *d = wave_vreg(w, in->dst);
-  few_source(w, in, 0, f, a);
-  few_source(w, in, 1, f, b);
+  few_source(w, in, 0, f, a, n);
+  few_source(w, in, 1, f, b, n);
   if (kind == FAST_CNDMASK) {
     uint64_t sel = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
     for (unsigned j = 0; j < n; j++)
@@ -962,30 +963,41 @@ static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
       for (unsigned j = 0; j < n; j++)
         c[j] = d[f->lane[j]];
     } else if (e64) {
-      few_source(w, in, 2, f, c);
+      few_source(w, in, 2, f, c, n);
     }
     if (!f32_lanes(in, a, b, c, r, n))
       f32_lib(in->op, a, b, r, n);
   } else {
     if (e64)
-      few_source(w, in, 2, f, c);
+      few_source(w, in, 2, f, c, n);
     int_lanes(in->op, a, b, c, r, n);
   }
   for (unsigned j = 0; j < n; j++)
     d[f->lane[j]] = r[j];
 }
 
+/* One active lane (a loop in one lane: the commonest case) with the count a constant, so that
+ * the lane loops above compile to straight lines. */
+VALU_FAST_CLONES
+static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
+                    const struct few *f)
+{
+  if (f->n == 1)
+    few_run_n(w, in, kind, f, 1);
+  else
+    few_run_n(w, in, kind, f, f->n);
+}
+
 /* A v_cmp of i32, u32 or f32 (f32 denormals kept: the caller checked MODE) on the lanes of f:
  * the lane mask, 0 in the inactive lanes. */
-VALU_FAST_CLONES
-static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
-                            unsigned pred, const struct few *f)
+static inline __attribute__((always_inline)) uint64_t
+few_compare_n(struct isa_wave *w, const struct isa_inst *in, unsigned type, unsigned pred,
+              const struct few *f, const unsigned n)
 {
   uint32_t a[FEW_LANES], b[FEW_LANES];
   uint8_t t[FEW_LANES];
-  unsigned n = f->n;
-  few_source(w, in, 0, f, a);
-  few_source(w, in, 1, f, b);
+  few_source(w, in, 0, f, a, n);
+  few_source(w, in, 1, f, b, n);
   if (type == CT_F32) {
     float x[FEW_LANES], y[FEW_LANES];
     memcpy(x, a, sizeof(x));
@@ -998,6 +1010,16 @@ static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsig
   for (unsigned j = 0; j < n; j++)
     res |= (uint64_t)t[j] << f->lane[j];
   return res;
+}
+
+/* As few_run: one active lane with the count a constant. */
+VALU_FAST_CLONES
+static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
+                            unsigned pred, const struct few *f)
+{
+  if (f->n == 1)
+    return few_compare_n(w, in, type, pred, f, 1);
+  return few_compare_n(w, in, type, pred, f, f->n);
 }
 
 /* ---- v_cmp_class_f32 / f64 ---- */
