@@ -1063,9 +1063,9 @@ static inline unsigned class_bit(uint64_t v, const unsigned mbits, const unsigne
 /* The lane mask of a class_form instruction under exec: each active lane's value (abs then neg
  * on its sign bit, as exec_valu.c's fetch) tested against its lane's class mask. A scalar
  * operand is read once, as fetch reads it (wave_scalar_src at the operand's width). */
-static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+static inline __attribute__((always_inline)) uint64_t
+class_lanes_t(struct isa_wave *w, const struct isa_inst *in, uint64_t exec, const bool f64)
 {
-  bool f64 = class_f64(in->op);
   unsigned c0 = in->src[0], c1 = in->src[1];
   const uint32_t *lo = NULL, *hi = NULL, *mv = NULL;
   uint64_t k = 0, sign = f64 ? 1ull << 63 : 1ull << 31;
@@ -1091,6 +1091,14 @@ static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint6
     res |= (uint64_t)(mask >> bit & 1) << l;
   }
   return res;
+}
+
+/* class_lanes_t with the type a constant (the f32 form is the common one). */
+static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  if (class_f64(in->op))
+    return class_lanes_t(w, in, exec, true);
+  return class_lanes_t(w, in, exec, false);
 }
 
 /* A class_form instruction: the mask to VCC (VOPC) or the VOP3 destination, and to EXEC for
