@@ -20,7 +20,9 @@
  * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers;
  * carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and v_mad_u64_u32 /
  * v_mad_i64_i32 / v_lshl_add_u64; f64 add, mul, fma and fmac; v_cmp / v_cmpx of i32, u32, f32
- * and 64-bit integers; v_pk_add/mul/fma_f32 with default operand selection.
+ * and 64-bit integers; v_cmp_class / v_cmpx_class of f32 and f64; v_pk_add/mul/fma_f32 with
+ * default operand selection. A wave with 16 or fewer active lanes computes the 32-bit
+ * operations and compares on those lanes only (few_run, few_compare).
  *
  * The class of an instruction (fast_static) depends on its decoded fields only, so blocks.c
  * decides it once per decoded instruction (valu_bind) and the run loop calls the bound handler:
