@@ -1095,12 +1095,50 @@ class_lanes_t(struct isa_wave *w, const struct isa_inst *in, uint64_t exec, cons
   return res;
 }
 
-/* class_lanes_t with the type a constant (the f32 form is the common one). */
+/* class_bit for an f32 value in 32-bit arithmetic, selects rather than branches, so that
+ * class32_wave's loop vectorises. */
+static inline uint32_t class_bit32(uint32_t x)
+{
+  uint32_t e = x >> 23 & 0xff, m = x & 0x7fffff, s = x >> 31;
+  uint32_t special = m ? m >> 22 : 9 - 7 * s;   /* exponent all ones: NaN, or inf (9, 2) */
+  uint32_t small = m ? 7 - 3 * s : 6 - s;       /* exponent zero: denormal (7, 4) or 0 (6, 5) */
+  uint32_t normal = 8 - 5 * s;                  /* 8, 3 */
+  return e == 0xff ? special : e == 0 ? small : normal;
+}
+
+/* v_cmp_class_f32 over 64 lanes (src0 values v with abs/neg as keep/flip, class masks mv),
+ * packed into a lane mask: a wave with many active lanes (math library code in every lane). */
+VALU_FAST_CLONES
+static uint64_t class32_wave(const uint32_t *restrict v, uint32_t keep, uint32_t flip,
+                             const uint32_t *restrict mv)
+{
+  uint8_t t[WAVE_SIZE];
+  LANES t[l] = (uint8_t)(mv[l] >> class_bit32((v[l] & keep) ^ flip) & 1);
+  return pack(t);
+}
+
+/* class_lanes_t with the type a constant (the f32 form is the common one); an f32 class with
+ * more than FEW_LANES active lanes through class32_wave, its scalar operands broadcast. */
 static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
 {
   if (class_f64(in->op))
     return class_lanes_t(w, in, exec, true);
-  return class_lanes_t(w, in, exec, false);
+  struct few f;
+  if (few_lanes(exec, &f))
+    return class_lanes_t(w, in, exec, false);
+  lane32_t buf[2];
+  unsigned c0 = in->src[0], c1 = in->src[1];
+  const uint32_t *v = buf[0], *mv = buf[1];
+  if (c0 >= OPD_VGPR)
+    v = wave_vreg(w, c0);
+  else
+    splat32(buf[0], (uint32_t)wave_scalar_src(w, in, c0, 1));
+  if (c1 >= OPD_VGPR)
+    mv = wave_vreg(w, c1);
+  else
+    splat32(buf[1], (uint32_t)wave_scalar_src(w, in, c1, 1));
+  uint32_t keep = in->abs & 1 ? 0x7fffffffu : ~0u, flip = in->neg & 1 ? 0x80000000u : 0;
+  return class32_wave(v, keep, flip, mv) & exec;
 }
 
 /* A class_form instruction: the mask to VCC (VOPC) or the VOP3 destination, and to EXEC for
