@@ -20,7 +20,9 @@
  * mul, fma, min/max, rounding, rcp, sqrt, ldexp, exp, log and conversions to and from integers;
  * carry-out adds and subtracts; v_cndmask_b32; 64-bit shifts, moves and v_mad_u64_u32 /
  * v_mad_i64_i32 / v_lshl_add_u64; f64 add, mul, fma and fmac; v_cmp / v_cmpx of i32, u32, f32
- * and 64-bit integers; v_pk_add/mul/fma_f32 with default operand selection.
+ * and 64-bit integers; v_cmp_class / v_cmpx_class of f32 and f64; v_pk_add/mul/fma_f32 with
+ * default operand selection. A wave with 16 or fewer active lanes computes the 32-bit
+ * operations and compares on those lanes only (few_run, few_compare).
  *
  * The class of an instruction (fast_static) depends on its decoded fields only, so blocks.c
  * decides it once per decoded instruction (valu_bind) and the run loop calls the bound handler:
@@ -883,7 +885,8 @@ static uint64_t cmp_i64(unsigned pred, bool sign, const uint64_t *restrict a,
  * computed for 64. Here the active lanes' operands are packed (lane[j] is the j-th active
  * lane), a scalar operand is read once, the operation runs on the packed lanes through the
  * same lane functions (int_lanes, f32_lanes, f32_lib, the compare bodies) and each result goes
- * back to its lane: the same host operations on the same values, so the same bits. */
+ * back to its lane: the same host operations on the same values, so the same bits. Cloned
+ * as the 64-lane functions, so that fmaf is one instruction where the host has FMA. */
 #define FEW_LANES 16
 
 struct few {
@@ -912,7 +915,7 @@ static inline bool few_lanes(uint64_t exec, struct few *f)
  * the unmodified forms: the values are the register's or the scalar's). */
 static inline __attribute__((always_inline)) void
 few_source(struct isa_wave *w, const struct isa_inst *in, int i, const struct few *f,
-           uint32_t *restrict out)
+           uint32_t *restrict out, const unsigned n)
 {
   unsigned code = in->src[i];
   if (code == OPD_NONE)
@@ -921,12 +924,12 @@ few_source(struct isa_wave *w, const struct isa_inst *in, int i, const struct fe
   uint32_t flip = in->neg >> i & 1 ? 0x80000000u : 0;
   if (code >= OPD_VGPR) {
     const uint32_t *v = wave_vreg(w, code);
-    for (unsigned j = 0; j < f->n; j++)
+    for (unsigned j = 0; j < n; j++)
       out[j] = (v[f->lane[j]] & keep) ^ flip;
     return;
   }
   uint32_t k = (scalar32(w, in, code) & keep) ^ flip;
-  for (unsigned j = 0; j < f->n; j++)
+  for (unsigned j = 0; j < n; j++)
     out[j] = k;
 }
 
@@ -942,15 +945,17 @@ static bool few_kind(const struct isa_inst *in, enum fast_kind kind)
 /* fast_run's FAST_INT / FAST_F32 / FAST_CNDMASK work on the lanes of f (few_kind). Every
  * source is packed before the destination is written, so a destination that is a source reads
  * its old values. */
-static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
-                    const struct few *f)
+static inline __attribute__((always_inline)) void
+few_run_n(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind, const struct few *f,
+          const unsigned n)
 {
-  uint32_t a[FEW_LANES], b[FEW_LANES], c[FEW_LANES], r[FEW_LANES];
-  unsigned n = f->n;
+  /* c and r zeroed: not every operation reads src2 or writes every lane's result (an
+   * operation outside int_lanes' set leaves r as it is), and nothing unset is stored */
+  uint32_t a[FEW_LANES], b[FEW_LANES], c[FEW_LANES] = {0}, r[FEW_LANES] = {0};
   bool e64 = in->enc == ENC_VOP3;
   uint32_t *d = wave_vreg(w, in->dst);
-  few_source(w, in, 0, f, a);
-  few_source(w, in, 1, f, b);
+  few_source(w, in, 0, f, a, n);
+  few_source(w, in, 1, f, b, n);
   if (kind == FAST_CNDMASK) {
     uint64_t sel = e64 ? wave_scalar_src(w, in, in->src[2], 2) : wave_sreg64(w, OPD_VCC);
     for (unsigned j = 0; j < n; j++)
@@ -960,29 +965,41 @@ static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kin
       for (unsigned j = 0; j < n; j++)
         c[j] = d[f->lane[j]];
     } else if (e64) {
-      few_source(w, in, 2, f, c);
+      few_source(w, in, 2, f, c, n);
     }
     if (!f32_lanes(in, a, b, c, r, n))
       f32_lib(in->op, a, b, r, n);
   } else {
     if (e64)
-      few_source(w, in, 2, f, c);
+      few_source(w, in, 2, f, c, n);
     int_lanes(in->op, a, b, c, r, n);
   }
   for (unsigned j = 0; j < n; j++)
     d[f->lane[j]] = r[j];
 }
 
+/* One active lane (a loop in one lane: the commonest case) with the count a constant, so that
+ * the lane loops above compile to straight lines. */
+VALU_FAST_CLONES
+static void few_run(struct isa_wave *w, const struct isa_inst *in, enum fast_kind kind,
+                    const struct few *f)
+{
+  if (f->n == 1)
+    few_run_n(w, in, kind, f, 1);
+  else
+    few_run_n(w, in, kind, f, f->n);
+}
+
 /* A v_cmp of i32, u32 or f32 (f32 denormals kept: the caller checked MODE) on the lanes of f:
  * the lane mask, 0 in the inactive lanes. */
-static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
-                            unsigned pred, const struct few *f)
+static inline __attribute__((always_inline)) uint64_t
+few_compare_n(struct isa_wave *w, const struct isa_inst *in, unsigned type, unsigned pred,
+              const struct few *f, const unsigned n)
 {
   uint32_t a[FEW_LANES], b[FEW_LANES];
   uint8_t t[FEW_LANES];
-  unsigned n = f->n;
-  few_source(w, in, 0, f, a);
-  few_source(w, in, 1, f, b);
+  few_source(w, in, 0, f, a, n);
+  few_source(w, in, 1, f, b, n);
   if (type == CT_F32) {
     float x[FEW_LANES], y[FEW_LANES];
     memcpy(x, a, sizeof(x));
@@ -995,6 +1012,16 @@ static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsig
   for (unsigned j = 0; j < n; j++)
     res |= (uint64_t)t[j] << f->lane[j];
   return res;
+}
+
+/* As few_run: one active lane with the count a constant. */
+VALU_FAST_CLONES
+static uint64_t few_compare(struct isa_wave *w, const struct isa_inst *in, unsigned type,
+                            unsigned pred, const struct few *f)
+{
+  if (f->n == 1)
+    return few_compare_n(w, in, type, pred, f, 1);
+  return few_compare_n(w, in, type, pred, f, f->n);
 }
 
 /* ---- v_cmp_class_f32 / f64 ---- */
@@ -1038,9 +1065,9 @@ static inline unsigned class_bit(uint64_t v, const unsigned mbits, const unsigne
 /* The lane mask of a class_form instruction under exec: each active lane's value (abs then neg
  * on its sign bit, as exec_valu.c's fetch) tested against its lane's class mask. A scalar
  * operand is read once, as fetch reads it (wave_scalar_src at the operand's width). */
-static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+static inline __attribute__((always_inline)) uint64_t
+class_lanes_t(struct isa_wave *w, const struct isa_inst *in, uint64_t exec, const bool f64)
 {
-  bool f64 = class_f64(in->op);
   unsigned c0 = in->src[0], c1 = in->src[1];
   const uint32_t *lo = NULL, *hi = NULL, *mv = NULL;
   uint64_t k = 0, sign = f64 ? 1ull << 63 : 1ull << 31;
@@ -1066,6 +1093,52 @@ static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint6
     res |= (uint64_t)(mask >> bit & 1) << l;
   }
   return res;
+}
+
+/* class_bit for an f32 value in 32-bit arithmetic, selects rather than branches, so that
+ * class32_wave's loop vectorises. */
+static inline uint32_t class_bit32(uint32_t x)
+{
+  uint32_t e = x >> 23 & 0xff, m = x & 0x7fffff, s = x >> 31;
+  uint32_t special = m ? m >> 22 : 9 - 7 * s;   /* exponent all ones: NaN, or inf (9, 2) */
+  uint32_t small = m ? 7 - 3 * s : 6 - s;       /* exponent zero: denormal (7, 4) or 0 (6, 5) */
+  uint32_t normal = 8 - 5 * s;                  /* 8, 3 */
+  return e == 0xff ? special : e == 0 ? small : normal;
+}
+
+/* v_cmp_class_f32 over 64 lanes (src0 values v with abs/neg as keep/flip, class masks mv),
+ * packed into a lane mask: a wave with many active lanes (math library code in every lane). */
+VALU_FAST_CLONES
+static uint64_t class32_wave(const uint32_t *restrict v, uint32_t keep, uint32_t flip,
+                             const uint32_t *restrict mv)
+{
+  uint8_t t[WAVE_SIZE];
+  LANES t[l] = (uint8_t)(mv[l] >> class_bit32((v[l] & keep) ^ flip) & 1);
+  return pack(t);
+}
+
+/* class_lanes_t with the type a constant (the f32 form is the common one); an f32 class with
+ * more than FEW_LANES active lanes through class32_wave, its scalar operands broadcast. */
+static uint64_t class_lanes(struct isa_wave *w, const struct isa_inst *in, uint64_t exec)
+{
+  if (class_f64(in->op))
+    return class_lanes_t(w, in, exec, true);
+  struct few f;
+  if (few_lanes(exec, &f))
+    return class_lanes_t(w, in, exec, false);
+  lane32_t buf[2];
+  unsigned c0 = in->src[0], c1 = in->src[1];
+  const uint32_t *v = buf[0], *mv = buf[1];
+  if (c0 >= OPD_VGPR)
+    v = wave_vreg(w, c0);
+  else
+    splat32(buf[0], (uint32_t)wave_scalar_src(w, in, c0, 1));
+  if (c1 >= OPD_VGPR)
+    mv = wave_vreg(w, c1);
+  else
+    splat32(buf[1], (uint32_t)wave_scalar_src(w, in, c1, 1));
+  uint32_t keep = in->abs & 1 ? 0x7fffffffu : ~0u, flip = in->neg & 1 ? 0x80000000u : 0;
+  return class32_wave(v, keep, flip, mv) & exec;
 }
 
 /* A class_form instruction: the mask to VCC (VOPC) or the VOP3 destination, and to EXEC for
@@ -1732,6 +1805,30 @@ static int valu_add64_uniform(struct isa_wave *w, const struct isa_inst *in)
 }
 #endif
 
+/* A FAST_INT / FAST_F32 / FAST_CNDMASK instruction with abs/neg (math library code negates
+ * f32 operands of fma and takes |x| for its range checks): with few active lanes straight to
+ * few_run, without exec_valu_bound's class switch; otherwise exec_valu_bound's path. */
+static int valu_lanes_mods(struct isa_wave *w, const struct isa_inst *in)
+{
+  enum fast_kind kind = (enum fast_kind)in->fast;
+  struct few f;
+  if (!(w->gpr_idx >> 31) && (kind != FAST_F32 || (w->mode >> 4 & 3)) &&
+      few_lanes(wave_exec(w), &f)) {
+    few_run(w, in, kind, &f);
+    return 0;
+  }
+  return exec_valu_bound(w, in);
+}
+
+/* A v_cmp/v_cmpx with abs/neg (|x| compared against infinity or a threshold): compare()
+ * without exec_valu_bound's class switch; the general path for what compare() declines. */
+static int valu_cmp_mods(struct isa_wave *w, const struct isa_inst *in)
+{
+  if (!(w->gpr_idx >> 31) && !compare(w, in))
+    return 0;
+  return exec_valu_general(w, in);
+}
+
 valu_exec_fn valu_bind(struct isa_inst *in)
 {
   in->fast = (uint8_t)fast_static(in);
@@ -1769,5 +1866,9 @@ valu_exec_fn valu_bind(struct isa_inst *in)
 #endif
   if (in->fast == FAST_INT && !mods)
     return valu_int_plain;
+  if (mods && few_kind(in, (enum fast_kind)in->fast))
+    return valu_lanes_mods;
+  if (mods && in->fast == FAST_CMP)
+    return valu_cmp_mods;
   return in->fast ? exec_valu_bound : exec_valu_general;
 }
