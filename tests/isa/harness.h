@@ -11,6 +11,15 @@
 
 #define HARNESS_MAX_REGIONS 64
 
+/* The tests' reproducible random numbers: Marsaglia's xorshift64 on a nonzero state. */
+static inline uint64_t harness_xorshift(uint64_t *state)
+{
+  *state ^= *state << 13;
+  *state ^= *state >> 7;
+  *state ^= *state << 17;
+  return *state;
+}
+
 struct harness {
   enum isa_target target;
   uint8_t *image;          /* loaded code object (page aligned) */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "isa/exec_mem_fast.h"
 #include "isa/isa_optab.h"
 
@@ -24,10 +25,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint32_t next_u32(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 16);
+  return (uint32_t)(harness_xorshift(&rng) >> 16);
 }
 
 static uint64_t next_u64(void)

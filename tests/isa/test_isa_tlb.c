@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "isa/wave.h"
 
 #define REGION (1ull << TLB2_SHIFT)
@@ -71,10 +72,7 @@ static void rig_init(struct rig *g)
 
 static uint64_t random_page(uint64_t *rng)
 {
-  *rng ^= *rng << 13;
-  *rng ^= *rng >> 7;
-  *rng ^= *rng << 17;
-  return BASE + (*rng % (NREGIONS * REGION / 4096)) * 4096;
+  return BASE + (harness_xorshift(rng) % (NREGIONS * REGION / 4096)) * 4096;
 }
 
 Test(isa_tlb, every_page_as_translate_gives_it)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "isa/exec_valu_fast.h"
 #include "isa/isa_optab.h"
 
@@ -21,10 +22,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint32_t next_u32(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 16);
+  return (uint32_t)(harness_xorshift(&rng) >> 16);
 }
 
 static uint32_t value(void)

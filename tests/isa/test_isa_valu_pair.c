@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness.h"
 #include "isa/exec_valu_fast.h"
 #include "isa/isa_optab.h"
 #include "isa/valu_pair.h"
@@ -21,10 +22,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint32_t next_u32(void)
 {
-  rng ^= rng << 13;
-  rng ^= rng >> 7;
-  rng ^= rng << 17;
-  return (uint32_t)(rng >> 16);
+  return (uint32_t)(harness_xorshift(&rng) >> 16);
 }
 
 /* Carries are the point: values near 2^32 half the time. */
