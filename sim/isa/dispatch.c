@@ -72,9 +72,6 @@ void wave_page_fault(struct isa_wave *w, uint64_t va, bool write)
   w->state = WAVE_DONE;
 }
 
-/* Host address of the 4 KiB page at `page` through the wave's TLB, or NULL when the page does
- * not translate whole (no fault is raised). An entry made by a read does not serve a write
- * (the page may be read-only): the write translates again. */
 /* The second-level TLB slot of the 2 MiB region of `va`, and the key its entry has when it is
  * the region's (write bit clear). */
 static inline unsigned tlb2_slot(const struct isa_tlb *t, uint64_t va, uint64_t *key)
@@ -84,6 +81,9 @@ static inline unsigned tlb2_slot(const struct isa_tlb *t, uint64_t va, uint64_t 
   return (unsigned)(rn ^ rn >> 9) & (TLB2_ENTRIES - 1);
 }
 
+/* Host address of the 4 KiB page at `page` through the wave's TLB, or NULL when the page does
+ * not translate whole (no fault is raised). An entry made by a read does not serve a write
+ * (the page may be read-only): the write translates again. */
 void *wave_page(struct isa_wave *w, uint64_t page, bool write)
 {
   uint8_t *h = wave_tlb_lookup(w, page, write);
