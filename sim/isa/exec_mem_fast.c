@@ -67,29 +67,10 @@ static void lane_span(const uint64_t *restrict a, uint64_t exec, uint64_t *lo, u
 
 typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
-/* True when x[l] == x[0] + l * step (mod 2^32) for all 64 lanes. Eight lanes a step in vector
- * registers: the running expectation defeats the vectoriser. Inlined into the clone of
- * lanes_consecutive (a call per check cost as much as the check); steps_by is its own clone
- * for DS. */
-static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
-{
-  v8u32 expect = {0, step, 2 * step, 3 * step, 4 * step, 5 * step, 6 * step, 7 * step};
-  v8u32 diff = {0, 0, 0, 0, 0, 0, 0, 0};
-  expect += x[0];
-#pragma GCC unroll 8
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    v8u32 v;
-    memcpy(&v, x + l, sizeof(v));
-    diff |= v ^ expect;
-    expect += 8 * step;
-  }
-  uint64_t q[4];
-  memcpy(q, &diff, sizeof(q));
-  return (q[0] | q[1] | q[2] | q[3]) == 0;
-}
-
-/* The same for lanes 0..n-1 only (1 <= n <= 64): the other lanes' values are not looked at
- * (lanes EXEC leaves out keep whatever an earlier instruction left). */
+/* True when x[l] == x[0] + l * step (mod 2^32) for lanes 0..n-1 (1 <= n <= 64); the other
+ * lanes' values are not looked at (lanes EXEC leaves out keep whatever an earlier instruction
+ * left). Eight lanes a step in vector registers: the running expectation defeats the
+ * vectoriser. */
 static inline __attribute__((always_inline)) bool steps_by_prefix(const uint32_t *x,
                                                                   uint32_t step, unsigned n)
 {
@@ -102,13 +83,21 @@ static inline __attribute__((always_inline)) bool steps_by_prefix(const uint32_t
       break;
     v8u32 v;
     memcpy(&v, x + l, sizeof(v));
-    diff |= (v ^ expect) & (v8u32)(lane < n);
+    diff |= n < WAVE_SIZE ? (v ^ expect) & (v8u32)(lane < n) : v ^ expect;
     expect += 8 * step;
     lane += 8;
   }
   uint64_t q[4];
   memcpy(q, &diff, sizeof(q));
   return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* All 64 lanes (n a constant: the lane mask folds away). Inlined into the clone of
+ * lanes_consecutive (a call per check cost as much as the check); steps_by is its own clone
+ * for DS. */
+static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
+{
+  return steps_by_prefix(x, step, WAVE_SIZE);
 }
 
 MEM_FAST_CLONES
