@@ -100,6 +100,9 @@ struct isa_block {
   uint64_t pc;                /* of its first instruction */
   uint64_t end_pc;            /* the address after the last instruction */
   uint64_t target;            /* the branch's target (br != BR_NONE) */
+  /* Where the block goes when it does not branch: end_pc, or the word after it when its last
+   * slot runs a fused branch (whose word end_pc does not cover); next[0] is kept for it. */
+  uint64_t fall_pc;
   const struct blk_slot *end; /* slot + n */
   /* The blocks last run after this one (the fall-through and the branch target, most
    * often), so that the next one is found without the front table. Both start as this block
@@ -475,6 +478,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   b->pc = pc;
   b->end_pc = at;
   b->target = target;
+  b->fall_pc = n && last_fused ? at + 4 : at;
   b->end = b->slot + n;
   b->next[0] = b->next[1] = (struct blk_next){pc, b};
   b->n = n;
@@ -622,7 +626,7 @@ void run_wave(struct isa_wave *w, unsigned budget)
     } else {
       struct isa_block *nb = block_at(w, pc);
       if (nb)
-        b->next[pc != b->end_pc] = (struct blk_next){pc, nb};
+        b->next[pc != b->fall_pc] = (struct blk_next){pc, nb};
       b = nb;
     }
   }
