@@ -264,12 +264,23 @@ static inline uint64_t wave_cur_pc(const struct isa_wave *w)
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t m;
+  memcpy(&m, &w->s[OPD_EXEC], sizeof(m));
+  return m;
+#else
   return (uint64_t)w->s[OPD_EXEC] | (uint64_t)w->s[OPD_EXEC + 1] << 32;
+#endif
 }
 static inline void wave_set_exec(struct isa_wave *w, uint64_t m)
 {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  /* one 8-byte store, which wave_exec's 8-byte load is forwarded from (wave_set_sreg64) */
+  memcpy(&w->s[OPD_EXEC], &m, sizeof(m));
+#else
   w->s[OPD_EXEC] = (uint32_t)m;
   w->s[OPD_EXEC + 1] = (uint32_t)(m >> 32);
+#endif
 }
 static inline uint64_t wave_sreg64(const struct isa_wave *w, unsigned code)
 {
