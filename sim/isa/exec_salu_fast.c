@@ -33,6 +33,19 @@ static inline uint64_t src64(struct isa_wave *w, const struct isa_inst *in, int 
   return wave_scalar_src(w, in, code, in->src_w[i] ? in->src_w[i] : 1);
 }
 
+/* The register pair at code < 127 (the _pp forms' operands), as one 8-byte access. */
+static inline uint64_t pair_get(const struct isa_wave *w, unsigned code)
+{
+  uint64_t v;
+  memcpy(&v, &w->s[code], sizeof(v));
+  return v;
+}
+
+static inline void pair_set(struct isa_wave *w, unsigned code, uint64_t v)
+{
+  memcpy(&w->s[code], &v, sizeof(v));
+}
+
 static inline void dst32(struct isa_wave *w, const struct isa_inst *in, uint32_t v)
 {
   if (in->dst < 128)
@@ -222,13 +235,23 @@ OP32(salu_lshl2_add_u32, 0, {
 #undef OP32
 #undef OP32_FORM
 
-/* A 64-bit logical operation: SCC = r != 0. */
+/* A 64-bit logical operation: SCC = r != 0. The _pp form: both sources and the destination
+ * register pairs below 127 (EXEC included; salu_bind_pairs checks), read and written as single
+ * 8-byte accesses, which keeps EXEC's store-to-load forwarding (wave_set_sreg64). */
 #define OP64(NAME, EXPR)                                                    \
   static int NAME(struct isa_wave *w, const struct isa_inst *in)            \
   {                                                                         \
     uint64_t a = src64(w, in, 0), b = src64(w, in, 1), r = (EXPR);          \
     w->scc = r != 0;                                                        \
     dst64(w, in, r);                                                        \
+    return 0;                                                               \
+  }                                                                         \
+  static int NAME##_pp(struct isa_wave *w, const struct isa_inst *in)       \
+  {                                                                         \
+    uint64_t a = pair_get(w, in->src[0]), b = pair_get(w, in->src[1]);      \
+    uint64_t r = (EXPR);                                                    \
+    w->scc = r != 0;                                                        \
+    pair_set(w, in->dst, r);                                                \
     return 0;                                                               \
   }
 OP64(salu_and_b64, a & b)
@@ -242,6 +265,20 @@ OP64(salu_andn2_b64, a & ~b)
 static int salu_mov_b32(struct isa_wave *w, const struct isa_inst *in)
 {
   dst32(w, in, src32(w, in, 0));
+  return 0;
+}
+
+/* s_mov_b32 to an SGPR from an SGPR (_s) or a constant left in in->literal (_k):
+ * salu_specialize's forms. */
+static int salu_mov_b32_s(struct isa_wave *w, const struct isa_inst *in)
+{
+  w->s[in->dst] = w->s[in->src[0]];
+  return 0;
+}
+
+static int salu_mov_b32_k(struct isa_wave *w, const struct isa_inst *in)
+{
+  w->s[in->dst] = in->literal;
   return 0;
 }
 
@@ -271,12 +308,30 @@ static int salu_and_saveexec_b64(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
+/* The same with S0 and D register pairs below 127 (salu_bind_pairs): 8-byte accesses. S0 is
+ * read before D is written, as above (they may be the same pair). */
+static int salu_and_saveexec_b64_pp(struct isa_wave *w, const struct isa_inst *in)
+{
+  uint64_t a = pair_get(w, in->src[0]), exec = pair_get(w, OPD_EXEC), r = a & exec;
+  pair_set(w, in->dst, exec);
+  wave_set_exec(w, r);
+  w->scc = r != 0;
+  return 0;
+}
+
 /* s_and_saveexec_b64 and the s_cbranch_execz after it (an `if` whose lanes may all be off),
  * fused as the compares are. */
 static int salu_and_saveexec_b64_execz(struct isa_wave *w, const struct isa_inst *in)
 {
   salu_and_saveexec_b64(w, in);
   fused_branch(w, in, !wave_exec(w));
+  return 0;
+}
+
+static int salu_and_saveexec_b64_pp_execz(struct isa_wave *w, const struct isa_inst *in)
+{
+  salu_and_saveexec_b64_pp(w, in);
+  fused_branch(w, in, !w->scc);   /* SCC is EXEC != 0 */
   return 0;
 }
 
@@ -303,6 +358,8 @@ isa_exec_fn salu_fuse(struct isa_inst *in, isa_exec_fn fn, const struct isa_inst
   isa_exec_fn r = NULL;
   if (fn == salu_and_saveexec_b64 && next->op == OP_S_CBRANCH_EXECZ)
     r = salu_and_saveexec_b64_execz;
+  if (fn == salu_and_saveexec_b64_pp && next->op == OP_S_CBRANCH_EXECZ)
+    r = salu_and_saveexec_b64_pp_execz;
   for (size_t i = 0; i < sizeof(cmp_fused) / sizeof(cmp_fused[0]) && !r; i++)
     if (fn == cmp_fused[i].alone)
       r = next->op == OP_S_CBRANCH_SCC0   ? cmp_fused[i].br0
@@ -437,8 +494,40 @@ static isa_exec_fn salu_bind_generic(const struct isa_inst *in)
   }
 }
 
+/* The 64-bit handlers' _pp forms and s_mov_b32's _s/_k forms, when in's operands allow them:
+ * SGPR pairs below 127 for every 64-bit operand (a pair at 127 straddles the end of the
+ * operand space, which src64/dst64 handle); an SGPR destination for s_mov_b32. Else fn. */
+static isa_exec_fn salu_bind_pairs(struct isa_inst *in, isa_exec_fn fn)
+{
+  static const struct {
+    isa_exec_fn g, pp;
+    bool two;   /* two 64-bit sources (else only src0) */
+  } pairs[] = {
+      {salu_and_b64, salu_and_b64_pp, true},     {salu_or_b64, salu_or_b64_pp, true},
+      {salu_xor_b64, salu_xor_b64_pp, true},     {salu_andn2_b64, salu_andn2_b64_pp, true},
+      {salu_and_saveexec_b64, salu_and_saveexec_b64_pp, false},
+  };
+  if (fn == salu_mov_b32) {
+    uint32_t k;
+    if (in->dst >= 128 || in->src_w[0] > 1)
+      return fn;
+    if (in->src[0] < 128)
+      return salu_mov_b32_s;
+    if (!const32(in, in->src[0], &k))
+      return fn;
+    in->literal = k;
+    return salu_mov_b32_k;
+  }
+  if (in->dst >= 127 || in->src[0] >= 127)
+    return fn;
+  for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+    if (pairs[i].g == fn)
+      return !pairs[i].two || in->src[1] < 127 ? pairs[i].pp : fn;
+  return fn;
+}
+
 /* The handler of a decoded SALU instruction, in the form for its operands. */
 isa_exec_fn salu_bind(struct isa_inst *in)
 {
-  return salu_specialize(in, salu_bind_generic(in));
+  return salu_bind_pairs(in, salu_specialize(in, salu_bind_generic(in)));
 }
