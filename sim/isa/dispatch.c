@@ -470,7 +470,9 @@ static bool run_wg(struct isa_worker *k)
         k->waves_run++;
       }
       /* s_barrier: released once every wave still running has arrived (ISA guide: waves
-       * that ended no longer count; a wave at a GWS barrier has not arrived). */
+       * that ended no longer count; a wave at a GWS barrier has not arrived). The last wave
+       * to arrive releases it itself (wave_barrier_arrive); here, a wave that ended while
+       * the others wait. */
       if (g->live && g->at_barrier == g->live) {
         g->at_barrier = 0;
         for (unsigned j = 0; j < g->nwaves; j++)

@@ -155,8 +155,7 @@ static int sopp(struct isa_wave *w, const struct isa_inst *in)
   case OP_S_CBRANCH_CDBGSYS_AND_USER:
     return 0;  /* no debugger attached: never taken */
   case OP_S_BARRIER:
-    w->state = WAVE_BARRIER;
-    w->wg->at_barrier++;
+    wave_barrier_arrive(w);
     return 0;
   case OP_S_SENDMSG: case OP_S_SENDMSGHALT:
     if (c->d->sendmsg)

@@ -78,12 +78,11 @@ static int salu_endpgm(struct isa_wave *w, const struct isa_inst *in)
   return 0;
 }
 
-/* The wave waits until every live wave of its workgroup arrived (dispatch.c, run_wg). */
+/* The wave waits until every live wave of its workgroup arrived (wave_barrier_arrive). */
 static int salu_barrier(struct isa_wave *w, const struct isa_inst *in)
 {
   (void)in;
-  w->state = WAVE_BARRIER;
-  w->wg->at_barrier++;
+  wave_barrier_arrive(w);
   return 0;
 }
 

@@ -262,6 +262,25 @@ static inline uint64_t wave_cur_pc(const struct isa_wave *w)
   return w->cur ? ((const struct isa_inst_at *)(const void *)w->cur)->pc : w->fetch_pc;
 }
 
+/* s_barrier: the wave waits until every wave of its workgroup still running has arrived (ISA
+ * guide: waves that ended no longer count, and a wave at a GWS barrier has not arrived). The
+ * last to arrive releases the others and goes on in the same time slice, sparing the host
+ * thread a wave switch (run_wg releases the barrier instead when a wave ends while the others
+ * wait). g->live still counts w and no wave that has ended (run_wg counts them as they end). */
+static inline void wave_barrier_arrive(struct isa_wave *w)
+{
+  struct isa_wg *g = w->wg;
+  if (g->at_barrier + 1 < g->live) {
+    g->at_barrier++;
+    w->state = WAVE_BARRIER;
+    return;
+  }
+  g->at_barrier = 0;
+  for (unsigned j = 0; j < g->nwaves; j++)
+    if (g->waves[j].state == WAVE_BARRIER)
+      g->waves[j].state = WAVE_RUN;
+}
+
 static inline uint64_t wave_exec(const struct isa_wave *w)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -622,6 +622,29 @@ static void barrier_case(enum isa_target t)
   op_close(&x);
 }
 
+/* three waves, the third ending before the first barrier: the other two still meet at each of
+ * three barriers (out[i] = a[i] only if each held) and nothing waits for the one that ended */
+static void barrier_exit_case(enum isa_target t)
+{
+  struct op_ctx x;
+  op_setup(&x, "op_int", t);
+  for (unsigned i = 0; i < 128; i++) {
+    x.a[i] = 0x2000u * i + 3;
+    x.out[i] = 0xdeadbeef;
+  }
+  void *args[4] = {x.a, x.b, x.c, x.out};
+  struct harness_launch L = {.name = "t_barrier_exit", .grid = {192, 1, 1},
+                             .block = {192, 1, 1}, .kernarg = args,
+                             .kernarg_size = sizeof(args)};
+  struct isa_result r;
+  cr_assert_eq(harness_run(&x.h, &L, &r), 0);
+  cr_assert_eq(r.status, ISA_OK, "t_barrier_exit: status %d: %s", r.status, r.message);
+  for (unsigned i = 0; i < 128; i++)
+    cr_expect_eq(x.out[i], x.a[i], "t_barrier_exit (%s) lane %u: got 0x%x want 0x%x",
+                 op_target_name(t), i, x.out[i], x.a[i]);
+  op_close(&x);
+}
+
 #define VGROUP(name, cases)                                                                 \
   Test(isa_op_int_gfx90a, name, .init = init_sets) { run_vcases(ISA_GFX90A, cases, OP_N(cases)); } \
   Test(isa_op_int_gfx942, name, .init = init_sets) { run_vcases(ISA_GFX942, cases, OP_N(cases)); }
@@ -642,3 +665,5 @@ SGROUP(salu_compare, scmp_cases)
 SGROUP(salu_exec_branch, sexec_cases)
 Test(isa_op_int_gfx90a, barrier_two_waves) { barrier_case(ISA_GFX90A); }
 Test(isa_op_int_gfx942, barrier_two_waves) { barrier_case(ISA_GFX942); }
+Test(isa_op_int_gfx90a, barrier_wave_ended) { barrier_exit_case(ISA_GFX90A); }
+Test(isa_op_int_gfx942, barrier_wave_ended) { barrier_exit_case(ISA_GFX942); }

@@ -549,6 +549,47 @@ t_barrier2:
     .amdhsa_accum_offset 24
   .end_amdhsa_kernel
 
+// Three waves; the third ends before any barrier, so the other two meet without it (ISA
+// guide: waves that have ended no longer count). Three barriers: swap halves through the LDS,
+// wait until both have read, swap back: out[i] = a[i] only if every barrier held.
+  .text
+  .globl t_barrier_exit
+  .p2align 8
+  .type t_barrier_exit,@function
+t_barrier_exit:
+  s_load_dwordx8 s[4:11], s[0:1], 0x0
+  v_and_b32 v0, 0x3ff, v0
+  v_lshlrev_b32 v1, 2, v0
+  v_cmp_gt_u32_e32 vcc, 128, v0
+  s_cbranch_vccz .Lbx_end
+  s_waitcnt lgkmcnt(0)
+  global_load_dword v2, v1, s[4:5]
+  s_waitcnt vmcnt(0)
+  ds_write_b32 v1, v2
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  v_xor_b32_e32 v3, 0x100, v1
+  ds_read_b32 v4, v3
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_write_b32 v1, v4
+  s_waitcnt lgkmcnt(0)
+  s_barrier
+  ds_read_b32 v5, v3
+  s_waitcnt lgkmcnt(0)
+  global_store_dword v1, v5, s[10:11]
+.Lbx_end:
+  s_endpgm
+  .rodata
+  .p2align 6
+  .amdhsa_kernel t_barrier_exit
+    .amdhsa_user_sgpr_kernarg_segment_ptr 1
+    .amdhsa_group_segment_fixed_size 1024
+    .amdhsa_next_free_vgpr 24
+    .amdhsa_next_free_sgpr 24
+    .amdhsa_accum_offset 24
+  .end_amdhsa_kernel
+
 // ---- scalar ALU: the SL loop frame ----
 .macro SL name, body:vararg
   KBEGIN \name
