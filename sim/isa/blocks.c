@@ -578,18 +578,19 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
 }
 
 /* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
- * instruction count grows by what the budget lost, once at the end of the slice; its
- * lane-operation count once per block. Inside a block, an instruction costs the loop one
+ * instruction count grows by what the budget lost (the budget added at entry, what is left
+ * of it subtracted at the end; nothing reads the count during the slice); its lane-operation
+ * count once per block. Inside a block, an instruction costs the loop one
  * store (w->cur, from which fault messages and the handlers that need it take the
  * instruction's address) and the call; a block that branches to itself runs again without
  * the checks between blocks; else the next block is most often one of the two this block was
  * last followed by. */
 void run_wave(struct isa_wave *w, unsigned budget)
 {
-  const unsigned budget0 = budget;
   w->yield = false;
   if (w->state != WAVE_RUN || !budget)
     return;
+  w->insts += budget;   /* no register kept for the budget at entry */
   uint64_t pc = w->pc, lanes;
   struct isa_block *b = block_at(w, pc);
   const struct blk_slot *s;
@@ -614,7 +615,7 @@ void run_wave(struct isa_wave *w, unsigned budget)
           goto failed;
       }
       w->lane_ops += b->nvalu * lanes;
-      pc = block_next_pc(w, b);
+      pc = b->br == BR_NONE ? w->pc : block_next_pc(w, b);
     } while (pc == b->pc && b->loops && b->ninsts <= budget);
     w->pc = pc;
     if (w->state != WAVE_RUN || w->yield || !budget)
@@ -631,7 +632,7 @@ void run_wave(struct isa_wave *w, unsigned budget)
     }
   }
 out:
-  w->insts += budget0 - budget;
+  w->insts -= budget;
   return;
 failed:
   /* the block ran up to s: count that much (the budget lost the whole block) */
