@@ -67,11 +67,13 @@ int icache_grow(struct isa_worker *k)
  *
  * run_wave executes straight-line runs of decoded instructions (blocks) with no cache lookup,
  * budget or state check between them. A block starts at a PC the wave reached and ends after
- * the first instruction that may change the PC, read it, stop the wave or end its time slice,
- * or write EXEC (block_ends), or after BLOCK_MAX instructions, or before an instruction that
- * cannot be fetched or decoded (the wave faults when it gets there, as before). Its other
- * instructions therefore run one after another whatever they compute, and see the EXEC the
- * block started with (one lane count per block). The instructions are copies of the icache's
+ * the first instruction that may change the PC, read it, stop the wave or end its time slice
+ * (block_ends), or after BLOCK_MAX instructions, or before an instruction that cannot be
+ * fetched or decoded (the wave faults when it gets there, as before), or before the first
+ * vector ALU instruction after one that writes EXEC (writes_exec). Its other instructions
+ * therefore run one after another whatever they compute, and its VALU instructions see the
+ * EXEC the block started with (one lane count per block; the scalar and memory instructions
+ * after an EXEC write read EXEC as it is, as they always do). The instructions are copies of the icache's
  * entries, so a block sees the words the icache decoded; its lookahead reads the words of a
  * straight-line run when the run is entered, as the hardware's instruction prefetch does.
  * Blocks live for one dispatch of one worker (blocks_reset at icache_invalidate). */
@@ -113,8 +115,8 @@ struct isa_block {
   uint32_t nvalu;             /* VALU instructions (lane operations: nvalu x active lanes) */
   uint8_t br;                 /* enum blk_branch */
   /* Whether it may run again at once when it branches to itself: it ends with a branch, alone
-   * (br) or fused with a compare, so none of its instructions changes EXEC, the wave's state
-   * or the time slice (block_ends). */
+   * (br) or fused with a compare, so none of its instructions changes the wave's state or the
+   * time slice (block_ends), and none of them writes EXEC (the lane count is reused). */
   bool loops;
   struct blk_slot slot[];
 };
@@ -357,17 +359,36 @@ static bool covers_exec(unsigned code, unsigned width)
   return code < 128 && code + (width ? width : 2) > OPD_EXEC;
 }
 
+/* Whether any of `names` is part of the name of in's opcode. */
+static bool name_has(const struct isa_inst *in, const char *const *names, size_t n)
+{
+  const char *name = isa_op_name(in->op);
+  for (size_t i = 0; i < n; i++)
+    if (strstr(name, names[i]))
+      return true;
+  return false;
+}
+
+/* Whether the instruction of `e` writes EXEC: v_cmpx, *saveexec* and *wrexec*, s_movreld
+ * (its destination is found at run time), any scalar destination covering EXEC. */
+static bool writes_exec(const struct icache_entry *e)
+{
+  static const char *const writers[] = {"exec", "cmpx", "movreld"};
+  const struct isa_inst *in = &e->inst.in;
+  return name_has(in, writers, sizeof(writers) / sizeof(writers[0])) ||
+         covers_exec(in->dst, in->dst_w) || covers_exec(in->sdst, 2);
+}
+
 /* Whether the instruction of `e` ends its block (see "decoded blocks"). Decided by name where
  * a class of instructions shares a behaviour across encodings: branches, calls and PC moves
  * (s_getpc reads the PC, which only a block's last instruction sees), the end of the program,
  * barriers and GWS (they stop the wave), s_sleep and the clock reads (they end the time slice:
- * exec_salu.c), traps and messages, and EXEC writers (v_cmpx, *saveexec*, s_movreld, any
- * scalar destination covering EXEC). A SOPP that is no no-op ends it too, whatever it is. */
+ * exec_salu.c), traps and messages. A SOPP that is no no-op ends it too, whatever it is. */
 static bool block_ends(const struct icache_entry *e)
 {
   static const char *const ends[] = {
     "branch", "call", "pc_b64", "rfe", "endpgm", "barrier", "gws", "sleep", "memtime",
-    "memrealtime", "trap", "halt", "sendmsg", "fork", "join", "exec", "cmpx", "movreld",
+    "memrealtime", "trap", "halt", "sendmsg", "fork", "join",
   };
   const struct isa_inst *in = &e->inst.in;
   if (e->fused)
@@ -375,11 +396,7 @@ static bool block_ends(const struct icache_entry *e)
   if (in->enc == ENC_SOPP && !salu_is_nop(in->exec) && in->op != OP_S_SET_GPR_IDX_OFF &&
       in->op != OP_S_SET_GPR_IDX_MODE)
     return true;
-  const char *name = isa_op_name(in->op);
-  for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++)
-    if (strstr(name, ends[i]))
-      return true;
-  return covers_exec(in->dst, in->dst_w) || covers_exec(in->sdst, 2);
+  return name_has(in, ends, sizeof(ends) / sizeof(ends[0]));
 }
 
 /* The branch kind of a plain (unfused) branch instruction, else BR_NONE. */
@@ -402,13 +419,17 @@ static enum blk_branch branch_kind(const struct icache_entry *e)
 /* An icache entry's role in a block (icache_entry.role): a slot of its own, the end of the
  * block (a slot, then no more), or none (a no-op: counted, no slot). A plain branch has
  * icache_entry.br set instead: it closes the block without a slot. */
-enum { ROLE_SLOT, ROLE_END, ROLE_NOP };
+enum { ROLE_SLOT, ROLE_END, ROLE_NOP, ROLE_EXEC };
 
-/* Decided once per decoding (names are compared, which is too slow for every dispatch). */
+/* Decided once per decoding (names are compared, which is too slow for every dispatch).
+ * ROLE_EXEC: a slot that writes EXEC; the block goes on up to the next VALU instruction. */
 static void entry_classify(struct icache_entry *e)
 {
   e->br = (uint8_t)branch_kind(e);
-  e->role = block_ends(e) ? ROLE_END : salu_is_nop(e->inst.in.exec) ? ROLE_NOP : ROLE_SLOT;
+  e->role = block_ends(e)                    ? ROLE_END
+            : salu_is_nop(e->inst.in.exec) ? ROLE_NOP
+            : writes_exec(e)               ? ROLE_EXEC
+                                           : ROLE_SLOT;
 }
 
 /* Adjacent slots that run as one (valu_pair.h): the first's executor runs both, the second's
@@ -444,7 +465,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   }
   unsigned n = 0, ninsts = 0, nvalu = 0;
   enum blk_branch br = BR_NONE;
-  bool last_fused = false;
+  bool last_fused = false, exec_written = false;
   uint64_t at = pc, target = 0;
   while (ninsts < BLOCK_MAX) {
     const struct icache_entry *e = icache_get(w, at, ninsts == 0);
@@ -455,6 +476,9 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
       }
       break;
     }
+    /* a VALU instruction after an EXEC write starts the next block, which counts its lanes */
+    if (exec_written && is_valu(&e->inst.in))
+      break;
     ninsts++;
     at += e->inst.in.size;
     /* a branch is evaluated by run_wave: relative to the instruction after it */
@@ -470,6 +494,7 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
     s->ord = ninsts;
     s->valu_ord = nvalu;
     last_fused = e->fused;
+    exec_written |= e->role == ROLE_EXEC;
     if (e->role == ROLE_END)
       break;
   }
@@ -485,7 +510,9 @@ static struct isa_block *block_build(struct isa_wave *w, uint64_t pc)
   b->ninsts = ninsts;
   b->nvalu = nvalu;
   b->br = (uint8_t)br;
-  b->loops = br != BR_NONE || (n && last_fused && b->slot[n - 1].at.in.enc == ENC_SOPC);
+  /* running again at once reuses the lane count, which an EXEC write inside made stale */
+  b->loops = !exec_written &&
+             (br != BR_NONE || (n && last_fused && b->slot[n - 1].at.in.enc == ENC_SOPC));
   /* pc's entry is live (its fetch above succeeded) and stays where icache_slot finds it */
   k->icache[icache_slot(k, pc)].blk = b;
   return b;
@@ -599,6 +626,16 @@ void run_wave(struct isa_wave *w, unsigned budget)
       run_single(w, budget);
       break;
     }
+    if (!b->n && b->br != BR_NONE) {
+      /* a lone branch (where a wave resumes after s_barrier, a loop's head): no slot, no
+       * lanes, nothing that stops the wave */
+      budget -= b->ninsts;
+      pc = block_next_pc(w, b);
+      w->pc = pc;
+      if (!budget)
+        break;
+      goto next;
+    }
     lanes = 0;
     if (b->nvalu) {
       uint64_t m = wave_exec(w);
@@ -620,6 +657,7 @@ void run_wave(struct isa_wave *w, unsigned budget)
     w->pc = pc;
     if (w->state != WAVE_RUN || w->yield || !budget)
       break;
+  next:
     if (pc == b->next[0].pc) {
       b = b->next[0].blk;
     } else if (pc == b->next[1].pc) {

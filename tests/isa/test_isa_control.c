@@ -133,6 +133,32 @@ static void exec_steps_case(enum isa_target t)
 Test(isa_control, lane_ops_follow_exec_gfx90a) { exec_steps_case(ISA_GFX90A); }
 Test(isa_control, lane_ops_follow_exec_gfx942) { exec_steps_case(ISA_GFX942); }
 
+/* EXEC written inside a block and inside a loop that branches to itself (c_exec_in_loop): the
+ * vector adds count the lanes active when each starts, turn after turn, and the lanes that
+ * dropped out keep their sums. */
+static void exec_in_loop_case(enum isa_target t)
+{
+  struct harness h;
+  open_alu(&h, t);
+  uint32_t *out = harness_alloc(&h, 256);
+  void *args[4] = {out, out, out, out};
+  struct isa_result r = run(&h, "c_exec_in_loop", args, 64);
+  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
+  for (unsigned i = 0; i < 64; i++) {
+    uint32_t want = (i == 63 ? 1 : i == 62 ? 2 : i == 61 ? 3 : 4) + 5;
+    cr_expect_eq(out[i], want, "lane %u: %u, want %u", i, out[i], want);
+  }
+  /* frame: v_and, v_lshlrev; v_mov; the loop's add over 64, 63, 62, 61 lanes; the last add */
+  cr_expect_eq(r.lane_ops, 128 + 64 + 64 + 63 + 62 + 61 + 64, "lane_ops %llu",
+               (unsigned long long)r.lane_ops);
+  /* frame 4, 2 before the loop, 5 x 4 turns, 4 after, s_endpgm */
+  cr_expect_eq(r.instructions_executed, 4 + 2 + 20 + 4 + 1, "instructions %llu",
+               (unsigned long long)r.instructions_executed);
+  harness_close(&h);
+}
+Test(isa_control, exec_written_in_blocks_gfx90a) { exec_in_loop_case(ISA_GFX90A); }
+Test(isa_control, exec_written_in_blocks_gfx942) { exec_in_loop_case(ISA_GFX942); }
+
 /* Waves of 320,010 instructions (several time slices each, 4 waves taking turns) give exact
  * results and counts wherever their slices end. */
 static void long_loops_case(enum isa_target t)

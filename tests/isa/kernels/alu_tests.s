@@ -309,6 +309,25 @@ CBEGIN c_exec_steps
   global_store_dword v1, v2, s[10:11]
 KEND c_exec_steps
 
+// EXEC written inside straight-line runs and inside a loop that branches to itself: a loop
+// body halving nothing but its top lane each turn (s_lshr_b64 exec), then EXEC restored and a
+// scalar instruction before the last vector add. Lane l adds 1 per turn it was active (lanes
+// 61..63 drop out after 3, 2, 1 turns) and 5 at the end.
+CBEGIN c_exec_in_loop
+  v_mov_b32 v2, 0
+  s_mov_b32 s16, 0
+.Lc_exec_loop:
+  v_add_u32 v2, 1, v2
+  s_add_u32 s16, s16, 1
+  s_lshr_b64 exec, exec, 1
+  s_cmp_lt_u32 s16, 4
+  s_cbranch_scc1 .Lc_exec_loop
+  s_mov_b64 exec, -1
+  s_mov_b32 s17, 5
+  v_add_u32 v2, s17, v2
+  global_store_dword v1, v2, s[10:11]
+KEND c_exec_in_loop
+
 // Long loops (320,010 instructions a wave): time slices end inside straight-line runs and
 // resume there. The first loop has s_nop / s_waitcnt and a compare with a literal, the second
 // a compare fused with its branch. v2 = 6 x 30000 + 20000; s_getpc_b64 twice in a row give
