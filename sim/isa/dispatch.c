@@ -343,7 +343,8 @@ static int setup_wg(struct isa_worker *k, uint64_t idx)
 
 static void dispatch_start_helpers_now(struct isa_worker *k);
 
-/* Called between wave time slices and workgroups: a test inline, the work out of line. */
+/* Called between passes over a workgroup's waves and between workgroups: a test inline, the
+ * work out of line. */
 static inline void dispatch_start_helpers(struct isa_worker *k)
 {
   struct isa_ctx *c = k->ctx;
@@ -461,25 +462,25 @@ static bool run_wg(struct isa_worker *k)
       uint64_t before = w->insts;
       run_wave(w, 1u << 16);
       polling &= wave_polled(w, w->insts - before);
-      dispatch_start_helpers(k);
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;
         k->lane_ops += w->lane_ops;
         w->insts = w->lane_ops = 0;
         k->waves_run++;
-      }
-      /* s_barrier: released once every wave still running has arrived (ISA guide: waves
-       * that ended no longer count; a wave at a GWS barrier has not arrived). The last wave
-       * to arrive releases it itself (wave_barrier_arrive); here, a wave that ended while
-       * the others wait. */
-      if (g->live && g->at_barrier == g->live) {
-        g->at_barrier = 0;
-        for (unsigned j = 0; j < g->nwaves; j++)
-          if (g->waves[j].state == WAVE_BARRIER)
-            g->waves[j].state = WAVE_RUN;
+        /* s_barrier: released once every wave still running has arrived (ISA guide: waves
+         * that ended no longer count; a wave at a GWS barrier has not arrived). The last
+         * wave to arrive releases it itself (wave_barrier_arrive); here, a wave that ended
+         * while the others wait, the only other way for the count to be reached. */
+        if (g->live && g->at_barrier == g->live) {
+          g->at_barrier = 0;
+          for (unsigned j = 0; j < g->nwaves; j++)
+            if (g->waves[j].state == WAVE_BARRIER)
+              g->waves[j].state = WAVE_RUN;
+        }
       }
     }
+    dispatch_start_helpers(k);
     if (!ran && g->live && wg_blocked(k))
       return false;
     if (ran && g->live && wg_polled(k, polling))
