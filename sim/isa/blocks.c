@@ -612,11 +612,41 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
  * instruction's address) and the call; a block that branches to itself runs again without
  * the checks between blocks; else the next block is most often one of the two this block was
  * last followed by. */
-void run_wave(struct isa_wave *w, unsigned budget)
+/* The runnable wave of w's workgroup after w (in turn, as run_wg takes them), or NULL. */
+static struct isa_wave *wg_next_runnable(const struct isa_wave *w)
+{
+  const struct isa_wg *g = w->wg;
+  unsigned n = g->nwaves, i = (unsigned)(w - g->waves);
+  for (unsigned k = 1; k < n; k++) {
+    struct isa_wave *x = &g->waves[(i + k) % n];
+    if (x->state == WAVE_RUN)
+      return x;
+  }
+  return NULL;
+}
+
+/* w stopped at s_barrier with `budget` instructions of the slice left: its slice ends (a stop
+ * at a barrier is progress, never a poll: wave_polled's state is reset as for one), and the
+ * next runnable wave of the workgroup gets the rest, sparing run_wg a return and a call per
+ * wave and barrier. NULL when no other wave can run. */
+static struct isa_wave *hand_slice(struct isa_wave *w, unsigned budget)
+{
+  struct isa_wave *x = wg_next_runnable(w);
+  if (!x)
+    return NULL;
+  w->insts -= budget;
+  w->poll_pc = 0;
+  w->clock_reads = 0;
+  x->yield = false;
+  x->insts += budget;
+  return x;
+}
+
+struct isa_wave *run_wave(struct isa_wave *w, unsigned budget)
 {
   w->yield = false;
   if (w->state != WAVE_RUN || !budget)
-    return;
+    return w;
   w->insts += budget;   /* no register kept for the budget at entry */
   uint64_t pc = w->pc, lanes;
   struct isa_block *b = block_at(w, pc);
@@ -655,8 +685,15 @@ void run_wave(struct isa_wave *w, unsigned budget)
       pc = b->br == BR_NONE ? w->pc : block_next_pc(w, b);
     } while (pc == b->pc && b->loops && b->ninsts <= budget);
     w->pc = pc;
-    if (w->state != WAVE_RUN || w->yield || !budget)
-      break;
+    if (w->state != WAVE_RUN || w->yield || !budget) {
+      struct isa_wave *x;
+      if (w->state != WAVE_BARRIER || w->yield || !budget || !(x = hand_slice(w, budget)))
+        break;
+      w = x;
+      pc = w->pc;
+      b = block_at(w, pc);
+      continue;
+    }
   next:
     if (pc == b->next[0].pc) {
       b = b->next[0].blk;
@@ -671,7 +708,7 @@ void run_wave(struct isa_wave *w, unsigned budget)
   }
 out:
   w->insts -= budget;
-  return;
+  return w;
 failed:
   /* the block ran up to s: count that much (the budget lost the whole block) */
   budget += b->ninsts - s->ord;

@@ -460,8 +460,16 @@ static bool run_wg(struct isa_worker *k)
       }
       ran = true;
       uint64_t before = w->insts;
-      run_wave(w, 1u << 16);
-      polling &= wave_polled(w, w->insts - before);
+      struct isa_wave *last = run_wave(w, 1u << 16);
+      if (last == w) {
+        polling &= wave_polled(w, w->insts - before);
+      } else {
+        /* w stopped at a barrier (progress) and handed its slice on: `last` ran a part of
+         * one, which is not compared with its previous slices (wave_polled restarts) */
+        polling = false;
+        w = last;
+        wave_polled(w, POLL_INSTS + 1);
+      }
       if (w->state == WAVE_DONE) {
         g->live--;
         k->insts += w->insts;

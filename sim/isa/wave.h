@@ -219,8 +219,10 @@ struct isa_ctx {
 int icache_grow(struct isa_worker *k);          /* -1: out of host memory */
 void icache_invalidate(struct isa_worker *k);   /* a new dispatch: forget decoded code */
 void blocks_free(struct isa_worker *k);
-/* Run w for at most `budget` instructions, until it ends, waits or yields its slice. */
-void run_wave(struct isa_wave *w, unsigned budget);
+/* Run w for at most `budget` instructions, until it ends, waits or yields its slice; a wave
+ * that stops at s_barrier hands the rest of the slice to the next runnable wave of its
+ * workgroup. Returns the wave that ran last (w when none was handed the slice). */
+struct isa_wave *run_wave(struct isa_wave *w, unsigned budget);
 
 /* dispatch.c */
 void wave_fail(struct isa_wave *w, enum isa_status st, const char *fmt, ...)
