@@ -860,46 +860,127 @@ static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
   return 0;
 }
 
-/* A dword load or store of the lanes below the first inactive one (EXEC a run of ones from
+/* True when x[l] == x[0] + l * step (mod 2^32) for lanes 0..n-1 (1 <= n <= 64, not a
+ * constant): whole groups of eight lanes in a loop, then the lanes of a last partial group
+ * under a mask built from n (steps_by_prefix's unrolled steps each test n, a cost per group
+ * that the prefix forms of a tree reduction paid at every step). */
+static inline __attribute__((always_inline)) bool steps_by_first(const uint32_t *x,
+                                                                 uint32_t step, unsigned n)
+{
+  const v8u32 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+  v8u32 expect = iota * step + x[0], diff = iota - iota, v;
+  unsigned l = 0;
+  for (; l + 8 <= n; l += 8) {
+    memcpy(&v, x + l, sizeof(v));
+    diff |= v ^ expect;
+    expect += 8 * step;
+  }
+  if (l < n) {
+    /* lanes l + i with i < n - l; the lanes after them are inactive and not looked at */
+    memcpy(&v, x + l, sizeof(v));
+    diff |= (v ^ expect) & (v8u32)(iota < n - l);
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
+}
+
+/* n dwords (1..64) from src to dst, eight at a time, then one at a time: no library call
+ * (a variable-length memcpy became `rep movsq`, whose start-up costs more than the copy). */
+static inline __attribute__((always_inline)) void dwords_copy(void *dst, const void *src,
+                                                              unsigned n)
+{
+  uint8_t *d = dst;
+  const uint8_t *s = src;
+  unsigned b = 0;
+  for (; b + 32 <= 4 * n; b += 32) {
+    v8u32 v;
+    memcpy(&v, s + b, sizeof(v));
+    memcpy(d + b, &v, sizeof(v));
+  }
+  for (; b < 4 * n; b += 4)
+    memcpy(d + b, s + b, 4);
+}
+
+/* A dword load or store of the lanes below the first inactive one (EXEC a run of n ones from
  * lane 0: `if (t < stride)` in a tree reduction), when those lanes' addresses are consecutive
  * dwords (the inactive lanes' are not looked at: an address computed under the same EXEC left
  * them as they were): one copy of the active lanes' dwords, if they all lie inside the LDS
- * (64-bit sums: no wrap). 1 (nothing done) otherwise. */
+ * (64-bit sums: no wrap; checked first, it is the cheaper test). 1 (nothing done) otherwise. */
 static inline __attribute__((always_inline)) int ds_prefix(struct isa_wave *w,
                                                            const struct isa_inst *in,
-                                                           uint64_t exec, bool store)
+                                                           const uint32_t *va, unsigned n,
+                                                           bool store)
 {
-  const uint32_t *va = wave_vreg(w, in->addr);
-  unsigned n = (unsigned)__builtin_popcountll(exec);
-  uint32_t bytes = 4 * n;
   uint64_t at = (uint64_t)va[0] + (uint32_t)(in->offset & 0xffff);
-  if (!steps_by_prefix(va, 4, n) || at + bytes > w->wg->lds_size)
+  if (at + 4 * n > w->wg->lds_size || !steps_by_first(va, 4, n))
     return 1;
   uint8_t *lds = w->wg->lds + at;
   if (store)
-    memcpy(lds, wave_vreg(w, in->data0), bytes);
+    dwords_copy(lds, wave_vreg(w, in->data0), n);
   else
-    memcpy(wave_vreg(w, in->dst), lds, bytes);
+    dwords_copy(wave_vreg(w, in->dst), lds, n);
   return 0;
 }
 
-/* The common case of a DS load or store of n elements of dw dwords; 1 when it does not apply
- * (nothing done). Every lane's va + off + 4 * dw within the LDS means no 32-bit wrap and no
- * fault for any lane, so the addresses are exec_ds()'s. */
+/* The b32 access of one active lane l (a loop that one lane runs, a reduction's last step):
+ * its 32-bit address va[l] + off as exec_ds() forms it, inside the LDS; 1 (nothing done) when
+ * it is not (the per-lane path reports the fault). */
+static inline __attribute__((always_inline)) int ds_b32_lane(struct isa_wave *w,
+                                                             const struct isa_inst *in,
+                                                             const uint32_t *va, unsigned l,
+                                                             bool store)
+{
+  uint32_t a = va[l] + (uint32_t)(in->offset & 0xffff);
+  if ((uint64_t)a + 4 > w->wg->lds_size)
+    return 1;
+  if (store)
+    memcpy(w->wg->lds + a, &wave_vreg(w, in->data0)[l], 4);
+  else
+    memcpy(&wave_vreg(w, in->dst)[l], w->wg->lds + a, 4);
+  return 0;
+}
+
+/* All 64 lanes of a single-element access (n == 1) at consecutive addresses: lane l at
+ * va[0] + off + l * 4 * dw. The range is tested first: the first lane's address and the
+ * block's end inside the LDS (64-bit sums), with lane l's 32-bit address va[l] + off equal
+ * to it since no sum wraps. 1 (nothing done) when the lanes are not so. */
+static inline __attribute__((always_inline)) int ds_block(struct isa_wave *w,
+                                                          const struct isa_inst *in,
+                                                          const uint32_t *va, unsigned dw,
+                                                          bool store)
+{
+  uint64_t at = (uint64_t)va[0] + (uint32_t)(in->offset & 0xffff);
+  uint32_t len = 4 * dw;
+  /* lanes 1 and 63 first: tiles' row shapes (ds_read_b128 of a row of A) fail there, without
+   * the test of all lanes */
+  if (at + (uint64_t)WAVE_SIZE * len > w->wg->lds_size || va[1] != va[0] + len ||
+      va[WAVE_SIZE - 1] != va[0] + (WAVE_SIZE - 1) * len || !steps_by_inline(va, len))
+    return 1;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  wave_block_move(regs, dw, w->wg->lds + at, store);
+  return 0;
+}
+
+/* All 64 lanes of a DS load or store of n elements of dw dwords, in rows (loads) or any
+ * lanes inside the LDS; 1 when it does not apply (nothing done). Every lane's va + off + 4 *
+ * dw within the LDS means no 32-bit wrap and no fault for any lane, so the addresses are
+ * exec_ds()'s. */
 static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
                                                          const struct isa_inst *in, unsigned n,
                                                          unsigned dw, bool store)
 {
-  uint64_t exec = wave_exec(w);
-  if (exec != ~0ull)
-    return n == 1 && dw == 1 && exec && !(exec & (exec + 1)) ? ds_prefix(w, in, exec, store)
-                                                              : 1;
+  if (wave_exec(w) != ~0ull)
+    return 1;
+  const uint32_t *va = wave_vreg(w, in->addr);
   uint32_t off[2];
   ds_offsets(in, n, off);
   uint32_t top = n == 2 && off[1] > off[0] ? off[1] : off[0], lds_size = w->wg->lds_size;
   if ((uint64_t)top + 4 * dw > lds_size)
     return 1;
-  const uint32_t *va = wave_vreg(w, in->addr), lim = lds_size - top - 4 * dw;
+  const uint32_t lim = lds_size - top - 4 * dw;
   uint8_t *lds = w->wg->lds;
   if (!store) {
     uint32_t row[4];
@@ -909,14 +990,6 @@ static inline __attribute__((always_inline)) int ds_wave(struct isa_wave *w,
   }
   if (!lanes_at_most(va, lim))
     return 1;
-  if (n == 1 && va[1] == va[0] + 4 * dw && steps_by_inline(va, 4 * dw)) {
-    uint32_t *regs[4];
-    for (unsigned i = 0; i < dw; i++)
-      regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
-    /* consecutive lanes inside the LDS (the highest address checked above) */
-    wave_block_move(regs, dw, lds + va[0] + off[0], store);
-    return 0;
-  }
   if (store) {
     /* lane after lane, element after element: where lanes overlap the later write stays */
     const uint32_t *regs[2][4];
@@ -953,10 +1026,29 @@ static int ds_wave_rest(struct isa_wave *w, const struct isa_inst *in)
   return exec_ds_general(w, in);
 }
 
+/* The executors: the cheapest shapes inline, in a function of their own with a small frame
+ * (a block of consecutive lanes, all 64 or, for b32, a prefix of EXEC); then ds_wave's rows and
+ * any lanes in a separate function (name##_wave, whose gather buffers and saved registers the
+ * block shapes should not pay for); then the per-lane paths. */
 #define DS_WAVE_FN(name, n, dw, store)                                                          \
-  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  MEM_FAST_CLONES __attribute__((noinline)) static int name##_wave(struct isa_wave *w,          \
+                                                                  const struct isa_inst *in)   \
   {                                                                                           \
     return ds_wave(w, in, n, dw, store) ? ds_wave_rest(w, in) : 0;                             \
+  }                                                                                           \
+  MEM_FAST_CLONES static int name(struct isa_wave *w, const struct isa_inst *in)                \
+  {                                                                                           \
+    uint64_t exec = wave_exec(w);                                                             \
+    const uint32_t *va = wave_vreg(w, in->addr);                                              \
+    if (exec == ~0ull) {                                                                      \
+      if (n == 1 && !ds_block(w, in, va, dw, store))                                          \
+        return 0;                                                                             \
+      return name##_wave(w, in);                                                              \
+    }                                                                                         \
+    if (n == 1 && dw == 1 && exec && !(exec & (exec + 1)) &&                                  \
+        !ds_prefix(w, in, va, (unsigned)__builtin_popcountll(exec), store))                   \
+      return 0;                                                                               \
+    return ds_wave_rest(w, in);                                                               \
   }
 DS_WAVE_FN(ds_load1x1, 1, 1, false)
 DS_WAVE_FN(ds_load1x2, 1, 2, false)
@@ -971,6 +1063,109 @@ DS_WAVE_FN(ds_store1x4, 1, 4, true)
 DS_WAVE_FN(ds_store2x1, 2, 1, true)
 DS_WAVE_FN(ds_store2x2, 2, 2, true)
 
+#ifdef MEM_FAST_GATHER
+/* ---- ds_read_b32 / ds_write_b32 with AVX2 ----
+ *
+ * A tree reduction's LDS accesses are b32 at consecutive dwords, with all 64 lanes or a prefix
+ * of EXEC (32, 16, ..., 1 lanes) active. With AVX2 the lanes past the prefix need no scalar
+ * loop: a masked load or store moves a partial group of eight (lanes masked off are neither
+ * read nor written, nor can they fault), and one vptest says whether any lane is off its step.
+ * Bound only where the CPU has AVX2 (ds_dwords_bind); the same shapes, tests and results as
+ * ds_block() and ds_prefix(). */
+#define DS_AVX2 __attribute__((target("avx2")))
+
+/* Lanes i < k of a group of eight as all ones (0 <= k <= 8). */
+static DS_AVX2 inline __attribute__((always_inline)) __m256i first8(unsigned k)
+{
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* Group c's difference from x[0] + 4 * l (zero where the lanes step by a dword); `lane0`
+ * holds x[0] + 4 * i in lane i. */
+static DS_AVX2 inline __attribute__((always_inline)) __m256i off_step8(const uint32_t *x,
+                                                                      __m256i lane0, unsigned c)
+{
+  __m256i want = _mm256_add_epi32(lane0, _mm256_set1_epi32((int)(32 * c)));
+  return _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(const void *)(x + 8 * c)), want);
+}
+
+/* x[l] == x[0] + 4 * l (mod 2^32) for lanes l < n (1 <= n <= 64): n / 8 whole groups,
+ * unrolled (a test of the count each), then the partial group under a mask. */
+static DS_AVX2 inline __attribute__((always_inline)) bool steps4_first(const uint32_t *x,
+                                                                      unsigned n)
+{
+  __m256i lane0 = _mm256_add_epi32(_mm256_set1_epi32((int)x[0]),
+                                   _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28));
+  __m256i diff = _mm256_setzero_si256();
+  unsigned full = n / 8;
+#pragma GCC unroll 8
+  for (unsigned c = 0; c < 8; c++) {
+    if (c >= full)
+      break;
+    diff = _mm256_or_si256(diff, off_step8(x, lane0, c));
+  }
+  if (n & 7)
+    diff = _mm256_or_si256(diff, _mm256_and_si256(off_step8(x, lane0, full), first8(n & 7)));
+  return _mm256_testz_si256(diff, diff);
+}
+
+/* n dwords (1..64) from src to dst: whole groups of eight, then a masked group. */
+static DS_AVX2 inline __attribute__((always_inline)) void copy_first(uint8_t *dst, const uint8_t *src, unsigned n)
+{
+  unsigned full = n / 8;
+#pragma GCC unroll 8
+  for (unsigned c = 0; c < 8; c++) {
+    if (c >= full)
+      break;
+    _mm256_storeu_si256((__m256i *)(void *)(dst + 32 * c),
+                        _mm256_loadu_si256((const __m256i *)(const void *)(src + 32 * c)));
+  }
+  if (n & 7) {
+    __m256i m = first8(n & 7);
+    _mm256_maskstore_epi32((int *)(void *)(dst + 32 * full), m,
+                           _mm256_maskload_epi32((const int *)(const void *)(src + 32 * full), m));
+  }
+}
+
+/* The b32 access of lanes 0..n-1 (EXEC all ones, or a prefix of it) at consecutive dwords,
+ * all inside the LDS; 1 (nothing done) when the lanes are not so. As ds_prefix(): the range
+ * first (64-bit sums: no wrap, so lane l's 32-bit address is the first's plus 4 * l), then
+ * the steps; the address register is read before a load writes a register. */
+static DS_AVX2 inline __attribute__((always_inline)) int ds_b32_first(struct isa_wave *w, const struct isa_inst *in,
+                                       const uint32_t *va, unsigned n, bool store)
+{
+  uint64_t at = (uint64_t)va[0] + (uint32_t)(in->offset & 0xffff);
+  if (at + 4 * n > w->wg->lds_size || !steps4_first(va, n))
+    return 1;
+  uint8_t *lds = w->wg->lds + at;
+  if (store)
+    copy_first(lds, (const uint8_t *)wave_vreg(w, in->data0), n);
+  else
+    copy_first((uint8_t *)wave_vreg(w, in->dst), lds, n);
+  return 0;
+}
+
+#define DS_B32_FN(name, store, wave_fn)                                                         \
+  static DS_AVX2 int name(struct isa_wave *w, const struct isa_inst *in)                        \
+  {                                                                                           \
+    uint64_t exec = wave_exec(w);                                                             \
+    const uint32_t *va = wave_vreg(w, in->addr);                                              \
+    if (exec == ~0ull)                                                                        \
+      return ds_b32_first(w, in, va, WAVE_SIZE, store) ? wave_fn(w, in) : 0;                  \
+    if (exec & (exec - 1)) {                                                                  \
+      if (!(exec & (exec + 1)) &&                                                             \
+          !ds_b32_first(w, in, va, (unsigned)__builtin_popcountll(exec), store))              \
+        return 0;                                                                             \
+    } else if (exec && !ds_b32_lane(w, in, va, (unsigned)__builtin_ctzll(exec), store)) {     \
+      return 0;                                                                               \
+    }                                                                                         \
+    return ds_wave_rest(w, in);                                                               \
+  }
+DS_B32_FN(ds_load1x1_avx2, false, ds_load1x1_wave)
+DS_B32_FN(ds_store1x1_avx2, true, ds_store1x1_wave)
+#undef DS_B32_FN
+#endif
+
 isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
 {
   const struct mem_op *mo = in->mo;
@@ -982,5 +1177,9 @@ isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
   if ((mo->kind != MK_LOAD && mo->kind != MK_STORE) || mo->bytes < 4 || mo->d16 || dw < 1 ||
       dw > 4)
     return NULL;
+#ifdef MEM_FAST_GATHER
+  if (n == 1 && dw == 1 && __builtin_cpu_supports("avx2"))
+    return mo->kind == MK_STORE ? ds_store1x1_avx2 : ds_load1x1_avx2;
+#endif
   return fns[mo->kind == MK_STORE][n - 1][dw - 1];
 }

@@ -615,18 +615,34 @@ static AVX INL __m256i fcmp8(const int pred, __m256i a, __m256i b)
   }
 }
 
+/* The lane mask of 64 lanes' compare results (all ones or zero per lane, eight lanes a
+ * vector): packed to bytes with saturation (all ones stays all ones) and one byte movemask per
+ * 32 lanes, where a movemask per eight lanes took a shift and an or each to place. The packs
+ * work within 128-bit halves, so the bytes come out as dwords of four lanes in the order
+ * (0 4 1 5 2 6 3 7) of c[0..3]'s quarters; one dword permute puts them back in lane order. */
+static AVX INL uint64_t mask64(const __m256i c[8])
+{
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  __m256i lo = _mm256_packs_epi16(_mm256_packs_epi32(c[0], c[1]), _mm256_packs_epi32(c[2], c[3]));
+  __m256i hi = _mm256_packs_epi16(_mm256_packs_epi32(c[4], c[5]), _mm256_packs_epi32(c[6], c[7]));
+  lo = _mm256_permutevar8x32_epi32(lo, order);
+  hi = _mm256_permutevar8x32_epi32(hi, order);
+  return (uint64_t)(uint32_t)_mm256_movemask_epi8(lo) |
+         (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+}
+
 /* The 64 result bits of a compare, operands as lanes32's (vk: which are VGPRs). */
 static AVX INL uint64_t cmp_lanes(const int pred, const int type, const uint32_t *const p[2],
                                   const uint32_t k[2], const int vk)
 {
   const __m256i k0 = _mm256_set1_epi32((int)k[0]), k1 = _mm256_set1_epi32((int)k[1]);
-  uint64_t out = 0;
+  __m256i t[8];
 #pragma GCC unroll 8
   for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
     __m256i a = vk & 1 ? load8(p[0], l) : k0, b = vk & 2 ? load8(p[1], l) : k1;
-    __m256i t = type == CT_F32 ? fcmp8(pred, a, b) : icmp8(pred, type == CT_I32, a, b);
-    out |= (uint64_t)bits8(t) << l;
+    t[l / 8] = type == CT_F32 ? fcmp8(pred, a, b) : icmp8(pred, type == CT_I32, a, b);
   }
+  uint64_t out = mask64(t);
   if (type != CT_F32 && (pred == 3 || pred == 5 || pred == 6))
     out = ~out;
   return out;
@@ -675,6 +691,47 @@ static AVX INL int run_cmp(struct isa_wave *w, const struct isa_inst *in, const 
   return 0;
 }
 
+/* An integer compare bound per operand kind (vk: bit i set when source i is a VGPR, decided
+ * at bind time; at least one is). The common loop forms (`v_cmp_gt_u32 vcc, s4, v0`: a bound
+ * in an SGPR or constant against the lane id) read the scalar in place and broadcast it once;
+ * no sorting out of the operands per execution, EXEC read once. The same compares and lane
+ * masks as run_cmp. */
+static AVX INL int run_icmp(struct isa_wave *w, const struct isa_inst *in, const int pred,
+                            const int type, const bool x, const int vk)
+{
+  if (w->gpr_idx >> 31)
+    return exec_valu_bound(w, in);
+  const uint32_t *p[2];
+  uint32_t k[2];
+  p[0] = operand(w, in, 0, vk & 1, &k[0]);
+  p[1] = operand(w, in, 1, vk & 2, &k[1]);
+  uint64_t res, exec = wave_exec(w);
+  if (exec && !(exec & (exec - 1))) {
+    unsigned l = (unsigned)__builtin_ctzll(exec);
+    res = cmp_lane1(pred, type, vk & 1 ? p[0][l] : k[0], vk & 2 ? p[1][l] : k[1]) << l;
+  } else {
+    res = cmp_lanes(pred, type, p, k, vk) & exec;
+  }
+  wave_set_sreg64(w, in->enc == ENC_VOP3 ? in->dst : OPD_VCC, res);
+  if (x)
+    wave_set_exec(w, res);
+  return 0;
+}
+
+#define HICMP(P, T, X, VK)                                                                  \
+  static AVX int simd_icmp_##P##_##T##_##X##_##VK(struct isa_wave *w,                       \
+                                                  const struct isa_inst *in)                \
+  {                                                                                         \
+    return run_icmp(w, in, P, T, X, VK);                                                    \
+  }
+#define HICMP_K(P, T, X) HICMP(P, T, X, 1) HICMP(P, T, X, 2) HICMP(P, T, X, 3)
+#define HICMP_P(P) HICMP_K(P, CT_I32, 0) HICMP_K(P, CT_I32, 1) HICMP_K(P, CT_U32, 0)         \
+  HICMP_K(P, CT_U32, 1)
+HICMP_P(1) HICMP_P(2) HICMP_P(3) HICMP_P(4) HICMP_P(5) HICMP_P(6)
+#undef HICMP_P
+#undef HICMP_K
+#undef HICMP
+
 #define HCMP(P, T, X)                                                                       \
   static AVX int simd_cmp_##P##_##T##_##X(struct isa_wave *w, const struct isa_inst *in)    \
   {                                                                                         \
@@ -707,6 +764,20 @@ static const valu_exec_fn cmp_handlers[3][2][15] = {
 #undef ROW_F32
 #undef ROW_INT
 
+/* [u32][v_cmpx][predicate][vk - 1]: the integer compares with a VGPR source */
+#define KINDS(P, T, X)                                                                      \
+  {simd_icmp_##P##_##T##_##X##_1, simd_icmp_##P##_##T##_##X##_2,                             \
+   simd_icmp_##P##_##T##_##X##_3}
+#define ROW_K(T, X)                                                                         \
+  {{NULL, NULL, NULL}, KINDS(1, T, X), KINDS(2, T, X), KINDS(3, T, X), KINDS(4, T, X),      \
+   KINDS(5, T, X), KINDS(6, T, X)}
+static const valu_exec_fn icmp_handlers[2][2][7][3] = {
+  {ROW_K(CT_I32, 0), ROW_K(CT_I32, 1)},
+  {ROW_K(CT_U32, 0), ROW_K(CT_U32, 1)},
+};
+#undef ROW_K
+#undef KINDS
+
 /* The compare handler of a FAST_CMP instruction without source modifiers, or NULL. */
 static valu_exec_fn cmp_handler(const struct isa_inst *in)
 {
@@ -720,6 +791,9 @@ static valu_exec_fn cmp_handler(const struct isa_inst *in)
   int t = type == CT_I32 ? 0 : type == CT_U32 ? 1 : type == CT_F32 ? 2 : -1;
   if (t < 0 || pred < 1 || pred > (t == 2 ? 14u : 6u))
     return NULL;
+  int vk = is_vgpr(in, 0) | is_vgpr(in, 1) << 1;
+  if (t < 2 && vk)
+    return icmp_handlers[t][x][pred][vk - 1];
   return cmp_handlers[t][x][pred];
 }
 

@@ -368,6 +368,66 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
   copy_free(&c);
 }
 
+/* The shapes of a tree reduction's LDS accesses (ds_read/write_b32, and the b64/b128 blocks):
+ * all 64 lanes or a prefix of EXEC (1, 31, 32, 33, 63 lanes) or one lane, at consecutive
+ * addresses ending exactly at the end of the LDS, one dword past it, inside it, wrapping at
+ * 2^32, or consecutive but for one active lane; inactive lanes' addresses random. The
+ * executor ds_bind gives against exec_ds_general: registers, LDS and any fault the same. */
+Test(isa_mem_fast, lds_prefix_and_block_shapes)
+{
+  static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_WRITE_B32, OP_DS_READ_B64,
+                                 OP_DS_WRITE_B64, OP_DS_READ_B128, OP_DS_WRITE_B128};
+  static const unsigned lanes[] = {64, 1, 31, 32, 33, 63};
+  static struct copy b, c;
+  copy_init(&b);
+  copy_init(&c);
+  unsigned faults = 0, clean = 0;
+  for (unsigned o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+    const struct mem_op *mo = mem_op_info(ops[o]);
+    uint32_t len = mo->bytes * mo->count;
+    for (unsigned e = 0; e < sizeof(lanes) / sizeof(lanes[0]) + 1; e++)
+      for (unsigned shape = 0; shape < 5; shape++)
+        for (unsigned rep = 0; rep < 12; rep++) {
+          /* e past the table: one lane, anywhere */
+          unsigned n = e < sizeof(lanes) / sizeof(lanes[0]) ? lanes[e] : 1;
+          unsigned first = e < sizeof(lanes) / sizeof(lanes[0]) ? 0 : next_u32() % WAVE_SIZE;
+          uint64_t exec = (n == 64 ? ~0ull : (1ull << n) - 1) << first;
+          struct isa_inst in;
+          memset(&in, 0, sizeof(in));
+          in.op = (uint16_t)ops[o];
+          in.enc = ENC_DS;
+          in.size = 8;
+          in.addr = OPD_VGPR + ADDR;
+          in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + (rep % 4 ? DST : ADDR);
+          in.data0 = OPD_VGPR + DATA;
+          in.offset = (int32_t)(rep % 3 ? 0 : 4 * (next_u32() % 16));
+          fill_case(&c, &in, 0, exec);
+          /* the active lanes' span ends at the LDS end (shape 0), a dword past it (1), inside
+           * it (2, 4: one active lane off its step), or wraps past 2^32 (3) */
+          uint32_t span = n * len, at = shape == 0   ? LDS_BYTES - span
+                                        : shape == 1 ? LDS_BYTES - span + 4
+                                        : shape == 3 ? 0u - span / 2
+                                                     : next_u32() % (LDS_BYTES - span + 1) & ~3u;
+          for (unsigned l = 0; l < WAVE_SIZE; l++)
+            c.v[ADDR][l] = exec >> l & 1 ? at + (l - first) * len - (uint32_t)in.offset
+                                         : next_u32();
+          if (shape == 4)
+            c.v[ADDR][first + next_u32() % n] += rep % 2 ? 4 : 1;
+          copy_clone(&b, &c);
+          struct isa_inst bound = in;
+          int rcc = ds_bind(&bound)(&c.w, &bound);
+          int rcb = exec_ds_general(&b.w, &in);
+          compare(&c, &b, &in, rcc, rcb, shape, exec);
+          faults += b.result.status == ISA_PAGE_FAULT;
+          clean += b.result.status != ISA_PAGE_FAULT;
+        }
+  }
+  cr_assert_gt(faults, 100, "only %u cases faulted", faults);
+  cr_assert_gt(clean, 500, "only %u cases ran without a fault", clean);
+  copy_free(&b);
+  copy_free(&c);
+}
+
 /* A load whose destination is its own address register: every lane's address is read before
  * a register is written, on the bound executors' block, gather and LDS paths alike. */
 Test(isa_mem_fast, loads_into_their_address_register)
