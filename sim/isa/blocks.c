@@ -73,9 +73,10 @@ int icache_grow(struct isa_worker *k)
  * vector ALU instruction after one that writes EXEC (writes_exec). Its other instructions
  * therefore run one after another whatever they compute, and its VALU instructions see the
  * EXEC the block started with (one lane count per block; the scalar and memory instructions
- * after an EXEC write read EXEC as it is, as they always do). The instructions are copies of the icache's
- * entries, so a block sees the words the icache decoded; its lookahead reads the words of a
- * straight-line run when the run is entered, as the hardware's instruction prefetch does.
+ * after an EXEC write read EXEC as it is, as they always do). The instructions are copies of
+ * the icache's entries, so a block sees the words the icache decoded; its lookahead reads the
+ * words of a straight-line run when the run is entered, as the hardware's instruction
+ * prefetch does.
  * Blocks live for one dispatch of one worker (blocks_reset at icache_invalidate). */
 
 #define BLOCK_MAX 64          /* instructions of one block */
@@ -604,14 +605,6 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
   return block_get(w);
 }
 
-/* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
- * instruction count grows by what the budget lost (the budget added at entry, what is left
- * of it subtracted at the end; nothing reads the count during the slice); its lane-operation
- * count once per block. Inside a block, an instruction costs the loop one
- * store (w->cur, from which fault messages and the handlers that need it take the
- * instruction's address) and the call; a block that branches to itself runs again without
- * the checks between blocks; else the next block is most often one of the two this block was
- * last followed by. */
 /* The runnable wave of w's workgroup after w (in turn, as run_wg takes them), or NULL. */
 static struct isa_wave *wg_next_runnable(const struct isa_wave *w)
 {
@@ -642,6 +635,15 @@ static struct isa_wave *hand_slice(struct isa_wave *w, unsigned budget)
   return x;
 }
 
+/* Run one wave until it ends, blocks, or `budget` instructions have run. The wave's
+ * instruction count grows by what the budget lost (the budget added at entry, what is left
+ * of it subtracted at the end; nothing reads the count during the slice); its lane-operation
+ * count once per block. Inside a block, an instruction costs the loop one store (w->cur, from
+ * which fault messages and the handlers that need it take the instruction's address) and the
+ * call; a block that branches to itself runs again without the checks between blocks; else
+ * the next block is most often one of the two this block was last followed by. A wave that
+ * stops at s_barrier hands the rest of the slice on (hand_slice); the wave that ran last is
+ * returned. */
 struct isa_wave *run_wave(struct isa_wave *w, unsigned budget)
 {
   w->yield = false;
