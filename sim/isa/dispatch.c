@@ -480,12 +480,8 @@ static bool run_wg(struct isa_worker *k)
          * that ended no longer count; a wave at a GWS barrier has not arrived). The last
          * wave to arrive releases it itself (wave_barrier_arrive); here, a wave that ended
          * while the others wait, the only other way for the count to be reached. */
-        if (g->live && g->at_barrier == g->live) {
-          g->at_barrier = 0;
-          for (unsigned j = 0; j < g->nwaves; j++)
-            if (g->waves[j].state == WAVE_BARRIER)
-              g->waves[j].state = WAVE_RUN;
-        }
+        if (g->live && g->at_barrier == g->live)
+          wg_release_barrier(g);
       }
     }
     dispatch_start_helpers(k);

@@ -269,6 +269,14 @@ static inline uint64_t wave_cur_pc(const struct isa_wave *w)
  * last to arrive releases the others and goes on in the same time slice, sparing the host
  * thread a wave switch (run_wg releases the barrier instead when a wave ends while the others
  * wait). g->live still counts w and no wave that has ended (run_wg counts them as they end). */
+static inline void wg_release_barrier(struct isa_wg *g)
+{
+  g->at_barrier = 0;
+  for (unsigned j = 0; j < g->nwaves; j++)
+    if (g->waves[j].state == WAVE_BARRIER)
+      g->waves[j].state = WAVE_RUN;
+}
+
 static inline void wave_barrier_arrive(struct isa_wave *w)
 {
   struct isa_wg *g = w->wg;
@@ -277,10 +285,7 @@ static inline void wave_barrier_arrive(struct isa_wave *w)
     w->state = WAVE_BARRIER;
     return;
   }
-  g->at_barrier = 0;
-  for (unsigned j = 0; j < g->nwaves; j++)
-    if (g->waves[j].state == WAVE_BARRIER)
-      g->waves[j].state = WAVE_RUN;
+  wg_release_barrier(g);
 }
 
 static inline uint64_t wave_exec(const struct isa_wave *w)
