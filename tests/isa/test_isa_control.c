@@ -108,27 +108,35 @@ static void code_replaced_case(enum isa_target t)
 Test(isa_control, code_replaced_between_dispatches_gfx90a) { code_replaced_case(ISA_GFX90A); }
 Test(isa_control, code_replaced_between_dispatches_gfx942) { code_replaced_case(ISA_GFX942); }
 
-/* Lane operations count the lanes active when each vector instruction starts, EXEC changing
- * between them (c_exec_steps: v_cmpx, s_mov_b32 exec_lo, v_readfirstlane_b32 exec_lo). */
-static void exec_steps_case(enum isa_target t)
+/* One wave of `kernel` (its out[lane] against want[lane]) and its lane operation and
+ * instruction counts. */
+static void exec_counts_case(enum isa_target t, const char *kernel, const uint32_t want[64],
+                             uint64_t lane_ops, uint64_t insts)
 {
   struct harness h;
   open_alu(&h, t);
   uint32_t *out = harness_alloc(&h, 256);
   void *args[4] = {out, out, out, out};
-  struct isa_result r = run(&h, "c_exec_steps", args, 64);
+  struct isa_result r = run(&h, kernel, args, 64);
   cr_assert_eq(r.status, ISA_OK, "%s", r.message);
-  for (unsigned i = 0; i < 64; i++) {
-    uint32_t want = i < 2 ? 15 : i < 8 ? 7 : i < 16 ? 5 : 4;
-    cr_expect_eq(out[i], want, "lane %u: %u, want %u", i, out[i], want);
-  }
-  /* frame: v_and, v_lshlrev (64 lanes each); body: 64 x 3, 16, 8, 8, 2, 64 */
-  cr_expect_eq(r.lane_ops, 128 + 192 + 16 + 8 + 8 + 2 + 64, "lane_ops %llu",
-               (unsigned long long)r.lane_ops);
-  /* frame 4, body 11, s_endpgm */
-  cr_expect_eq(r.instructions_executed, 16, "instructions %llu",
+  for (unsigned i = 0; i < 64; i++)
+    cr_expect_eq(out[i], want[i], "%s lane %u: %u, want %u", kernel, i, out[i], want[i]);
+  cr_expect_eq(r.lane_ops, lane_ops, "%s lane_ops %llu", kernel, (unsigned long long)r.lane_ops);
+  cr_expect_eq(r.instructions_executed, insts, "%s instructions %llu", kernel,
                (unsigned long long)r.instructions_executed);
   harness_close(&h);
+}
+
+/* Lane operations count the lanes active when each vector instruction starts, EXEC changing
+ * between them (c_exec_steps: v_cmpx, s_mov_b32 exec_lo, v_readfirstlane_b32 exec_lo). */
+static void exec_steps_case(enum isa_target t)
+{
+  uint32_t want[64];
+  for (unsigned i = 0; i < 64; i++)
+    want[i] = i < 2 ? 15 : i < 8 ? 7 : i < 16 ? 5 : 4;
+  /* lanes: frame v_and, v_lshlrev (64 each); body 64 x 3, 16, 8, 8, 2, 64. Instructions:
+   * frame 4, body 11, s_endpgm */
+  exec_counts_case(t, "c_exec_steps", want, 128 + 192 + 16 + 8 + 8 + 2 + 64, 16);
 }
 Test(isa_control, lane_ops_follow_exec_gfx90a) { exec_steps_case(ISA_GFX90A); }
 Test(isa_control, lane_ops_follow_exec_gfx942) { exec_steps_case(ISA_GFX942); }
@@ -138,23 +146,13 @@ Test(isa_control, lane_ops_follow_exec_gfx942) { exec_steps_case(ISA_GFX942); }
  * dropped out keep their sums. */
 static void exec_in_loop_case(enum isa_target t)
 {
-  struct harness h;
-  open_alu(&h, t);
-  uint32_t *out = harness_alloc(&h, 256);
-  void *args[4] = {out, out, out, out};
-  struct isa_result r = run(&h, "c_exec_in_loop", args, 64);
-  cr_assert_eq(r.status, ISA_OK, "%s", r.message);
-  for (unsigned i = 0; i < 64; i++) {
-    uint32_t want = (i == 63 ? 1 : i == 62 ? 2 : i == 61 ? 3 : 4) + 5;
-    cr_expect_eq(out[i], want, "lane %u: %u, want %u", i, out[i], want);
-  }
-  /* frame: v_and, v_lshlrev; v_mov; the loop's add over 64, 63, 62, 61 lanes; the last add */
-  cr_expect_eq(r.lane_ops, 128 + 64 + 64 + 63 + 62 + 61 + 64, "lane_ops %llu",
-               (unsigned long long)r.lane_ops);
-  /* frame 4, 2 before the loop, 5 x 4 turns, 4 after, s_endpgm */
-  cr_expect_eq(r.instructions_executed, 4 + 2 + 20 + 4 + 1, "instructions %llu",
-               (unsigned long long)r.instructions_executed);
-  harness_close(&h);
+  uint32_t want[64];
+  for (unsigned i = 0; i < 64; i++)
+    want[i] = (i == 63 ? 1 : i == 62 ? 2 : i == 61 ? 3 : 4) + 5;
+  /* lanes: frame v_and, v_lshlrev; v_mov; the loop's add over 64, 63, 62, 61 lanes; the last
+   * add. Instructions: frame 4, 2 before the loop, 5 x 4 turns, 4 after, s_endpgm */
+  exec_counts_case(t, "c_exec_in_loop", want, 128 + 64 + 64 + 63 + 62 + 61 + 64,
+                   4 + 2 + 20 + 4 + 1);
 }
 Test(isa_control, exec_written_in_blocks_gfx90a) { exec_in_loop_case(ISA_GFX90A); }
 Test(isa_control, exec_written_in_blocks_gfx942) { exec_in_loop_case(ISA_GFX942); }
