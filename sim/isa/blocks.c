@@ -606,12 +606,13 @@ static inline struct isa_block *block_at(struct isa_wave *w, uint64_t pc)
 }
 
 /* The runnable wave of w's workgroup after w (in turn, as run_wg takes them), or NULL. */
-static struct isa_wave *wg_next_runnable(const struct isa_wave *w)
+static struct isa_wave *wg_next_runnable(struct isa_wave *w)
 {
   const struct isa_wg *g = w->wg;
-  unsigned n = g->nwaves, i = (unsigned)(w - g->waves);
-  for (unsigned k = 1; k < n; k++) {
-    struct isa_wave *x = &g->waves[(i + k) % n];
+  struct isa_wave *x = w, *end = g->waves + g->nwaves;
+  for (unsigned k = 1; k < g->nwaves; k++) {
+    if (++x == end)
+      x = g->waves;
     if (x->state == WAVE_RUN)
       return x;
   }
