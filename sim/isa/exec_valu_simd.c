@@ -30,10 +30,16 @@
 
 /* ---- operands ---- */
 
-/* A 32-bit scalar source (not a VGPR): an SGPR, the literal, an integer inline constant read in
- * place; the rest (float constants, special registers) as wave_scalar_src gives them. Handlers
- * are bound only for instructions without 16-bit sources, so a float constant is its f32
- * value. */
+/* The f32 inline constants 240..248 (0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2 pi)) as IEEE single
+ * bits, as exec_salu.c gives them to 32-bit operands; the rest of the 16 entries unused. */
+static const uint32_t f32_inline[16] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000,
+                                        0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+                                        0x3e22f983};
+
+/* A 32-bit scalar source (not a VGPR): an SGPR, the literal, an integer or f32 inline constant,
+ * read in place. valu_simd_bind binds no handler with another scalar source (scalar_inline):
+ * with no call here, a handler needs no stack frame for one. Handlers are bound only for
+ * instructions without 16-bit sources, so a float constant is its f32 value. */
 static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, unsigned code)
 {
   if (code < 128)
@@ -44,7 +50,13 @@ static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, un
     return code - 128;
   if (code <= 208)
     return (uint32_t)(192 - (int)code);
-  return (uint32_t)wave_scalar_src(w, in, code, 1);
+  return f32_inline[(code - 240) & 15];
+}
+
+/* The scalar sources scalar_u32 reads (SGPRs, the literal, integer and f32 inline constants). */
+static bool scalar_inline(const struct isa_inst *in, unsigned code)
+{
+  return code <= 208 || code == OPD_LITERAL || (code >= 240 && code <= 248 && !in->fp16);
 }
 
 /* Bits l..l+7 of a lane mask m (l a multiple of 8, a constant once the loops are unrolled)
@@ -1429,6 +1441,9 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
 {
   if (!host_has_avx2_fma())
     return NULL;
+  for (int i = 0; i < 3; i++)
+    if (in->src[i] < OPD_VGPR && !scalar_inline(in, in->src[i]))
+      return NULL;   /* a special register as a source: exec_valu_fast.c's path */
   if (pk_mov_form(in))
     return simd_pk_mov;
   if ((in->abs | in->neg) & 7)
