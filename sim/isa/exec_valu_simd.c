@@ -197,6 +197,38 @@ static AVX INL void lanes32(const int op, uint32_t *d, const uint32_t *a, const 
   }
 }
 
+/* Lanes i < k of a group of eight as all ones (0 <= k <= 8). */
+static AVX INL __m256i first8(unsigned k)
+{
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* EXEC the n lowest lanes (2 <= n <= 63: `if (tid < stride)` in a tree reduction): the groups
+ * of eight those lanes are in, whole groups stored in full and the last one under a mask built
+ * from n; the groups past it neither computed nor stored (lanes32 with a partial EXEC does all
+ * eight). The same operation per lane as lanes32, so the same bits. */
+static AVX INL void lanes32_first(const int op, uint32_t *d, const uint32_t *a, const uint32_t *b,
+                                  const uint32_t *c, uint32_t ka, uint32_t kb, uint32_t kc,
+                                  unsigned n, uint64_t sel, const int kind)
+{
+  const __m256i kx = _mm256_set1_epi32((int)ka), ky = _mm256_set1_epi32((int)kb),
+                kz = _mm256_set1_epi32((int)kc);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    if (l >= n)
+      break;
+    __m256i x = kind & 1 ? load8(a, l) : kx;
+    __m256i y = arity(op) >= 2 && (kind & 2) ? load8(b, l) : ky;
+    __m256i z = op == S_CNDMASK ? lane_sign8(sel, l)
+                : arity(op) >= 3 && (kind & 4) ? load8(c, l) : kz;
+    __m256i r = op8(op, x, y, z);
+    if (l + 8 <= n)
+      _mm256_storeu_si256((__m256i *)(d + l), r);
+    else
+      _mm256_maskstore_epi32((int *)(d + l), first8(n - l), r);
+  }
+}
+
 /* One active lane l (a loop that one lane runs, hip-tests' stream cases): that lane alone,
  * its operands broadcast through the same op8, so the same bits as lanes32; the other lanes
  * untouched. About a tenth of the eight-lane steps over all 64 with masked stores. */
@@ -281,6 +313,8 @@ static AVX INL int run32(struct isa_wave *w, const struct isa_inst *in, const in
     lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, true);
   else if (exec && !(exec & (exec - 1)))
     lane1_32(op, d, a, b, c, ka, kb, kc, (unsigned)__builtin_ctzll(exec), sel, kind);
+  else if (exec && !(exec & (exec + 1)))
+    lanes32_first(op, d, a, b, c, ka, kb, kc, (unsigned)__builtin_popcountll(exec), sel, kind);
   else
     lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, false);
   return 0;
