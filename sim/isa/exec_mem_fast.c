@@ -449,7 +449,24 @@ static inline __attribute__((always_inline)) bool wave_steps(const uint32_t *lo,
 {
   if (lo[0] > UINT32_MAX - (WAVE_SIZE - 1) * len)
     return false;
-  return steps_by_inline(lo, len) && (!hi || steps_by_inline(hi, 0));
+  /* both registers in one pass with one reduction at the end (two steps_by_inline() calls
+   * each reduced their own) */
+  const v8u32 iota = {0, 1, 2, 3, 4, 5, 6, 7};
+  v8u32 expect = iota * len + lo[0], diff = iota - iota, top = diff + (hi ? hi[0] : 0);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    v8u32 v;
+    memcpy(&v, lo + l, sizeof(v));
+    diff |= v ^ expect;
+    expect += 8 * len;
+    if (hi) {
+      memcpy(&v, hi + l, sizeof(v));
+      diff |= v ^ top;
+    }
+  }
+  uint64_t q[4];
+  memcpy(q, &diff, sizeof(q));
+  return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
 /* Lane l's dw dwords at p + l * 4 * dw, to (load) or from (store) the registers. */
@@ -625,13 +642,38 @@ static inline __attribute__((always_inline)) int flat_wave(struct isa_wave *w,
   return 0;
 }
 
-/* Not the common case: one page with any lanes (gathered loads), else lane after lane (which
- * reports a fault at the first faulting lane). */
+/* One active lane l (a kernel's `if (tid == 0) out[blockIdx.x] = sum`): its address as
+ * exec_mem.c forms it, its dw dwords inside one page of plain global memory (so no wrap past
+ * the top of the address space either), moved directly. 1 (nothing done) when they are not:
+ * as flat_dwords_spread() decides for a span of one lane. */
+static inline __attribute__((always_inline)) int flat_lane(struct isa_wave *w,
+                                                           const struct isa_inst *in,
+                                                           unsigned dw, bool store, bool saddr,
+                                                           unsigned l)
+{
+  const uint32_t *lo = wave_vreg(w, in->addr);
+  uint64_t a = (uint64_t)(int64_t)in->offset + lo[l];
+  a += saddr ? wave_sreg64(w, in->saddr) : (uint64_t)wave_vreg(w, in->addr + 1)[l] << 32;
+  uint8_t *host;
+  if ((a & 0xfff) + 4 * dw > 4096 || !(host = wave_global_page(w, in, a & ~0xfffull, store)))
+    return 1;
+  uint32_t *regs[4];
+  for (unsigned i = 0; i < dw; i++)
+    regs[i] = wave_vreg(w, (store ? in->data0 : in->dst) + i);
+  lane_dwords_move(host + (a & 0xfff), regs, l, dw, store);
+  return 0;
+}
+
+/* Not the common case: one lane, or one page with any lanes (gathered loads), else lane after
+ * lane (which reports a fault at the first faulting lane). */
 __attribute__((noinline))
 static int flat_wave_rest(struct isa_wave *w, const struct isa_inst *in, unsigned dw, bool store,
                           bool saddr)
 {
   uint64_t exec = wave_exec(w);
+  if (exec && !(exec & (exec - 1)) &&
+      !flat_lane(w, in, dw, store, saddr, (unsigned)__builtin_ctzll(exec)))
+    return 0;
   if (!exec || !flat_dwords_spread(w, in, dw, store, exec, saddr))
     return 0;
   return flat_dwords_lanes(w, in, in->mo, exec, saddr);

@@ -30,10 +30,16 @@
 
 /* ---- operands ---- */
 
-/* A 32-bit scalar source (not a VGPR): an SGPR, the literal, an integer inline constant read in
- * place; the rest (float constants, special registers) as wave_scalar_src gives them. Handlers
- * are bound only for instructions without 16-bit sources, so a float constant is its f32
- * value. */
+/* The f32 inline constants 240..248 (0.5, -0.5, 1, -1, 2, -2, 4, -4, 1/(2 pi)) as IEEE single
+ * bits, as exec_salu.c gives them to 32-bit operands; the rest of the 16 entries unused. */
+static const uint32_t f32_inline[16] = {0x3f000000, 0xbf000000, 0x3f800000, 0xbf800000,
+                                        0x40000000, 0xc0000000, 0x40800000, 0xc0800000,
+                                        0x3e22f983};
+
+/* A 32-bit scalar source (not a VGPR): an SGPR, the literal, an integer or f32 inline constant,
+ * read in place. valu_simd_bind binds no handler with another scalar source (scalar_inline):
+ * with no call here, a handler needs no stack frame for one. Handlers are bound only for
+ * instructions without 16-bit sources, so a float constant is its f32 value. */
 static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, unsigned code)
 {
   if (code < 128)
@@ -44,7 +50,13 @@ static INL uint32_t scalar_u32(struct isa_wave *w, const struct isa_inst *in, un
     return code - 128;
   if (code <= 208)
     return (uint32_t)(192 - (int)code);
-  return (uint32_t)wave_scalar_src(w, in, code, 1);
+  return f32_inline[(code - 240) & 15];
+}
+
+/* The scalar sources scalar_u32 reads (SGPRs, the literal, integer and f32 inline constants). */
+static bool scalar_inline(const struct isa_inst *in, unsigned code)
+{
+  return code <= 208 || code == OPD_LITERAL || (code >= 240 && code <= 248 && !in->fp16);
 }
 
 /* Bits l..l+7 of a lane mask m (l a multiple of 8, a constant once the loops are unrolled)
@@ -185,6 +197,38 @@ static AVX INL void lanes32(const int op, uint32_t *d, const uint32_t *a, const 
   }
 }
 
+/* Lanes i < k of a group of eight as all ones (0 <= k <= 8). */
+static AVX INL __m256i first8(unsigned k)
+{
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* EXEC the n lowest lanes (2 <= n <= 63: `if (tid < stride)` in a tree reduction): the groups
+ * of eight those lanes are in, whole groups stored in full and the last one under a mask built
+ * from n; the groups past it neither computed nor stored (lanes32 with a partial EXEC does all
+ * eight). The same operation per lane as lanes32, so the same bits. */
+static AVX INL void lanes32_first(const int op, uint32_t *d, const uint32_t *a, const uint32_t *b,
+                                  const uint32_t *c, uint32_t ka, uint32_t kb, uint32_t kc,
+                                  unsigned n, uint64_t sel, const int kind)
+{
+  const __m256i kx = _mm256_set1_epi32((int)ka), ky = _mm256_set1_epi32((int)kb),
+                kz = _mm256_set1_epi32((int)kc);
+#pragma GCC unroll 8
+  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
+    if (l >= n)
+      break;
+    __m256i x = kind & 1 ? load8(a, l) : kx;
+    __m256i y = arity(op) >= 2 && (kind & 2) ? load8(b, l) : ky;
+    __m256i z = op == S_CNDMASK ? lane_sign8(sel, l)
+                : arity(op) >= 3 && (kind & 4) ? load8(c, l) : kz;
+    __m256i r = op8(op, x, y, z);
+    if (l + 8 <= n)
+      _mm256_storeu_si256((__m256i *)(d + l), r);
+    else
+      _mm256_maskstore_epi32((int *)(d + l), first8(n - l), r);
+  }
+}
+
 /* One active lane l (a loop that one lane runs, hip-tests' stream cases): that lane alone,
  * its operands broadcast through the same op8, so the same bits as lanes32; the other lanes
  * untouched. About a tenth of the eight-lane steps over all 64 with masked stores. */
@@ -269,6 +313,8 @@ static AVX INL int run32(struct isa_wave *w, const struct isa_inst *in, const in
     lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, true);
   else if (exec && !(exec & (exec - 1)))
     lane1_32(op, d, a, b, c, ka, kb, kc, (unsigned)__builtin_ctzll(exec), sel, kind);
+  else if (exec && !(exec & (exec + 1)))
+    lanes32_first(op, d, a, b, c, ka, kb, kc, (unsigned)__builtin_popcountll(exec), sel, kind);
   else
     lanes32(op, d, a, b, c, ka, kb, kc, exec, sel, kind, false);
   return 0;
@@ -1429,6 +1475,9 @@ valu_exec_fn valu_simd_bind(const struct isa_inst *in)
 {
   if (!host_has_avx2_fma())
     return NULL;
+  for (int i = 0; i < 3; i++)
+    if (in->src[i] < OPD_VGPR && !scalar_inline(in, in->src[i]))
+      return NULL;   /* a special register as a source: exec_valu_fast.c's path */
   if (pk_mov_form(in))
     return simd_pk_mov;
   if ((in->abs | in->neg) & 7)
