@@ -1208,7 +1208,7 @@ DS_B32_FN(ds_store1x1_avx2, true, ds_store1x1_wave)
 #undef DS_B32_FN
 #endif
 
-isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
+isa_exec_fn ds_dwords_bind_for(const struct isa_inst *in, bool avx2)
 {
   const struct mem_op *mo = in->mo;
   static isa_exec_fn const fns[2][2][4] = {
@@ -1220,8 +1220,19 @@ isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
       dw > 4)
     return NULL;
 #ifdef MEM_FAST_GATHER
-  if (n == 1 && dw == 1 && __builtin_cpu_supports("avx2"))
+  if (n == 1 && dw == 1 && avx2)
     return mo->kind == MK_STORE ? ds_store1x1_avx2 : ds_load1x1_avx2;
+#else
+  (void)avx2;
 #endif
   return fns[mo->kind == MK_STORE][n - 1][dw - 1];
+}
+
+isa_exec_fn ds_dwords_bind(const struct isa_inst *in)
+{
+#ifdef MEM_FAST_GATHER
+  return ds_dwords_bind_for(in, __builtin_cpu_supports("avx2"));
+#else
+  return ds_dwords_bind_for(in, false);
+#endif
 }

@@ -34,6 +34,10 @@ isa_exec_fn flat_dwords_bind(const struct isa_inst *in, unsigned dw, bool store)
  * results. NULL for any other DS instruction. */
 isa_exec_fn ds_dwords_bind(const struct isa_inst *in);
 
+/* ds_dwords_bind() with the AVX2 executors of ds_read_b32/ds_write_b32 (avx2: the host has
+ * AVX2) or without them (the portable executors, which tests also run on an AVX2 host). */
+isa_exec_fn ds_dwords_bind_for(const struct isa_inst *in, bool avx2);
+
 /* exec_mem.c's lane-after-lane path for those accesses (faults at the first faulting lane). */
 int flat_dwords_lanes(struct isa_wave *w, const struct isa_inst *in, const struct mem_op *mo,
                       uint64_t exec, bool use_saddr);

@@ -378,7 +378,8 @@ Test(isa_mem_fast, lds_prefix_and_block_shapes)
   static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_WRITE_B32, OP_DS_READ_B64,
                                  OP_DS_WRITE_B64, OP_DS_READ_B128, OP_DS_WRITE_B128};
   static const unsigned lanes[] = {64, 1, 31, 32, 33, 63};
-  static struct copy b, c;
+  static struct copy a, b, c;
+  copy_init(&a);
   copy_init(&b);
   copy_init(&c);
   unsigned faults = 0, clean = 0;
@@ -414,16 +415,22 @@ Test(isa_mem_fast, lds_prefix_and_block_shapes)
           if (shape == 4)
             c.v[ADDR][first + next_u32() % n] += rep % 2 ? 4 : 1;
           copy_clone(&b, &c);
+          copy_clone(&a, &c);
           struct isa_inst bound = in;
           int rcc = ds_bind(&bound)(&c.w, &bound);
           int rcb = exec_ds_general(&b.w, &in);
           compare(&c, &b, &in, rcc, rcb, shape, exec);
+          /* and the portable executor, which a host without AVX2 binds */
+          bound = in;
+          bound.mo = mo;
+          compare(&a, &b, &in, ds_dwords_bind_for(&bound, false)(&a.w, &bound), rcb, shape, exec);
           faults += b.result.status == ISA_PAGE_FAULT;
           clean += b.result.status != ISA_PAGE_FAULT;
         }
   }
   cr_assert_gt(faults, 100, "only %u cases faulted", faults);
   cr_assert_gt(clean, 500, "only %u cases ran without a fault", clean);
+  copy_free(&a);
   copy_free(&b);
   copy_free(&c);
 }
