@@ -289,6 +289,22 @@ static uint32_t ds_lane_addr(unsigned p, unsigned l, unsigned len, uint32_t base
   }
 }
 
+/* A DS instruction `op` addressed by VGPR ADDR, its data in DATA (and DATA + 2), loading into
+ * VGPR `dst` (no destination for stores). */
+static struct isa_inst ds_inst(unsigned op, unsigned dst)
+{
+  struct isa_inst in;
+  memset(&in, 0, sizeof(in));
+  in.op = (uint16_t)op;
+  in.enc = ENC_DS;
+  in.size = 8;
+  in.addr = OPD_VGPR + ADDR;
+  in.dst = mem_op_info(op)->kind == MK_STORE ? OPD_NONE : OPD_VGPR + dst;
+  in.data0 = OPD_VGPR + DATA;
+  in.data1 = OPD_VGPR + DATA + 2;
+  return in;
+}
+
 Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
 {
   static const unsigned ops[] = {OP_DS_READ_B32, OP_DS_READ_B64, OP_DS_READ_B96, OP_DS_READ_B128,
@@ -312,15 +328,7 @@ Test(isa_mem_fast, lds_same_results_as_the_per_lane_path)
                           : e == 2 ? next_u64()
                           : e == 3 ? 1ull << (next_u32() % 64)
                                    : (1ull << (1 + next_u32() % 63)) - 1;
-          struct isa_inst in;
-          memset(&in, 0, sizeof(in));
-          in.op = (uint16_t)ops[o];
-          in.enc = ENC_DS;
-          in.size = 8;
-          in.addr = OPD_VGPR + ADDR;
-          in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + DST;
-          in.data0 = OPD_VGPR + DATA;
-          in.data1 = OPD_VGPR + DATA + 2;
+          struct isa_inst in = ds_inst(ops[o], DST);
           /* read2/write2: two 8-bit element offsets, the second often overlapping the first */
           in.offset = (int32_t)(mo->two_addr ? next_u32() % 0x10000 & (rep % 2 ? 0x0f0f : 0xffff)
                                              : rep % 3 == 0 ? next_u32() % 64 : 0);
@@ -393,14 +401,7 @@ Test(isa_mem_fast, lds_prefix_and_block_shapes)
           unsigned n = e < sizeof(lanes) / sizeof(lanes[0]) ? lanes[e] : 1;
           unsigned first = e < sizeof(lanes) / sizeof(lanes[0]) ? 0 : next_u32() % WAVE_SIZE;
           uint64_t exec = (n == 64 ? ~0ull : (1ull << n) - 1) << first;
-          struct isa_inst in;
-          memset(&in, 0, sizeof(in));
-          in.op = (uint16_t)ops[o];
-          in.enc = ENC_DS;
-          in.size = 8;
-          in.addr = OPD_VGPR + ADDR;
-          in.dst = mo->kind == MK_STORE ? OPD_NONE : OPD_VGPR + (rep % 4 ? DST : ADDR);
-          in.data0 = OPD_VGPR + DATA;
+          struct isa_inst in = ds_inst(ops[o], rep % 4 ? DST : ADDR);
           in.offset = (int32_t)(rep % 3 ? 0 : 4 * (next_u32() % 16));
           fill_case(&c, &in, 0, exec);
           /* the active lanes' span ends at the LDS end (shape 0), a dword past it (1), inside
