@@ -69,23 +69,26 @@ typedef uint32_t v8u32 __attribute__((vector_size(32)));
 
 /* True when x[l] == x[0] + l * step (mod 2^32) for lanes 0..n-1 (1 <= n <= 64); the other
  * lanes' values are not looked at (lanes EXEC leaves out keep whatever an earlier instruction
- * left). Eight lanes a step in vector registers: the running expectation defeats the
- * vectoriser. */
-static inline __attribute__((always_inline)) bool steps_by_prefix(const uint32_t *x,
-                                                                  uint32_t step, unsigned n)
+ * left). Eight lanes a step in vector registers (the running expectation defeats the
+ * vectoriser): whole groups in a loop, then the lanes of a last partial group under a mask
+ * built from n (a test of n per group cost the prefix forms of a tree reduction at every
+ * step). */
+static inline __attribute__((always_inline)) bool steps_by_first(const uint32_t *x,
+                                                                 uint32_t step, unsigned n)
 {
   const v8u32 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-  v8u32 expect = iota * step, diff = iota - iota, lane = iota;
-  expect += x[0];
+  v8u32 expect = iota * step + x[0], diff = iota - iota, v;
+  unsigned l = 0;
 #pragma GCC unroll 8
-  for (unsigned l = 0; l < WAVE_SIZE; l += 8) {
-    if (l >= n)
-      break;
-    v8u32 v;
+  for (; l + 8 <= n; l += 8) {
     memcpy(&v, x + l, sizeof(v));
-    diff |= n < WAVE_SIZE ? (v ^ expect) & (v8u32)(lane < n) : v ^ expect;
+    diff |= v ^ expect;
     expect += 8 * step;
-    lane += 8;
+  }
+  if (l < n) {
+    /* lanes l + i with i < n - l; the lanes after them are inactive and not looked at */
+    memcpy(&v, x + l, sizeof(v));
+    diff |= (v ^ expect) & (v8u32)(iota < n - l);
   }
   uint64_t q[4];
   memcpy(q, &diff, sizeof(q));
@@ -97,7 +100,7 @@ static inline __attribute__((always_inline)) bool steps_by_prefix(const uint32_t
  * for DS. */
 static inline __attribute__((always_inline)) bool steps_by_inline(const uint32_t *x, uint32_t step)
 {
-  return steps_by_prefix(x, step, WAVE_SIZE);
+  return steps_by_first(x, step, WAVE_SIZE);
 }
 
 MEM_FAST_CLONES
@@ -900,31 +903,6 @@ static inline __attribute__((always_inline)) int ds_rows(struct isa_wave *w,
   else
     rows_fill(regs, base, n * dw, row, ROWS_UNIFORM);
   return 0;
-}
-
-/* True when x[l] == x[0] + l * step (mod 2^32) for lanes 0..n-1 (1 <= n <= 64, not a
- * constant): whole groups of eight lanes in a loop, then the lanes of a last partial group
- * under a mask built from n (steps_by_prefix's unrolled steps each test n, a cost per group
- * that the prefix forms of a tree reduction paid at every step). */
-static inline __attribute__((always_inline)) bool steps_by_first(const uint32_t *x,
-                                                                 uint32_t step, unsigned n)
-{
-  const v8u32 iota = {0, 1, 2, 3, 4, 5, 6, 7};
-  v8u32 expect = iota * step + x[0], diff = iota - iota, v;
-  unsigned l = 0;
-  for (; l + 8 <= n; l += 8) {
-    memcpy(&v, x + l, sizeof(v));
-    diff |= v ^ expect;
-    expect += 8 * step;
-  }
-  if (l < n) {
-    /* lanes l + i with i < n - l; the lanes after them are inactive and not looked at */
-    memcpy(&v, x + l, sizeof(v));
-    diff |= (v ^ expect) & (v8u32)(iota < n - l);
-  }
-  uint64_t q[4];
-  memcpy(q, &diff, sizeof(q));
-  return (q[0] | q[1] | q[2] | q[3]) == 0;
 }
 
 /* n dwords (1..64) from src to dst, eight at a time, then one at a time: no library call
